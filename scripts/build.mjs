@@ -5,7 +5,8 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
+if (!process.argv.includes('--no-clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'src/cli.ts' },

@@ -1,0 +1,132 @@
+// The commander program: global options (DESIGN §2.1), and the command groups, each loaded only when
+// the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
+import { Command, CommanderError, Option } from 'commander';
+import type { Binder, Group } from './command.js';
+import { makeBinder } from './command.js';
+import type { ContextDeps } from './context.js';
+import { ExitCode, TridentError } from './core/errors.js';
+
+declare const __TRIDENT_VERSION__: string;
+export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
+
+interface GroupEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Group>;
+}
+
+export const GROUPS: GroupEntry[] = [
+  { name: 'keys', summary: 'manage RSA API keys: list, create, generate, delete, rotate', load: () => import('./keys/index.js') },
+  { name: 'time', summary: 'time tracker: log in, projects, customer updates', load: () => import('./time/index.js') },
+  { name: 'catalog', summary: 'read the product catalog: products, counts, price dynamics, categories, settlements', load: () => import('./catalog/index.js') },
+  { name: 'config', summary: 'show and change settings and profiles', load: () => import('./config/index.js') },
+  { name: 'sandbox', summary: 'run local sandbox versions of the three services', load: () => import('./sandbox/index.js') },
+  { name: 'completion', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
+];
+
+const HELP_EXAMPLES = `
+Examples:
+  $ trident keys list
+  $ trident keys rotate --yes -o json
+  $ trident time projects --status all
+  $ trident catalog count --store fixprice --region moscow
+  $ trident sandbox            # local services to try everything on
+
+Exit codes: 0 ok, 1 bug, 2 usage, 3 cancelled, 4 auth, 5 not found, 6 rejected,
+7 rate limited, 8 service or network failure, 130 interrupted.
+`;
+
+export function buildProgram(): Command {
+  const program = new Command('trident')
+    .description('One command-line tool for API keys, time tracking and the product catalog.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
+    .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
+    .option('--json', 'same as -o json')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('-q, --quiet', 'nothing on stderr but errors')
+    .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
+    .option('--timeout <seconds>', 'per-request timeout (env TRIDENT_TIMEOUT, default 30)')
+    .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
+    .option('--ca-file <path>', 'extra CA certificates, added to the system roots (env TRIDENT_CA_FILE)')
+    .option('-y, --yes', 'confirm destructive actions without a prompt')
+    .option('--no-input', 'never prompt (also when CI is set)')
+    .addHelpText('after', HELP_EXAMPLES)
+    .addHelpCommand('help [command]', 'show help for a command');
+  return program;
+}
+
+/** Registers every group: the ones named on the command line fully, the others as one-line stubs. */
+export async function registerGroups(program: Command, argv: string[], bind: Binder, all = false): Promise<void> {
+  const named = new Set(argv);
+  const loadAll = all || named.has('completion');
+  for (const entry of GROUPS) {
+    const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
+    if (loadAll || named.has(entry.name)) {
+      (await entry.load()).register(group, bind);
+      if (group.commands.length === 0 && !hasAction(group)) {
+        group.action(() => {
+          throw new TridentError(ExitCode.usage, `the ${entry.name} group has no commands yet`);
+        });
+      }
+    }
+  }
+  applyToTree(program);
+}
+
+function hasAction(command: Command): boolean {
+  return Boolean((command as unknown as { _actionHandler?: unknown })._actionHandler);
+}
+
+/** Settings commander copies only through .command(): make sure every command has them. */
+function applyToTree(command: Command): void {
+  command.exitOverride();
+  command.showSuggestionAfterError(true);
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  for (const sub of command.commands) applyToTree(sub);
+}
+
+export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
+  const { io } = deps;
+  let exitCode = 0;
+  const program = buildProgram();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: (text, write) => write(`trident: ${text.replace(/^error: /, '')}`),
+  });
+  const onSigint = () => {
+    io.stderr.write('\ntrident: interrupted\n');
+    process.exit(ExitCode.interrupted);
+  };
+  if (deps.io === process) process.on('SIGINT', onSigint);
+  const debug = argv.includes('--debug') || deps.env.TRIDENT_DEBUG === '1';
+  try {
+    await registerGroups(program, argv.slice(2), makeBinder(deps, (code) => (exitCode = code)));
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io.stderr, debug);
+  } finally {
+    if (deps.io === process) process.off('SIGINT', onSigint);
+  }
+}
+
+export function reportError(error: unknown, stderr: NodeJS.WritableStream, debug: boolean): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
+    return ExitCode.usage;
+  }
+  if (error instanceof TridentError) {
+    stderr.write(`trident: ${error.message}\n`);
+    if (error.hint) stderr.write(`hint: ${error.hint}\n`);
+    if (debug && error.stack) stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const err = error instanceof Error ? error : new Error(String(error));
+  stderr.write(`trident: unexpected error: ${err.message}\n`);
+  stderr.write('This is a bug in trident. Please report it with the command you ran and the output of --debug.\n');
+  if (debug && err.stack) stderr.write(`${err.stack}\n`);
+  return ExitCode.unexpected;
+}

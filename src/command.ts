@@ -1,0 +1,33 @@
+// What every command file uses to plug into commander: a binder that turns `run(ctx, opts, ...args)`
+// into a commander action with a Context built from the global options, and help examples.
+import type { Command } from 'commander';
+import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
+
+export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<number | void>;
+
+/** Wraps a command's run() as a commander action; the exit code it returns is recorded by main(). */
+export type Binder = <O>(run: Run<O>) => (...args: unknown[]) => Promise<void>;
+
+export interface Group {
+  register(group: Command, bind: Binder): void;
+}
+
+export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void): Binder {
+  return <O>(run: Run<O>) =>
+    async (...args: unknown[]) => {
+      const command = args.at(-1) as Command;
+      const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? arg : [arg])) as string[];
+      const ctx = createContext(command.optsWithGlobals<GlobalOptions>(), deps);
+      try {
+        const code = await run(ctx, command.opts() as O, ...operands);
+        setExitCode(code ?? 0);
+      } finally {
+        await ctx.close();
+      }
+    };
+}
+
+/** Adds an "Examples:" block to a command's help. */
+export function examples(command: Command, lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+
+export async function run(ctx: Context): Promise<void> {
+  const names = ctx.settings.store.profiles();
+  if (names.length === 0) ctx.log.info(`no profiles saved yet (settings file: ${ctx.settings.store.path})`);
+  await ctx.output.list(
+    names,
+    [
+      { header: 'profile', value: (name: string) => name },
+      { header: 'current', value: (name) => (name === ctx.profile ? '*' : '') },
+    ],
+    (name) => ({ profile: name, current: name === ctx.profile }),
+  );
+}
+
+export function register(parent: Command, bind: Binder): void {
+  examples(parent.command('profiles').summary('list the saved profiles').action(bind(run)), ['trident config profiles']);
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Binder } from '../command.js';
+import * as get from './commands/get.js';
+import * as list from './commands/list.js';
+import * as path from './commands/path.js';
+import * as profiles from './commands/profiles.js';
+import * as set from './commands/set.js';
+import * as unset from './commands/unset.js';
+
+export function register(group: Command, bind: Binder): void {
+  for (const command of [set, get, unset, list, profiles, path]) command.register(group, bind);
+}

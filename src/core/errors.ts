@@ -1,0 +1,59 @@
+// Error kinds and the exit codes of DESIGN §2.7. Anything thrown that is not a TridentError is a bug (exit 1).
+
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  cancelled: 3,
+  auth: 4,
+  notFound: 5,
+  rejected: 6,
+  rateLimited: 7,
+  unavailable: 8,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ErrorDetails {
+  hint?: string;
+  /** HTTP status of the answer that caused the error, if any. */
+  status?: number;
+  /** The service's own error code (e.g. INCORRECT_API_KEY_SIGNATURE). */
+  code?: string;
+  requestId?: string;
+  cause?: unknown;
+}
+
+export class TridentError extends Error {
+  readonly hint?: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly requestId?: string;
+
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+    details: ErrorDetails = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'TridentError';
+    this.hint = details.hint;
+    this.status = details.status;
+    this.code = details.code;
+    this.requestId = details.requestId;
+  }
+}
+
+export const usageError = (message: string, hint?: string) => new TridentError(ExitCode.usage, message, { hint });
+export const cancelledError = (message: string, hint?: string) => new TridentError(ExitCode.cancelled, message, { hint });
+export const authError = (message: string, details?: ErrorDetails) => new TridentError(ExitCode.auth, message, details);
+export const notFoundError = (message: string, details?: ErrorDetails) => new TridentError(ExitCode.notFound, message, details);
+
+/** Maps an HTTP error status to its exit code. */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429) return ExitCode.rateLimited;
+  if (status >= 500) return ExitCode.unavailable;
+  return ExitCode.rejected;
+}

@@ -1,0 +1,149 @@
+// Renders what commands produce: a table for people, json/ndjson/csv/tsv for scripts. Lists stream:
+// ndjson, csv and tsv print each row as it arrives; json streams one array; only the table waits.
+import { once } from 'node:events';
+import { usageError } from './errors.js';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+}
+
+export interface Sink {
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+export function parseFormat(value: string): Format {
+  if (!(FORMATS as readonly string[]).includes(value)) {
+    throw usageError(`invalid output format "${value}": expected one of ${FORMATS.join(', ')}`);
+  }
+  return value as Format;
+}
+
+/** flag > TRIDENT_OUTPUT > profile > table on a TTY, tsv when piped. */
+export function chooseFormat(explicit: string | undefined, isTTY: boolean): Format {
+  return explicit ? parseFormat(explicit) : isTTY ? 'table' : 'tsv';
+}
+
+/** `--no-color` and NO_COLOR switch colour off; FORCE_COLOR (other than 0) forces it; else only on a TTY. */
+export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return isTTY;
+}
+
+/** A cell value as text: nulls empty, lists comma-joined, objects as JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) return value.join(',');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** TSV cannot quote: escape the characters that would break a line or a column. */
+export function tsvField(value: unknown): string {
+  return cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+export async function csvLine(values: unknown[]): Promise<string> {
+  const { stringify } = await import('csv-stringify/sync');
+  return stringify([values.map(cellText)], { eof: true, record_delimiter: '\n' });
+}
+
+type Row = Record<string, unknown>;
+
+export class Output {
+  constructor(
+    private readonly sink: Sink,
+    readonly format: Format,
+    readonly color: boolean,
+  ) {}
+
+  async write(text: string): Promise<void> {
+    if (!this.sink.write(text)) await once(this.sink as unknown as NodeJS.EventEmitter, 'drain');
+  }
+
+  /**
+   * Prints a list. `columns` pick what a person sees in the table; machine formats carry every field
+   * of `toRecord(row)` (csv/tsv take their header from the first record). Returns the number of rows.
+   */
+  async list<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row): Promise<number> {
+    let count = 0;
+    if (this.format === 'table') {
+      const body: unknown[][] = [];
+      for await (const row of rows) {
+        body.push(columns.map((column) => column.value(row)));
+        count += 1;
+      }
+      if (count > 0) await this.write(await this.table(columns.map((c) => c.header), body));
+      return count;
+    }
+    let header: string[] | undefined;
+    if (this.format === 'json') await this.write('[');
+    for await (const row of rows) {
+      const record = toRecord(row);
+      switch (this.format) {
+        case 'json':
+          await this.write(`${count === 0 ? '\n  ' : ',\n  '}${JSON.stringify(record)}`);
+          break;
+        case 'ndjson':
+          await this.write(`${JSON.stringify(record)}\n`);
+          break;
+        case 'csv':
+        case 'tsv':
+          if (!header) {
+            header = Object.keys(record);
+            await this.write(await this.line(header));
+          }
+          await this.write(await this.line(header.map((key) => record[key])));
+          break;
+      }
+      count += 1;
+    }
+    if (this.format === 'json') await this.write(count === 0 ? ']\n' : '\n]\n');
+    return count;
+  }
+
+  /** Prints one object: a two-column table for people, the object itself for scripts. */
+  async object(record: Row, fields?: Array<Column<Row>>): Promise<void> {
+    switch (this.format) {
+      case 'json':
+        await this.write(`${JSON.stringify(record, null, 2)}\n`);
+        return;
+      case 'ndjson':
+        await this.write(`${JSON.stringify(record)}\n`);
+        return;
+      case 'csv':
+      case 'tsv': {
+        const keys = Object.keys(record);
+        await this.write((await this.line(keys)) + (await this.line(keys.map((key) => record[key]))));
+        return;
+      }
+      case 'table': {
+        const pairs = fields ? fields.map((f) => [f.header, f.value(record)]) : Object.entries(record);
+        await this.write(await this.table(undefined, pairs));
+      }
+    }
+  }
+
+  private async line(values: unknown[]): Promise<string> {
+    return this.format === 'csv' ? csvLine(values) : `${values.map(tsvField).join('\t')}\n`;
+  }
+
+  private async table(head: string[] | undefined, body: unknown[][]): Promise<string> {
+    const { default: Table } = await import('cli-table3');
+    const table = new Table({
+      head: head ?? [],
+      style: { head: this.color ? ['bold'] : [], border: this.color ? ['grey'] : [] },
+    });
+    for (const row of body) {
+      const cells = row.map(cellText);
+      table.push(head ? cells : [this.color ? `\u001b[1m${cells[0]}\u001b[22m` : cells[0]!, ...cells.slice(1)]);
+    }
+    return `${table.toString()}\n`;
+  }
+}

@@ -1,0 +1,60 @@
+// Questions to a person at a terminal. Never asks when there is no terminal or --no-input / CI is set:
+// a needed confirmation then fails with exit 3 and says to pass --yes.
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { cancelledError } from './errors.js';
+
+export interface Prompter {
+  /** True to go ahead. `--yes` answers yes; without a terminal it throws (exit 3). */
+  confirm(question: string): Promise<boolean>;
+  /** A line of input; `hidden` for passwords (nothing is echoed). */
+  ask(question: string, options?: { hidden?: boolean }): Promise<string>;
+  readonly interactive: boolean;
+}
+
+export interface PrompterOptions {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  yes: boolean;
+  noInput: boolean;
+}
+
+export function createPrompter(options: PrompterOptions): Prompter {
+  const interactive = !options.noInput && Boolean(options.stdin.isTTY) && Boolean(options.stderr.isTTY);
+
+  async function ask(question: string, { hidden = false } = {}): Promise<string> {
+    if (!interactive) throw cancelledError(`cannot ask "${question.trim()}" without a terminal`, 'pass the value with a flag');
+    let muted = false;
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) options.stderr.write(chunk);
+        done();
+      },
+    });
+    const rl = createInterface({ input: options.stdin, output, terminal: true });
+    try {
+      const answer = new Promise<string>((resolve, reject) => {
+        rl.question(question, resolve);
+        rl.once('SIGINT', () => reject(cancelledError('cancelled')));
+        rl.once('close', () => reject(cancelledError('cancelled')));
+      });
+      muted = hidden;
+      return await answer;
+    } finally {
+      muted = false;
+      if (hidden) options.stderr.write('\n');
+      rl.close();
+    }
+  }
+
+  return {
+    interactive,
+    ask,
+    async confirm(question) {
+      if (options.yes) return true;
+      if (!interactive) throw cancelledError(`${question.replace(/\?\s*$/, '')}: confirmation needed`, 'pass --yes to confirm without a prompt');
+      const answer = await ask(`${question} [y/N] `);
+      return /^y(es)?$/i.test(answer.trim());
+    },
+  };
+}

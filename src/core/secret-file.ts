@@ -1,0 +1,75 @@
+// Secrets on disk: written to a temp file created 0600 (never world-readable, not even for an instant),
+// fsynced, then moved into place atomically. Never over an existing file unless forced.
+import { randomBytes } from 'node:crypto';
+import { constants, accessSync, existsSync, statSync } from 'node:fs';
+import { link, open, rename, unlink } from 'node:fs/promises';
+import { dirname, join, basename } from 'node:path';
+import { ensurePrivateDir } from './settings.js';
+import { usageError } from './errors.js';
+
+export interface SecretWriteOptions {
+  /** Replace an existing file. */
+  force?: boolean;
+}
+
+/**
+ * Checks, before a service is called, that `path` can be written: its directory exists or can be created,
+ * is writable, and the file does not exist yet (unless forced). Throws a usage error (exit 2) otherwise.
+ */
+export function preflightSecretPath(path: string, options: SecretWriteOptions = {}): void {
+  const dir = dirname(path);
+  if (existsSync(path)) {
+    if (!options.force) throw usageError(`${path} already exists`, 'choose another --out, or pass --force to replace it');
+    if (statSync(path).isDirectory()) throw usageError(`${path} is a directory`);
+  }
+  try {
+    if (existsSync(dir)) {
+      if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+      accessSync(dir, constants.W_OK | constants.X_OK);
+    } else {
+      ensurePrivateDir(dir);
+    }
+  } catch (error) {
+    throw usageError(`cannot write to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Writes `content` to `path` with mode 0600, atomically. */
+export async function writeSecretFile(path: string, content: string | Buffer, options: SecretWriteOptions = {}): Promise<void> {
+  const dir = dirname(path);
+  if (!existsSync(dir)) ensurePrivateDir(dir);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    if (options.force) {
+      await rename(tmp, path);
+    } else {
+      // link() fails with EEXIST if the target appeared meanwhile: no race can overwrite a key.
+      await link(tmp, path);
+      await unlink(tmp);
+    }
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw usageError(`${path} already exists`, 'pass --force to replace it');
+    }
+    throw error;
+  }
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  await handle.sync().catch(() => undefined);
+  await handle.close();
+}

@@ -1,0 +1,187 @@
+// Profiles and the precedence flag > env > profile > default, with the source of every value.
+// Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
+// writes atomically, with the file at 0600 and the directory at 0700.
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { usageError } from './errors.js';
+
+interface SettingSpec {
+  env?: string;
+  default?: string;
+  choices?: readonly string[];
+  url?: boolean;
+  description: string;
+}
+
+export const SETTINGS = {
+  'keys.url': { env: 'TRIDENT_KEYS_URL', url: true, description: 'base URL of the key service (…/trade-api/v2)' },
+  'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
+  'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
+  'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
+  'time.authScheme': { default: 'bearer', choices: ['bearer', 'raw'], description: 'Authorization header scheme' },
+  'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
+  'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
+  caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },
+  output: { env: 'TRIDENT_OUTPUT', choices: ['table', 'json', 'ndjson', 'csv', 'tsv'], description: 'default output format' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+export interface ResolvedSetting {
+  key: SettingKey;
+  value: string | undefined;
+  source: SettingSource | undefined;
+}
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const SETTINGS_FILE = 'settings.json';
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+export function assertSettingKey(key: string): SettingKey {
+  if (!isSettingKey(key)) {
+    throw usageError(`unknown setting "${key}"`, `settings are: ${SETTING_KEYS.join(', ')}`);
+  }
+  return key;
+}
+
+export function assertProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw usageError(`invalid profile name "${name}": use letters, digits, "-" and "_"`);
+  }
+  return name;
+}
+
+/** `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.TRIDENT_CONFIG_DIR) return env.TRIDENT_CONFIG_DIR;
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'trident');
+}
+
+/** Creates the directory 0700 (and tightens it if it was created looser by someone else's umask). */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+type ProfileValues = Partial<Record<SettingKey, string>>;
+interface SettingsFile {
+  profiles?: Record<string, ProfileValues>;
+}
+
+/** The settings file: every profile's stored values. */
+export class SettingsStore {
+  readonly path: string;
+  private cache: SettingsFile | undefined;
+
+  constructor(readonly dir: string) {
+    this.path = join(dir, SETTINGS_FILE);
+  }
+
+  private read(): SettingsFile {
+    if (!this.cache) {
+      if (!existsSync(this.path)) return (this.cache = {});
+      try {
+        this.cache = JSON.parse(readFileSync(this.path, 'utf8')) as SettingsFile;
+      } catch (error) {
+        throw usageError(`cannot read settings ${this.path}: ${(error as Error).message}`, 'fix or remove the file');
+      }
+    }
+    return this.cache;
+  }
+
+  profiles(): string[] {
+    return Object.keys(this.read().profiles ?? {}).sort();
+  }
+
+  values(profile: string): ProfileValues {
+    return { ...this.read().profiles?.[profile] };
+  }
+
+  get(profile: string, key: SettingKey): string | undefined {
+    return this.read().profiles?.[profile]?.[key];
+  }
+
+  /** Sets and unsets several values of one profile in one atomic write (undefined unsets). */
+  async update(profile: string, changes: Partial<Record<SettingKey, string | undefined>>): Promise<void> {
+    assertProfileName(profile);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value !== undefined) validateValue(assertSettingKey(key), value);
+    }
+    ensurePrivateDir(this.dir);
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<SettingsFile>({
+      cwd: this.dir,
+      configName: SETTINGS_FILE.replace(/\.json$/, ''),
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+    });
+    const profiles = { ...conf.get('profiles') };
+    const next: ProfileValues = { ...profiles[profile] };
+    for (const [key, value] of Object.entries(changes) as Array<[SettingKey, string | undefined]>) {
+      if (value === undefined) delete next[key];
+      else next[key] = value;
+    }
+    profiles[profile] = next;
+    conf.set('profiles', profiles);
+    this.cache = undefined;
+  }
+
+  async removeProfile(profile: string): Promise<boolean> {
+    if (!this.read().profiles?.[profile]) return false;
+    ensurePrivateDir(this.dir);
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<SettingsFile>({ cwd: this.dir, configName: 'settings', configFileMode: 0o600, accessPropertiesByDotNotation: false });
+    const profiles = { ...conf.get('profiles') };
+    delete profiles[profile];
+    conf.set('profiles', profiles);
+    this.cache = undefined;
+    return true;
+  }
+}
+
+export function validateValue(key: SettingKey, value: string): void {
+  const spec: SettingSpec = SETTINGS[key];
+  if (spec.choices && !spec.choices.includes(value)) {
+    throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
+  }
+  if (spec.url && !URL.canParse(value)) {
+    throw usageError(`invalid URL "${value}" for ${key}`);
+  }
+}
+
+/** The effective settings of one invocation: flags, then environment, then the profile, then defaults. */
+export class Settings {
+  constructor(
+    readonly store: SettingsStore,
+    readonly profile: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly flags: Partial<Record<SettingKey, string>> = {},
+  ) {}
+
+  /** `flag` is the value of the command's own option for this setting, if it has one. */
+  resolve(key: SettingKey, flag?: string): ResolvedSetting {
+    const spec: SettingSpec = SETTINGS[key];
+    const fromFlag = flag ?? this.flags[key];
+    if (fromFlag !== undefined) return { key, value: fromFlag, source: 'flag' };
+    const fromEnv = spec.env ? this.env[spec.env] : undefined;
+    if (fromEnv) return { key, value: fromEnv, source: 'env' };
+    const fromProfile = this.store.get(this.profile, key);
+    if (fromProfile !== undefined) return { key, value: fromProfile, source: 'profile' };
+    if (spec.default !== undefined) return { key, value: spec.default, source: 'default' };
+    return { key, value: undefined, source: undefined };
+  }
+
+  get(key: SettingKey, flag?: string): string | undefined {
+    return this.resolve(key, flag).value;
+  }
+
+  all(): ResolvedSetting[] {
+    return SETTING_KEYS.map((key) => this.resolve(key));
+  }
+}

@@ -1,0 +1,69 @@
+// In-memory state of the keys sandbox: each key's public record, its public half, and whether it is rejected.
+// Private halves are never stored.
+import { randomUUID, type KeyObject } from 'node:crypto';
+
+export interface SandboxApiKey {
+  api_key: string;
+  name: string;
+  scopes: string[];
+  created_ts: string;
+  subaccount: number | null;
+  fcm_subtrader_id?: string;
+}
+
+export interface StoredKey {
+  record: SandboxApiKey;
+  publicKey: KeyObject;
+  rejected: boolean;
+}
+
+export interface NewKey {
+  name: string;
+  publicKey: KeyObject;
+  scopes: string[];
+  subaccount: number | null;
+  fcmSubtraderId?: string;
+}
+
+export class KeyStore {
+  private readonly keys = new Map<string, StoredKey>();
+
+  constructor(private readonly now: () => number) {}
+
+  add(input: NewKey, rejected = false): SandboxApiKey {
+    const record: SandboxApiKey = {
+      api_key: randomUUID(),
+      name: input.name,
+      scopes: [...input.scopes],
+      created_ts: new Date(this.now()).toISOString(),
+      subaccount: input.subaccount,
+    };
+    if (input.fcmSubtraderId !== undefined) record.fcm_subtrader_id = input.fcmSubtraderId;
+    this.keys.set(record.api_key, { record, publicKey: input.publicKey, rejected });
+    return copy(record);
+  }
+
+  get(id: string): StoredKey | undefined {
+    return this.keys.get(id);
+  }
+
+  delete(id: string): boolean {
+    return this.keys.delete(id);
+  }
+
+  reject(id: string): void {
+    const key = this.keys.get(id);
+    if (!key) throw new Error(`no such key: ${id}`);
+    key.rejected = true;
+  }
+
+  /** Copies of the public records in creation order, optionally only those bound to one FCM subtrader. */
+  list(fcmSubtraderId?: string): SandboxApiKey[] {
+    const records = [...this.keys.values()].map((key) => key.record);
+    return (fcmSubtraderId === undefined ? records : records.filter((r) => r.fcm_subtrader_id === fcmSubtraderId)).map(copy);
+  }
+}
+
+function copy(record: SandboxApiKey): SandboxApiKey {
+  return { ...record, scopes: [...record.scopes] };
+}

@@ -1,0 +1,76 @@
+import { statSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+
+describe('trident binary', () => {
+  it('prints its version', async () => {
+    const result = await runCli(['--version']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
+  it('lists the six groups in --help with examples', async () => {
+    const result = await runCli(['--help']);
+    expect(result.exitCode).toBe(0);
+    for (const group of ['keys', 'time', 'catalog', 'config', 'sandbox', 'completion']) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
+    }
+    expect(result.stdout).toContain('Examples:');
+  });
+
+  it('exits 2 on an unknown command and suggests the right one', async () => {
+    const result = await runCli(['keyz']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown command 'keyz'");
+    expect(result.stderr).toContain('keys');
+  });
+
+  it('exits 2 on an unknown option and on a bad global value', async () => {
+    expect((await runCli(['config', 'list', '--frobnicate'])).exitCode).toBe(2);
+    expect((await runCli(['config', 'list', '-o', 'xml'])).exitCode).toBe(2);
+    expect((await runCli(['config', 'list', '--timeout', 'soon'])).exitCode).toBe(2);
+    expect((await runCli(['config', 'list', '--profile', '../etc'])).exitCode).toBe(2);
+  });
+
+  it('round-trips config set/get in a 0600 file inside a 0700 directory', async () => {
+    const configDir = tempConfigDir();
+    const set = await runCli(['config', 'set', 'catalog.url', 'http://127.0.0.1:8000'], { configDir });
+    expect(set.exitCode).toBe(0);
+    const get = await runCli(['config', 'get', 'catalog.url'], { configDir });
+    expect(get).toMatchObject({ exitCode: 0, stdout: 'http://127.0.0.1:8000\n' });
+    expect(statSync(join(configDir, 'settings.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps profiles apart and shows where each value comes from', async () => {
+    const configDir = tempConfigDir();
+    await runCli(['--profile', 'ci', 'config', 'set', 'output', 'json'], { configDir });
+    await runCli(['config', 'set', 'keys.keyId', 'abc'], { configDir });
+    const list = await runCli(['config', 'list', '-o', 'json'], { configDir, env: { TRIDENT_KEYS_URL: 'http://127.0.0.1:1/trade-api/v2' } });
+    const rows = JSON.parse(list.stdout) as Array<{ key: string; value: string | null; source: string | null }>;
+    expect(rows.find((r) => r.key === 'keys.keyId')).toEqual({ key: 'keys.keyId', value: 'abc', source: 'profile' });
+    expect(rows.find((r) => r.key === 'keys.url')).toMatchObject({ source: 'env' });
+    expect(rows.find((r) => r.key === 'output')).toMatchObject({ value: 'json', source: 'flag' });
+    expect(rows.find((r) => r.key === 'time.userAgent')).toMatchObject({ value: 'trident-cli', source: 'default' });
+    const ci = await runCli(['--profile', 'ci', 'config', 'get', 'output'], { configDir });
+    expect(ci.stdout).toBe('json\n');
+    const profiles = await runCli(['config', 'profiles', '-o', 'csv'], { configDir });
+    expect(profiles.stdout).toBe('profile,current\nci,false\ndefault,true\n');
+  });
+
+  it('rejects unknown settings and bad values with exit 2, and a missing value with exit 5', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'nope', 'x'], { configDir })).exitCode).toBe(2);
+    expect((await runCli(['config', 'set', 'time.authScheme', 'basic'], { configDir })).exitCode).toBe(2);
+    expect((await runCli(['config', 'set', 'catalog.url', 'not a url'], { configDir })).exitCode).toBe(2);
+    const missing = await runCli(['config', 'get', 'catalog.url'], { configDir });
+    expect(missing.exitCode).toBe(5);
+    expect(missing.stderr).toBe('trident: catalog.url is not set in profile "default"\n');
+  });
+
+  it('prints tsv when piped and nothing but data on stdout', async () => {
+    const result = await runCli(['config', 'list']);
+    expect(result.stdout.split('\n')[0]).toBe('key\tvalue\tsource');
+  });
+});
