@@ -45,7 +45,7 @@ type SeedProject = Omit<Project, 'createdAt' | 'changedAt' | 'createdBy'> & { cr
 
 const SEED_PROJECTS: SeedProject[] = [
   {
-    id: 57, customerId: 3, name: 'Website relaunch', description: 'New shop, old customers', created: '2019-02-14T05:59:42Z',
+    id: 57, customerId: 3, name: 'Website relaunch', description: 'New shop, old customers', created: '2019-02-14T04:59:42Z',
     changed: '2019-03-01T10:00:00Z', privacy: 2, requiredTask: false, billable: true, billBy: 'project', active: true,
     template: false, rate: '95.50', valueTotal: 1432.5, timeSeconds: 15 * 3600, totalMembers: 3, totalActiveTasks: 4,
   },

@@ -247,7 +247,7 @@ describe('authentication', () => {
     const ed: Signer = { id: created.body.api_key.api_key, key: privateKey };
     const listed = await call('GET', '/api_keys', { as: ed });
     expect(listed.status).toBe(200);
-    expect(listed.body.api_keys.map((k: SandboxApiKey) => k.api_key)).toEqual([boot.id, ed.id]);
+    expect(listed.body.api_keys.map((k: SandboxApiKey) => k.api_key)).toContain(ed.id);
     expect((await call('GET', '/api_keys', { as: ed, signedPath: '/api_keys' })).status).toBe(401);
   });
 

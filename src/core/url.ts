@@ -1,0 +1,46 @@
+// Building request URLs from a configured base URL, and refusing ones that would send secrets in clear text.
+import { usageError } from './errors.js';
+
+export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
+
+/** Parses a configured base URL; exit 2 with the setting's name when it is not one. */
+export function parseBaseUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usageError(`invalid ${what} "${value}": not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${value}": use http(s)://`);
+  if (url.search || url.hash) throw usageError(`invalid ${what} "${value}": a base URL has no query or fragment`);
+  return url;
+}
+
+/**
+ * Appends `path` to the base URL's path with exactly one slash between them, and the query
+ * (arrays become repeated parameters; undefined and null are left out).
+ */
+export function joinUrl(base: URL, path: string, query: Record<string, QueryValue> = {}): URL {
+  const url = new URL(base.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
+  }
+  return url;
+}
+
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Secrets travel only over HTTPS; plain HTTP only to this machine when `allowLoopbackHttp`. */
+export function assertSecureUrl(url: URL, what: string, allowLoopbackHttp: boolean): void {
+  if (url.protocol === 'https:') return;
+  if (allowLoopbackHttp && isLoopback(url)) return;
+  throw usageError(
+    `refusing to send credentials in clear text to ${url.origin} (${what})`,
+    allowLoopbackHttp ? 'use an https:// URL (http:// is accepted only for 127.0.0.1, ::1 and localhost)' : 'use an https:// URL',
+  );
+}
