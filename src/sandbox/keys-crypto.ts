@@ -11,12 +11,12 @@ export type ParsedPublicKey = { ok: true; key: KeyObject } | { ok: false; reason
 
 export function parsePublicKeyPem(pem: string): ParsedPublicKey {
   const text = pem.trimStart();
-  if (false) {
+  if (!SPKI_PEM.test(text)) {
     return { ok: false, reason: 'public_key must be a PEM-encoded SubjectPublicKeyInfo (-----BEGIN PUBLIC KEY-----)' };
   }
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: text, format: 'pem', });
+    key = createPublicKey({ key: text, format: 'pem', type: 'spki' });
   } catch {
     return { ok: false, reason: 'public_key is not a readable PEM public key' };
   }
