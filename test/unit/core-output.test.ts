@@ -1,0 +1,119 @@
+import { PassThrough } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { Output, cellText, chooseFormat, tsvField, useColor, type Format } from '../../src/core/output.js';
+
+function capture(format: Format, color = false) {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk));
+  return { output: new Output(stream, format, color), text: () => text };
+}
+
+const rows = [
+  { id: 1, name: 'plain', tags: ['a', 'b'], note: null },
+  { id: 2, name: 'comma, "quote"\nnewline', tags: [], note: 'tab\there' },
+];
+const columns = [
+  { header: 'ID', value: (r: (typeof rows)[number]) => r.id },
+  { header: 'Name', value: (r: (typeof rows)[number]) => r.name },
+];
+
+describe('Output', () => {
+  it('csv quotes commas, quotes and newlines and round-trips with every field', async () => {
+    const { output, text } = capture('csv');
+    expect(await output.list(rows, columns)).toBe(2);
+    const parsed = parse(text(), { columns: true }) as Array<Record<string, string>>;
+    expect(parsed).toEqual([
+      { id: '1', name: 'plain', tags: 'a,b', note: '' },
+      { id: '2', name: 'comma, "quote"\nnewline', tags: '', note: 'tab\there' },
+    ]);
+  });
+
+  it('tsv escapes tabs and newlines so every record is one line', async () => {
+    const { output, text } = capture('tsv');
+    await output.list(rows, columns);
+    const lines = text().trimEnd().split('\n');
+    expect(lines).toEqual(['id\tname\ttags\tnote', '1\tplain\ta,b\t', '2\tcomma, "quote"\\nnewline\t\ttab\\there']);
+  });
+
+  it('ndjson writes one object per line, json one array', async () => {
+    const nd = capture('ndjson');
+    await nd.output.list(rows, columns);
+    expect(nd.text().trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(rows);
+    const js = capture('json');
+    await js.output.list(rows, columns);
+    expect(JSON.parse(js.text())).toEqual(rows);
+    const empty = capture('json');
+    await empty.output.list([], columns);
+    expect(JSON.parse(empty.text())).toEqual([]);
+  });
+
+  it('streams rows from an async source as they come', async () => {
+    const { output, text } = capture('ndjson');
+    const seen: string[] = [];
+    async function* source() {
+      yield { n: 1 };
+      seen.push(text());
+      yield { n: 2 };
+    }
+    await output.list(source(), [{ header: 'n', value: (r: { n: number }) => r.n }]);
+    expect(seen).toEqual(['{"n":1}\n']);
+  });
+
+  it('table shows the chosen columns, without ANSI codes when colour is off', async () => {
+    const { output, text } = capture('table', false);
+    await output.list(rows, columns);
+    expect(text()).toContain('ID');
+    expect(text()).toContain('plain');
+    expect(text()).not.toContain('tags');
+    expect(text()).not.toMatch(/\u001b\[/);
+    const coloured = capture('table', true);
+    await coloured.output.list(rows, columns);
+    expect(coloured.text()).toMatch(/\u001b\[/);
+  });
+
+  it('prints nothing for an empty table', async () => {
+    const { output, text } = capture('table');
+    expect(await output.list([], columns)).toBe(0);
+    expect(text()).toBe('');
+  });
+
+  it('prints single objects in every format', async () => {
+    const record = { api_key: 'k', scopes: ['read'] };
+    const js = capture('json');
+    await js.output.object(record);
+    expect(JSON.parse(js.text())).toEqual(record);
+    const csv = capture('csv');
+    await csv.output.object(record);
+    expect(csv.text()).toBe('api_key,scopes\nk,read\n');
+    const table = capture('table');
+    await table.output.object(record);
+    expect(table.text()).toMatch(/api_key.*k/);
+  });
+});
+
+describe('format and colour choice', () => {
+  it('defaults to table on a TTY and tsv when piped', () => {
+    expect(chooseFormat(undefined, true)).toBe('table');
+    expect(chooseFormat(undefined, false)).toBe('tsv');
+    expect(chooseFormat('json', true)).toBe('json');
+    expect(() => chooseFormat('xml', true)).toThrow(/invalid output format/);
+  });
+
+  it('follows --no-color, NO_COLOR and FORCE_COLOR', () => {
+    expect(useColor(undefined, {}, true)).toBe(true);
+    expect(useColor(undefined, {}, false)).toBe(false);
+    expect(useColor(false, { FORCE_COLOR: '1' }, true)).toBe(false);
+    expect(useColor(undefined, { NO_COLOR: '1' }, true)).toBe(false);
+    expect(useColor(undefined, { FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(useColor(undefined, { FORCE_COLOR: '0' }, true)).toBe(false);
+  });
+
+  it('renders cells: null empty, lists joined, objects as JSON', () => {
+    expect(cellText(null)).toBe('');
+    expect(cellText(['read', 'write'])).toBe('read,write');
+    expect(cellText({ a: 1 })).toBe('{"a":1}');
+    expect(tsvField('a\\b')).toBe('a\\\\b');
+  });
+});
