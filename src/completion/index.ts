@@ -1,4 +1,32 @@
-import type { Command } from 'commander';
-import type { Binder } from '../command.js';
+import { Argument, type Command } from 'commander';
+import { examples, type Binder } from '../command.js';
+import type { Context } from '../context.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { completionModel } from './model.js';
+import { completionTables } from './tables.js';
+import { zshScript } from './zsh.js';
 
-export function register(_group: Command, _bind: Binder): void {}
+export const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+export type Shell = keyof typeof SHELLS;
+
+/** The script for one shell, from the whole command tree (every group loaded). */
+export function completionScript(program: Command, shell: Shell): string {
+  return SHELLS[shell](completionTables(completionModel(program)));
+}
+
+export function register(group: Command, bind: Binder): void {
+  group.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS)));
+  group.action(
+    bind(async (ctx: Context, _opts: object, shell: string) => {
+      let root = group;
+      while (root.parent) root = root.parent;
+      ctx.io.stdout.write(completionScript(root, shell as Shell));
+    }),
+  );
+  examples(group, [
+    'trident completion bash > ~/.local/share/bash-completion/completions/trident',
+    'trident completion zsh > "${fpath[1]}/_trident"',
+    'trident completion fish > ~/.config/fish/completions/trident.fish',
+  ]);
+}

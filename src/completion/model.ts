@@ -1,0 +1,64 @@
+// The command tree as data for completion scripts: every command path with its subcommands and options.
+import type { Command, Option } from 'commander';
+
+export interface CompletionOption {
+  /** `--output`, `-o` ... */
+  names: string[];
+  takesValue: boolean;
+  /** Values to offer (enums). */
+  choices?: string[];
+  /** Offer file names. */
+  file: boolean;
+  description: string;
+}
+
+export interface CompletionNode {
+  /** Words after `trident`, e.g. ['keys', 'list']. */
+  path: string[];
+  subcommands: Array<{ name: string; summary: string }>;
+  /** The command's own options (global ones are in CompletionModel.globals). */
+  options: CompletionOption[];
+  /** Values of the first positional argument, where it is an enum. */
+  argumentChoices?: string[];
+}
+
+export interface CompletionModel {
+  nodes: CompletionNode[];
+  /** Options that every command accepts. */
+  globals: CompletionOption[];
+}
+
+/** Options whose value is a path on disk. */
+const FILE_ARGUMENT = /<(file|path|dir|file\|-)>/;
+
+function toCompletionOption(option: Option): CompletionOption {
+  return {
+    names: [option.long, option.short].filter((name): name is string => Boolean(name)),
+    takesValue: option.required || option.optional,
+    choices: option.argChoices,
+    file: FILE_ARGUMENT.test(option.flags),
+    description: option.description,
+  };
+}
+
+export function completionModel(program: Command): CompletionModel {
+  const globals = [
+    ...program.options.filter((option) => !option.hidden && option.long !== '--version').map(toCompletionOption),
+    { names: ['--help', '-h'], takesValue: false, file: false, description: 'show help' },
+  ];
+  const nodes: CompletionNode[] = [];
+  const visit = (command: Command, path: string[]) => {
+    const own = path.length === 0 ? [] : command.options.filter((option) => !option.hidden).map(toCompletionOption);
+    nodes.push({
+      path,
+      subcommands: command.commands
+        .filter((sub) => sub.name() !== 'help')
+        .map((sub) => ({ name: sub.name(), summary: sub.summary() || sub.description() })),
+      options: own,
+      argumentChoices: command.registeredArguments[0]?.argChoices,
+    });
+    for (const sub of command.commands) if (sub.name() !== 'help') visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+  return { nodes, globals };
+}
