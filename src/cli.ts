@@ -97,10 +97,19 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     outputError: (text, write) => write(`trident: ${text.replace(/^error: /, '')}`),
   });
   const onSigint = () => {
+    // A command that listens for SIGINT itself (the sandbox) shuts down on its own terms.
+    if (process.listenerCount('SIGINT') > 1) return;
     io.stderr.write('\ntrident: interrupted\n');
     process.exit(ExitCode.interrupted);
   };
-  if (deps.io === process) process.on('SIGINT', onSigint);
+  if (deps.io === process) {
+    process.on('SIGINT', onSigint);
+    // `trident ... | head` closes the pipe early: that is not an error.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(ExitCode.ok);
+      throw error;
+    });
+  }
   const debug = argv.includes('--debug') || deps.env.TRIDENT_DEBUG === '1';
   try {
     await registerGroups(program, argv.slice(2), makeBinder(deps, (code) => (exitCode = code)));

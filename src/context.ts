@@ -36,6 +36,8 @@ export interface Logger {
   /** Only with --debug. */
   debug(message: string): void;
   readonly debugEnabled: boolean;
+  /** --quiet: progress indicators stay off too. */
+  readonly quiet?: boolean;
 }
 
 export interface Context {
@@ -81,6 +83,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
 
   const log: Logger = {
     debugEnabled,
+    quiet,
     info: (message) => {
       if (!quiet) io.stderr.write(`${message}\n`);
     },

@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../core/errors.js';
+import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
+import { parseCustomerCsv } from '../csv.js';
+import { requireId } from '../ids.js';
+import { readFileOrStdin } from '../read-input.js';
+
+export interface CustomerUpdateOptions extends ConnectionFlags {
+  name?: string;
+  fromCsv?: string;
+  concurrency?: string;
+}
+
+const MAX_CONCURRENCY = 16;
+
+export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: string): Promise<number> {
+  if (opts.fromCsv !== undefined) {
+    if (idText !== undefined || opts.name !== undefined) throw usageError('--from-csv takes ids and names from the file: give no <customer_id> and no --name');
+    return runBatch(ctx, opts, opts.fromCsv);
+  }
+  if (idText === undefined) throw usageError('which customer?', 'trident time customer-update <customer_id> --name <name>, or --from-csv <file>');
+  const id = requireId(idText, 'customer id');
+  const name = opts.name?.trim();
+  if (!name) throw usageError('--name is required and must not be empty');
+  const { client } = await connect(ctx, opts);
+  const customer = await client.updateCustomer(id, name);
+  ctx.log.info(`renamed customer ${id}`);
+  await ctx.output.object(customer);
+  return 0;
+}
+
+async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string): Promise<number> {
+  const concurrency = parseConcurrency(opts.concurrency ?? '4');
+  const source = file === '-' ? 'stdin' : file;
+  const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file), source);
+  const { client } = await connect(ctx, opts);
+
+  const codes: number[] = [];
+  const failedRows: number[] = [];
+  async function* results(outcomes: AsyncIterable<RowOutcome>) {
+    for await (const { result, exitCode } of outcomes) {
+      codes.push(exitCode);
+      if (!result.ok) failedRows.push(result.row);
+      yield result;
+    }
+  }
+  await ctx.output.list(results(updateCustomers(client, rows, concurrency)), [
+    { header: 'row', value: (r) => r.row },
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
+    { header: 'error', value: (r) => r.error ?? '' },
+  ], (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }));
+
+  const updated = rows.length - failedRows.length;
+  if (failedRows.length === 0) {
+    ctx.log.info(`updated ${updated} of ${rows.length} customers`);
+  } else {
+    const shown = failedRows.slice(0, 20).join(', ');
+    ctx.log.warn(`updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`);
+  }
+  return batchExitCode(codes);
+}
+
+function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_CONCURRENCY) throw usageError(`invalid --concurrency "${value}": expected 1 to ${MAX_CONCURRENCY}`);
+  return n;
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('customer-update')
+    .summary("rename a customer, or many from a CSV file")
+    .description(
+      "Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. " +
+        'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
+        'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr.',
+    )
+    .argument('[customer_id]', 'customer id (not with --from-csv)')
+    .option('--name <name>', 'the new name')
+    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin)')
+    .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4');
+  addConnectionOptions(command).action(bind(run));
+  examples(command, [
+    'trident time customer-update 3 --name "Müller & Söhne GmbH"',
+    'trident time customer-update --from-csv renames.csv -o json',
+    'cut -d, -f1,3 export.csv | trident time customer-update --from-csv - --concurrency 8',
+  ]);
+}

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../core/errors.js';
+import { addUrlOption, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
+import { readStream } from '../read-input.js';
+import { preflightTokenPath, saveToken } from '../token-store.js';
+
+export interface LoginOptions extends UrlFlag {
+  email?: string;
+  accountId?: string;
+  passwordStdin?: boolean;
+}
+
+/** `POST /auth` with email and password; the token goes to the profile's 0600 token file, never to stdout. */
+export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  const baseUrl = timeBaseUrl(ctx, opts.url);
+  const path = storedTokenPath(ctx);
+  preflightTokenPath(path);
+  const email = (opts.email ?? (await askEmail(ctx))).trim();
+  if (email === '') throw usageError('the email must not be empty');
+  const password = opts.passwordStdin ? (await readStream(ctx.io.stdin)).replace(/\r?\n$/, '') : await askPassword(ctx);
+  if (password === '') throw usageError('the password must not be empty');
+
+  const userAgent = timeUserAgent(ctx);
+  const client = await timeClient(ctx, baseUrl);
+  const { token, accountId } = await client.login({ email, password, accountId: opts.accountId });
+  await saveToken(path, { token, userAgent, accountId: accountId ?? opts.accountId ?? null, email, createdAt: ctx.now().toISOString() });
+
+  ctx.log.info(`logged in as ${email}; token stored in ${path} (mode 0600), bound to User-Agent "${userAgent}"`);
+  if (ctx.env.TRIDENT_TIME_TOKEN) ctx.log.warn('TRIDENT_TIME_TOKEN is set and is used instead of the stored token');
+  await ctx.output.object({ profile: ctx.profile, email, account_id: accountId ?? opts.accountId ?? null, token_file: path, user_agent: userAgent });
+}
+
+async function askEmail(ctx: Context): Promise<string> {
+  if (!ctx.prompter.interactive) throw usageError('no email given', 'pass --email <address> (there is no terminal to ask on)');
+  return ctx.prompter.ask('Email: ');
+}
+
+async function askPassword(ctx: Context): Promise<string> {
+  if (!ctx.prompter.interactive) {
+    throw usageError('no password given', 'pipe it in with --password-stdin, e.g. printf %s "$PASSWORD" | trident time login --email you@example.com --password-stdin');
+  }
+  return ctx.prompter.ask('Password: ', { hidden: true });
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('login')
+    .summary('log in and store a token for this profile')
+    .description(
+      'Log in with email and password (POST /auth) and store the token for the current profile in ' +
+        '<config dir>/tokens/<profile>.json, mode 0600. No OS keyring is available here: that file is the store. ' +
+        'The password is asked for on a terminal (hidden) or read from stdin with --password-stdin; never from a flag. ' +
+        'The token only works with the User-Agent it was created with (time.userAgent).',
+    )
+    .option('--email <address>', 'account email (asked for on a terminal if missing)')
+    .option('--account-id <id>', 'account to log in to, when the user has several')
+    .option('--password-stdin', 'read the password from stdin');
+  addUrlOption(command).action(bind(run));
+  examples(command, [
+    'trident time login --email you@example.com',
+    'printf %s "$TIME_PASSWORD" | trident time login --email you@example.com --password-stdin',
+    'trident --profile work time login --url https://time.example.com/api/v1',
+  ]);
+}

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { addConnectionOptions, resolveToken, storedTokenPath, timeBaseUrl, timeClient, type ConnectionFlags } from '../connection.js';
+import { removeToken } from '../token-store.js';
+
+/**
+ * `GET /auth/revoke`, then the stored token is removed, also when the service says it no longer knows it.
+ * No User-Agent guard here: a token sent from another User-Agent is destroyed, which is what logout wants.
+ */
+export async function run(ctx: Context, opts: ConnectionFlags): Promise<void> {
+  const baseUrl = timeBaseUrl(ctx, opts.url);
+  const token = resolveToken(ctx, opts.tokenFile);
+  if (!token) {
+    ctx.log.info(`not logged in to the time tracker (profile "${ctx.profile}"): nothing to do`);
+    return;
+  }
+  const client = await timeClient(ctx, baseUrl, token.token);
+  const revoked = await client.revoke();
+  const path = storedTokenPath(ctx);
+  const removed = token.source === 'stored' ? await removeToken(path) : false;
+
+  ctx.log.info(revoked ? 'token revoked' : 'the service no longer knew the token');
+  if (removed) ctx.log.info(`removed ${path}`);
+  else if (token.source !== 'stored') ctx.log.info(`the token came from ${token.source === 'env' ? 'TRIDENT_TIME_TOKEN' : '--token-file'}; the stored token, if any, is untouched`);
+  await ctx.output.object({ profile: ctx.profile, revoked, token_source: token.source, token_file_removed: removed });
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('logout')
+    .summary('revoke the token and remove it from this profile')
+    .description('Revoke the token (GET /auth/revoke) and delete the stored token file of the current profile, even if the service had already forgotten the token.');
+  addConnectionOptions(command).action(bind(run));
+  examples(command, ['trident time logout', 'trident --profile work time logout']);
+}

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../core/errors.js';
+import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
+
+export type CreateOptions = ConnectionFlags & ProjectFieldFlags;
+
+export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
+  const form = projectForm(opts);
+  if (form.name === undefined) throw usageError('a new project needs --name');
+  const { client } = await connect(ctx, opts);
+  const project = await client.createProject(form);
+  ctx.log.info(`created project ${project.id}`);
+  await ctx.output.object(project);
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent.command('create').summary('create a project').description('Create a project (POST /projects) and show it as the service stored it.');
+  addConnectionOptions(addProjectFieldOptions(command, { nameRequired: true })).action(bind(run));
+  examples(command, [
+    'trident time projects create --name "Website relaunch"',
+    'trident time projects create --name "Audit 2026" --customer-id 7 --billable true --rate 120 --privacy public',
+  ]);
+}

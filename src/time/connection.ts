@@ -1,0 +1,117 @@
+// Where the time tracker is and who we are to it: the base URL (flag > TRIDENT_TIME_URL > profile), the token
+// (TRIDENT_TIME_TOKEN > --token-file > the one stored by `time login`), and the one stable User-Agent.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { requireSetting } from '../context.js';
+import { ExitCode, TridentError, usageError } from '../core/errors.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { TimeClient, type AuthScheme } from './client.js';
+import { loadToken, readTokenFile, tokenPath } from './token-store.js';
+
+export interface UrlFlag {
+  url?: string;
+}
+
+export interface ConnectionFlags extends UrlFlag {
+  tokenFile?: string;
+}
+
+export type TokenSource = 'env' | 'file' | 'stored';
+
+export interface ResolvedToken {
+  token: string;
+  source: TokenSource;
+  /** The User-Agent the token was created with, when known. */
+  userAgent?: string;
+}
+
+export const DEFAULT_USER_AGENT = 'trident-cli';
+
+export function addUrlOption(command: Command): Command {
+  return command.option('--url <url>', 'base URL of the time tracker, https only (env TRIDENT_TIME_URL, setting time.url)');
+}
+
+export function addConnectionOptions(command: Command): Command {
+  return addUrlOption(command).option(
+    '--token-file <file>',
+    'read the token from this file (the token alone, or a file written by time login); TRIDENT_TIME_TOKEN wins over it',
+  );
+}
+
+/** The base URL; `http://` is refused (exit 2) before anything is sent: the token must not travel in clear text. */
+export function timeBaseUrl(ctx: Context, flag?: string): URL {
+  const value = requireSetting(ctx.settings.get('time.url', flag), 'time tracker URL', 'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1');
+  const url = parseBaseUrl(value, 'time.url');
+  assertSecureUrl(url, 'time.url', false);
+  return url;
+}
+
+export function timeUserAgent(ctx: Context): string {
+  const userAgent = ctx.settings.get('time.userAgent')?.trim();
+  return userAgent ? userAgent : DEFAULT_USER_AGENT;
+}
+
+export function authScheme(ctx: Context): AuthScheme {
+  return ctx.settings.get('time.authScheme') === 'raw' ? 'raw' : 'bearer';
+}
+
+export function storedTokenPath(ctx: Context): string {
+  return tokenPath(ctx.configDir, ctx.profile);
+}
+
+/** TRIDENT_TIME_TOKEN, else `--token-file`, else the profile's stored token; undefined if none. */
+export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | undefined {
+  const fromEnv = ctx.env.TRIDENT_TIME_TOKEN?.trim();
+  if (fromEnv) return { token: fromEnv, source: 'env' };
+  if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
+  const stored = loadToken(storedTokenPath(ctx), (message) => ctx.log.warn(message));
+  return stored ? { token: stored.token, source: 'stored', userAgent: stored.userAgent || undefined } : undefined;
+}
+
+export function requireToken(ctx: Context, tokenFile?: string): ResolvedToken {
+  const token = resolveToken(ctx, tokenFile);
+  if (!token) {
+    throw new TridentError(ExitCode.auth, `not logged in to the time tracker (profile "${ctx.profile}")`, {
+      hint: 'trident time login (or set TRIDENT_TIME_TOKEN, or pass --token-file)',
+    });
+  }
+  return token;
+}
+
+/**
+ * The service destroys a token presented from a User-Agent other than the one that created it. Sending it
+ * is refused (exit 2) unless --yes says to go ahead anyway.
+ */
+export function guardUserAgent(ctx: Context, token: ResolvedToken, userAgent: string): void {
+  if (token.userAgent === undefined || token.userAgent === userAgent) return;
+  const problem = `the token was created with User-Agent "${token.userAgent}" but this command would send "${userAgent}"; the time service destroys a token used from another User-Agent`;
+  if (!ctx.yes) {
+    throw usageError(problem, `set it back: trident config set time.userAgent "${token.userAgent}" — or pass --yes to send it anyway and log in again afterwards`);
+  }
+  ctx.log.warn(`${problem}; sending it anyway (--yes)`);
+}
+
+export interface Connection {
+  client: TimeClient;
+  token: ResolvedToken;
+}
+
+export interface ConnectOptions {
+  /** Logout skips the User-Agent guard: destroying the token is what it wants. */
+  guardUserAgent?: boolean;
+}
+
+/** A client with a token, after every check that can fail without a request. */
+export async function connect(ctx: Context, flags: ConnectionFlags, options: ConnectOptions = {}): Promise<Connection> {
+  const baseUrl = timeBaseUrl(ctx, flags.url);
+  const userAgent = timeUserAgent(ctx);
+  const token = requireToken(ctx, flags.tokenFile);
+  if (options.guardUserAgent !== false) guardUserAgent(ctx, token, userAgent);
+  return { client: await timeClient(ctx, baseUrl, token.token), token };
+}
+
+/** A client for `baseUrl`; without a token it can only log in. */
+export async function timeClient(ctx: Context, baseUrl: URL, token?: string): Promise<TimeClient> {
+  const http = await ctx.http({ serviceName: 'time service', userAgent: timeUserAgent(ctx) });
+  return new TimeClient({ http, baseUrl, token, authScheme: authScheme(ctx) });
+}

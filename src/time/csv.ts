@@ -1,0 +1,79 @@
+// The CSV of `customer-update --from-csv`: columns id and name in any order, parsed with csv-parse (quotes,
+// commas and newlines inside quotes, a BOM, CRLF), and the whole file checked before any request.
+import { usageError } from '../core/errors.js';
+import { positiveId } from './ids.js';
+
+export interface CustomerRow {
+  /** 1-based number of the data row (the header is not a row). */
+  row: number;
+  /** Line of the file where the row starts. */
+  line: number;
+  id: number;
+  name: string;
+}
+
+const COLUMNS = ['id', 'name'];
+const MAX_PROBLEMS_SHOWN = 5;
+
+/** Rows of the file, or a usage error (exit 2) naming the line of every problem found. */
+export async function parseCustomerCsv(text: string, source: string): Promise<CustomerRow[]> {
+  const { parse } = await import('csv-parse/sync');
+  let records: Array<{ record: string[]; raw: string }>;
+  try {
+    records = parse(text, { bom: true, raw: true, relax_column_count: true }) as unknown as Array<{ record: string[]; raw: string }>;
+  } catch (error) {
+    const { lines, message } = error as Error & { lines?: number };
+    throw usageError(`cannot read ${source}${lines ? ` line ${lines}` : ''}: ${message.replace(/ at line \d+/, '')}`);
+  }
+
+  // Every line belongs to one record's raw text (empty lines are records too), so counting its line breaks
+  // gives each record's first line, even when a quoted name spans lines.
+  let nextLine = 1;
+  const lines = records.map(({ record, raw }) => {
+    const line = nextLine;
+    // csv-parse keeps the record's own line ending in `raw` for some inputs and not for others.
+    nextLine += (raw.replace(/(\r\n|\n|\r)$/, '').match(/\r\n|\n|\r/g)?.length ?? 0) + 1;
+    return { record, line };
+  }).filter(({ record }) => !(record.length === 1 && record[0]!.trim() === ''));
+
+  const [header, ...data] = lines;
+  if (!header) throw usageError(`${source} is empty`, 'the first line must be the header: id,name');
+  const names = header.record.map((cell) => cell.trim().toLowerCase());
+  if (names.length !== COLUMNS.length || !COLUMNS.every((column) => names.includes(column))) {
+    throw usageError(`${source} line ${header.line}: the header must be exactly the columns id and name (in any order), not "${header.record.join(',')}"`);
+  }
+  const idAt = names.indexOf('id');
+  const nameAt = names.indexOf('name');
+
+  const problems: string[] = [];
+  const firstLineOfId = new Map<number, number>();
+  const rows: CustomerRow[] = [];
+  data.forEach(({ record, line }, index) => {
+    const problem = rowProblem(record, idAt, nameAt, firstLineOfId);
+    if (problem) {
+      problems.push(`line ${line}: ${problem}`);
+      return;
+    }
+    const id = positiveId(record[idAt]!)!;
+    firstLineOfId.set(id, line);
+    rows.push({ row: index + 1, line, id, name: record[nameAt]!.trim() });
+  });
+  if (problems.length > 0) {
+    const rest = problems.slice(1, MAX_PROBLEMS_SHOWN);
+    const more = problems.length > MAX_PROBLEMS_SHOWN ? `; and ${problems.length - MAX_PROBLEMS_SHOWN} more` : '';
+    throw usageError(`${source} ${problems[0]}; nothing was sent`, rest.length > 0 ? `also ${rest.join('; ')}${more}` : undefined);
+  }
+  if (rows.length === 0) throw usageError(`${source} has a header but no rows`);
+  return rows;
+}
+
+function rowProblem(record: string[], idAt: number, nameAt: number, firstLineOfId: Map<number, number>): string | undefined {
+  if (record.length !== COLUMNS.length) return `expected 2 fields (id,name), found ${record.length}`;
+  const idText = record[idAt]!;
+  const id = positiveId(idText);
+  if (id === undefined) return `id "${idText}" is not a positive whole number`;
+  if (record[nameAt]!.trim() === '') return `the name of customer ${id} is empty`;
+  const first = firstLineOfId.get(id);
+  if (first !== undefined) return `customer ${id} appears again (first on line ${first})`;
+  return undefined;
+}

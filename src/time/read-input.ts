@@ -1,0 +1,20 @@
+// Text from a file named on the command line, or from stdin for "-".
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../context.js';
+import { usageError } from '../core/errors.js';
+
+export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2). */
+export async function readFileOrStdin(ctx: Context, path: string): Promise<string> {
+  if (path === '-') return readStream(ctx.io.stdin);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}

@@ -1,0 +1,90 @@
+// The token `time login` obtained, one file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
+// in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
+// It also remembers the User-Agent the token was created with: the service destroys a token used from another.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { usageError } from '../core/errors.js';
+import { preflightSecretPath, writeSecretFile } from '../core/secret-file.js';
+
+export interface StoredToken {
+  token: string;
+  userAgent: string;
+  accountId: string | null;
+  email: string | null;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export function tokenPath(configDir: string, profile: string): string {
+  return join(configDir, 'tokens', `${profile}.json`);
+}
+
+/** Throws (exit 2) before a login if the token could not be stored afterwards. */
+export function preflightTokenPath(path: string): void {
+  preflightSecretPath(path, { force: true });
+}
+
+export async function saveToken(path: string, stored: StoredToken): Promise<void> {
+  await writeSecretFile(path, `${JSON.stringify(stored, null, 2)}\n`, { force: true });
+}
+
+/** The stored token, or undefined when there is none. `warn` hears about a file others can read. */
+export function loadToken(path: string, warn?: (message: string) => void): StoredToken | undefined {
+  if (!existsSync(path)) return undefined;
+  const text = readTokenText(path);
+  if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
+  const parsed = parseTokenText(text);
+  if (!parsed?.token) throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
+  return {
+    token: parsed.token,
+    userAgent: parsed.userAgent ?? '',
+    accountId: parsed.accountId ?? null,
+    email: parsed.email ?? null,
+    createdAt: parsed.createdAt ?? '',
+  };
+}
+
+/** True if a file was removed. */
+export async function removeToken(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/**
+ * A `--token-file`: either a file written by `time login` (JSON, which also says the User-Agent) or just the
+ * token on one line.
+ */
+export function readTokenFile(path: string): { token: string; userAgent?: string } {
+  const text = readTokenText(path);
+  const parsed = parseTokenText(text);
+  const token = parsed ? parsed.token : text.trim();
+  if (!token || /\s/.test(token)) throw usageError(`${path} does not hold a token`, 'the file should contain the token alone, or be a file written by trident time login');
+  return { token, userAgent: parsed?.userAgent || undefined };
+}
+
+function readTokenText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function parseTokenText(text: string): Partial<StoredToken> | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    // Only string fields count: a hand-edited file must not smuggle in other types.
+    const strings = Object.entries(parsed).filter(([, value]) => typeof value === 'string');
+    return Object.fromEntries(strings) as Partial<StoredToken>;
+  } catch {
+    return undefined;
+  }
+}
