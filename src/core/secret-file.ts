@@ -22,6 +22,11 @@ export function preflightSecretPath(path: string, options: SecretWriteOptions = 
     if (!options.force) throw usageError(`${path} already exists`, 'choose another --out, or pass --force to replace it');
     if (statSync(path).isDirectory()) throw usageError(`${path} is a directory`);
   }
+  preflightSecretDir(dir);
+}
+
+/** Checks that new files can be created in `dir` (creating it 0700 if missing); exit 2 otherwise. */
+export function preflightSecretDir(dir: string): void {
   try {
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new Error('not a directory');
@@ -50,21 +55,33 @@ export async function writeSecretFile(path: string, content: string | Buffer, op
   }
   await handle.close();
   try {
-    if (options.force) {
-      await rename(tmp, path);
-    } else {
-      // link() fails with EEXIST if the target appeared meanwhile: no race can overwrite a key.
-      await link(tmp, path);
-      await unlink(tmp);
-    }
+    await moveSecretFile(tmp, path, options);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Moves a complete secret file (same filesystem) to `path` atomically; never over an existing file unless
+ * forced. On failure `from` is left in place.
+ */
+export async function moveSecretFile(from: string, path: string, options: SecretWriteOptions = {}): Promise<void> {
+  try {
+    if (options.force) {
+      await rename(from, path);
+    } else {
+      // link() fails with EEXIST if the target appeared meanwhile: no race can overwrite a key.
+      await link(from, path);
+      await unlink(from);
+    }
+  } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw usageError(`${path} already exists`, 'pass --force to replace it');
     }
     throw error;
   }
-  await syncDir(dir);
+  await syncDir(dirname(path));
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -1,4 +1,10 @@
 import type { Command } from 'commander';
 import type { Binder } from '../command.js';
+import * as create from './commands/create.js';
+import * as del from './commands/delete.js';
+import * as generate from './commands/generate.js';
+import * as list from './commands/list.js';
 
-export function register(_group: Command, _bind: Binder): void {}
+export function register(group: Command, bind: Binder): void {
+  for (const command of [list, create, generate, del]) command.register(group, bind);
+}

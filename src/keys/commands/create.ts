@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError, usageError } from '../../core/errors.js';
+import type { CreatedKey, NewKey } from '../client.js';
+import { connect } from '../connection.js';
+import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
+import { RSA_BITS, generateRsaKeyPair, publicKeyForUpload, type RsaBits } from '../keypair.js';
+import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
+import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
+import { parseNewKey } from '../rules.js';
+import { useKey } from '../use-key.js';
+
+export interface CreateOptions extends NewKeyOptions {
+  publicKey?: string;
+  bits?: string;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readPublicKeyInput(ctx: Context, source: string): Promise<string> {
+  if (source === STDOUT) return readAll(ctx.io.stdin);
+  try {
+    return readFileSync(source, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read --public-key ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function finish(ctx: Context, opts: CreateOptions, result: NewKeyResult): Promise<void> {
+  const file = result.private_key_file;
+  const used = opts.use && file !== null ? await useKey(ctx, result.api_key.api_key, file) : undefined;
+  await printNewKey(ctx, used ? { ...result, used } : result);
+}
+
+/** --public-key: upload a key made elsewhere (its public half only, if a private key was given). */
+async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKey: string }, key: NewKey): Promise<void> {
+  if (opts.out !== undefined || opts.bits !== undefined) {
+    throw usageError('--out and --bits are for a key pair made here; with --public-key the private key stays where it is');
+  }
+  const what = opts.publicKey === STDOUT ? 'the key on stdin' : `--public-key ${opts.publicKey}`;
+  const upload = publicKeyForUpload(await readPublicKeyInput(ctx, opts.publicKey), what);
+  const privateKeyFile = upload.fromPrivateKey && opts.publicKey !== STDOUT ? resolve(opts.publicKey) : null;
+  if (opts.use && privateKeyFile === null) {
+    throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');
+  }
+  const client = await connect(ctx, opts);
+  if (upload.fromPrivateKey) ctx.log.info(`${what} is a private key: uploading only its public half (${upload.description})`);
+  let created: CreatedKey;
+  try {
+    created = await client.create({ ...key, publicKeyPem: upload.publicKeyPem });
+  } catch (error) {
+    throw isUnknownOutcome(error) ? unknownOutcomeError(error, 'create', key.name) : error;
+  }
+  await finish(ctx, opts, {
+    api_key: created.apiKey,
+    private_key_file: privateKeyFile,
+    ...(upload.fromPrivateKey ? { public_key_from_private_key: true } : {}),
+    ...(created.warning ? { warning: created.warning } : {}),
+  });
+}
+
+/**
+ * A pair made here: the private key is written (0600) under a provisional name before the upload, moved to its
+ * place once the service has given the key its id, and removed if the upload fails.
+ */
+async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): Promise<void> {
+  if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
+  const bits = Number(opts.bits ?? 2048) as RsaBits;
+  const client = await connect(ctx, opts);
+  const force = { force: opts.force };
+  preflightKeyTarget(ctx, opts.out, force);
+  const pair = await generateRsaKeyPair(bits);
+  const staged = await stagePrivateKey(stagingDir(ctx, opts.out), pair.privateKeyPem);
+  const out = outPath(opts.out);
+
+  let created: CreatedKey;
+  try {
+    created = await client.create({ ...key, publicKeyPem: pair.publicKeyPem });
+  } catch (error) {
+    if (!isUnknownOutcome(error)) {
+      await staged.discard();
+      throw error;
+    }
+    // The key may exist now: keep its private half, where it was asked for if possible.
+    if (out !== undefined) await staged.place(out, force).catch(() => undefined);
+    throw unknownOutcomeError(error, 'create', key.name, staged.path);
+  }
+  const id = created.apiKey.api_key;
+  const path = out ?? defaultKeyPath(ctx, id);
+  try {
+    await staged.place(path, force);
+  } catch (error) {
+    throw new TridentError(ExitCode.usage, `key ${id} was created, but its private key could not be moved to ${path} (${(error as Error).message}); it is at ${staged.path}`, {
+      hint: `move it yourself: mv ${staged.path} ${path}`,
+      cause: error,
+    });
+  }
+  await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
+}
+
+export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
+  const key = parseNewKey(opts);
+  if (opts.publicKey !== undefined) await createFromGivenKey(ctx, { ...opts, publicKey: opts.publicKey }, key);
+  else await createLocalPair(ctx, opts, key);
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('create')
+    .summary('create a key from a public key, or from a pair made here')
+    .description(
+      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded.',
+    )
+    .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
+    .option('--out <file>', 'where to store the generated private key; default <config dir>/keys/<api_key>.pem')
+    .addOption(new Option('--bits <n>', 'RSA key size for a pair generated here (default 2048)').choices(RSA_BITS.map(String)));
+  examples(addNewKeyOptions(command).action(bind(run)), [
+    'trident keys create --name laptop',
+    'trident keys create --name hsm-key --public-key public.pem',
+    'openssl pkey -in key.pem -pubout | trident keys create --name ci --public-key -',
+    'trident keys create --name trader --bits 4096 --scopes read,write --use -o json',
+  ]);
+}

@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError, cancelledError } from '../../core/errors.js';
+import type { Column } from '../../core/output.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+
+export interface DeleteOptions extends ConnectionOptions {
+  ignoreMissing?: boolean;
+}
+
+/** One per id: `result` is 'deleted', 'already deleted', 'not found' or the error's message. */
+export interface DeleteResult {
+  api_key: string;
+  deleted: boolean;
+  result: string;
+}
+
+const COLUMNS: Array<Column<DeleteResult>> = [
+  { header: 'api key', value: (row) => row.api_key },
+  { header: 'result', value: (row) => row.result },
+];
+
+function reportFailure(ctx: Context, error: TridentError): void {
+  ctx.io.stderr.write(`trident: ${error.message}\n`);
+  if (error.hint) ctx.io.stderr.write(`hint: ${error.hint}\n`);
+}
+
+export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): Promise<number> {
+  const unique = [...new Set(ids)];
+  const client = await connect(ctx, opts);
+  const question = unique.length === 1 ? `Delete key ${unique[0]}?` : `Delete ${unique.length} keys (${unique.join(', ')})?`;
+  if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing deleted');
+
+  const results: DeleteResult[] = [];
+  let exitCode: number = ExitCode.ok;
+  for (const id of unique) {
+    try {
+      const outcome = await client.delete(id);
+      if (outcome === 'not found' && !opts.ignoreMissing) {
+        throw new TridentError(ExitCode.notFound, `key ${id} not found`, { hint: 'pass --ignore-missing to treat a missing key as deleted' });
+      }
+      if (outcome === 'not found') ctx.log.info(`key ${id} was not found (ignored: --ignore-missing)`);
+      if (outcome === 'already deleted') ctx.log.info(`key ${id}: a retried delete found it gone; the first attempt deleted it`);
+      results.push({ api_key: id, deleted: outcome !== 'not found', result: outcome });
+    } catch (error) {
+      if (!(error instanceof TridentError)) throw error;
+      reportFailure(ctx, error);
+      results.push({ api_key: id, deleted: false, result: error.exitCode === ExitCode.notFound ? 'not found' : error.message });
+      if (exitCode === ExitCode.ok) exitCode = error.exitCode;
+    }
+  }
+  await ctx.output.list(results, COLUMNS);
+  return exitCode;
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('delete')
+    .summary('delete API keys')
+    .description(
+      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and any failure makes the exit code non-zero.',
+    )
+    .argument('<api_key...>', 'ids of the keys to delete')
+    .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)');
+  examples(addConnectionOptions(command).action(bind(run)), [
+    'trident keys delete 0f9e8d7c-1111-2222-3333-444455556666',
+    'trident keys delete --yes --ignore-missing KEY_A KEY_B -o json',
+  ]);
+}

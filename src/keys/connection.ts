@@ -1,0 +1,98 @@
+// Where a keys command gets its service URL and signing key: flag > environment > profile (the PEM itself
+// may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { requireSetting, type Context } from '../context.js';
+import { ExitCode, TridentError } from '../core/errors.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { KeysClient } from './client.js';
+import { privateKeyFromPem } from './keypair.js';
+import type { Signer } from './signing.js';
+
+export interface ConnectionOptions {
+  url?: string;
+  keyId?: string;
+  privateKey?: string;
+}
+
+export interface KeysConnection {
+  /** With the base path, never doubled: https://host/trade-api/v2 */
+  baseUrl: URL;
+  signer: Signer;
+}
+
+export const DEFAULT_BASE_PATH = '/trade-api/v2';
+export const PRIVATE_KEY_ENV = 'TRIDENT_PRIVATE_KEY';
+
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'key service base URL, e.g. https://host/trade-api/v2 (env TRIDENT_KEYS_URL, setting keys.url)')
+    .option('--key-id <id>', 'id of the key that signs requests (env TRIDENT_KEY_ID, setting keys.keyId)')
+    .option('--private-key <file>', `PEM file of that key (env TRIDENT_PRIVATE_KEY_FILE, or the PEM in ${PRIVATE_KEY_ENV}; setting keys.privateKeyFile)`);
+}
+
+/**
+ * The service's base URL from a configured value: a bare origin gets the default base path; a URL that
+ * already has a path (`/trade-api/v2`, with or without a trailing slash) keeps it as it is.
+ */
+export function keysBaseUrl(value: string): URL {
+  const url = parseBaseUrl(value, 'keys service URL');
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path === '' ? DEFAULT_BASE_PATH : path;
+  assertSecureUrl(url, 'keys service URL', true);
+  return url;
+}
+
+function readKeyFile(ctx: Context, file: string): string {
+  try {
+    const mode = statSync(file).mode;
+    if ((mode & 0o077) !== 0) ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new TridentError(ExitCode.auth, `cannot read private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      hint: 'check --private-key, TRIDENT_PRIVATE_KEY_FILE or keys.privateKeyFile',
+    });
+  }
+}
+
+/** The private key: --private-key or TRIDENT_PRIVATE_KEY_FILE, else the PEM in TRIDENT_PRIVATE_KEY, else the profile's file. */
+function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Signer {
+  const file = ctx.settings.resolve('keys.privateKeyFile', opts.privateKey);
+  const pem = ctx.env[PRIVATE_KEY_ENV];
+  if (pem && file.source !== 'flag' && file.source !== 'env') {
+    return { keyId, privateKey: privateKeyFromPem(pem, PRIVATE_KEY_ENV), source: PRIVATE_KEY_ENV };
+  }
+  const path = requireSetting(
+    file.value,
+    'private key',
+    `pass --private-key <file>, set TRIDENT_PRIVATE_KEY_FILE or ${PRIVATE_KEY_ENV}, or run: trident config set keys.privateKeyFile <file>`,
+    ExitCode.auth,
+  );
+  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private key file ${path}`), source: `key file ${path}` };
+}
+
+export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {
+  const url = requireSetting(
+    ctx.settings.get('keys.url', opts.url),
+    'key service URL',
+    'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2',
+  );
+  const baseUrl = keysBaseUrl(url);
+  const keyId = requireSetting(
+    ctx.settings.get('keys.keyId', opts.keyId),
+    'key id',
+    'pass --key-id, set TRIDENT_KEY_ID, or run: trident config set keys.keyId <id>',
+    ExitCode.auth,
+  );
+  return { baseUrl, signer: resolveSigner(ctx, opts, keyId) };
+}
+
+/** A client for `connection`; rotation builds a second one signed by the new key to verify it. */
+export async function openKeysClient(ctx: Context, connection: KeysConnection): Promise<KeysClient> {
+  const http = await ctx.http({ serviceName: 'keys service' });
+  return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
+}
+
+export async function connect(ctx: Context, opts: ConnectionOptions): Promise<KeysClient> {
+  return openKeysClient(ctx, resolveConnection(ctx, opts));
+}

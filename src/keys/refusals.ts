@@ -1,0 +1,28 @@
+// What to tell a person whose request the keys service refused (401/403): the service's code says why.
+import { ExitCode, TridentError } from '../core/errors.js';
+import type { Signer } from './signing.js';
+
+function hintFor(error: TridentError, signer: Signer): string {
+  const code = (error.code ?? '').toLowerCase();
+  const key = `key ${signer.keyId}`;
+  if (code === 'header_timestamp_expired') {
+    return "the request's timestamp was outside the service's tolerance: check this machine's clock (NTP); it must be within seconds of the real time";
+  }
+  if (code === 'incorrect_api_key_signature') {
+    return `the signature did not verify: check that ${signer.source} is the private key of ${key}, and that this machine's clock is right`;
+  }
+  if (code === 'incorrect_api_key' || code === 'api_key_not_found') {
+    return `${key} is unknown to this service: keys work only in the environment that issued them; check --url and --key-id`;
+  }
+  if (error.status === 403) {
+    return `${key} is not allowed to do this: it may lack the write scope, be restricted to a subaccount (such keys cannot manage API keys), or be bound to an FCM subtrader (no REST access)`;
+  }
+  return `check the key id (--key-id, TRIDENT_KEY_ID, keys.keyId) and its private key (${signer.source})`;
+}
+
+/** Adds a hint to an authentication or permission error; other errors pass through unchanged. */
+export function explainRefusal(error: unknown, signer: Signer): unknown {
+  if (!(error instanceof TridentError) || error.exitCode !== ExitCode.auth) return error;
+  const hint = [hintFor(error, signer), error.hint].filter(Boolean).join('; ');
+  return new TridentError(error.exitCode, error.message, { hint, status: error.status, code: error.code, requestId: error.requestId, cause: error });
+}

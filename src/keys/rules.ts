@@ -1,0 +1,65 @@
+// The spec's input rules, checked before any request is sent (exit 2, naming the rule).
+import { usageError } from '../core/errors.js';
+import { DEFAULT_SCOPES, type NewKey } from './client.js';
+
+export interface KeyInputOptions {
+  name?: string;
+  scopes?: string;
+  subaccount?: string;
+  fcmSubtraderId?: string;
+}
+
+export const SCOPES = ['read', 'write'] as const;
+// `<user_id>_<suffix>`: a user id without "_", then a non-empty suffix.
+const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
+
+export function requireName(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw usageError('--name is required: every key needs a name (rule: name is a required string)');
+  return value;
+}
+
+/** `read,write` → ['read', 'write']; default both. Only read and write exist, and write needs read. */
+export function parseScopes(value: string | undefined): string[] {
+  if (value === undefined) return [...DEFAULT_SCOPES];
+  const given = value.split(',').map((scope) => scope.trim().toLowerCase()).filter(Boolean);
+  const unknown = given.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (given.length === 0 || unknown.length > 0) {
+    throw usageError(`invalid --scopes "${value}": scopes may only be ${SCOPES.join(', ')} (rule: scopes ⊆ {read, write})`);
+  }
+  const scopes = SCOPES.filter((scope) => given.includes(scope));
+  if (scopes.includes('write') && !scopes.includes('read')) {
+    throw usageError(`invalid --scopes "${value}": the write scope requires read (rule: write needs read)`, 'use --scopes read,write');
+  }
+  return scopes;
+}
+
+export function parseSubaccount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 0 && number <= 63)) throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63 (rule: subaccount 0–63)`);
+  return number;
+}
+
+export function checkFcmSubtraderId(value: string | undefined): string | undefined {
+  if (value !== undefined && !FCM_SUBTRADER_ID.test(value)) {
+    throw usageError(`invalid --fcm-subtrader-id "${value}": it must be shaped <user_id>_<suffix> (rule: fcm_subtrader_id format)`);
+  }
+  return value;
+}
+
+/** name, scopes, subaccount or FCM subtrader of a new key, every rule checked. */
+export function parseNewKey(opts: KeyInputOptions): NewKey {
+  const name = requireName(opts.name);
+  const scopes = parseScopes(opts.scopes);
+  const subaccount = parseSubaccount(opts.subaccount);
+  const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
+  if (subaccount !== undefined && fcmSubtraderId !== undefined) {
+    throw usageError('--subaccount and --fcm-subtrader-id cannot be used together (rule: subaccount and fcm_subtrader_id are mutually exclusive)');
+  }
+  return {
+    name,
+    scopes,
+    ...(subaccount !== undefined ? { subaccount } : {}),
+    ...(fcmSubtraderId !== undefined ? { fcmSubtraderId } : {}),
+  };
+}

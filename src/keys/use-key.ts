@@ -1,0 +1,18 @@
+// `--use`: point the current profile at a key (its id and private key file) in one settings write.
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { PRIVATE_KEY_ENV } from './connection.js';
+
+const OVERRIDING_ENV = ['TRIDENT_KEY_ID', 'TRIDENT_PRIVATE_KEY_FILE', PRIVATE_KEY_ENV];
+
+/** Returns the profile's name. Says so when the environment overrides what the profile now holds. */
+export async function useKey(ctx: Context, apiKey: string, privateKeyFile: string): Promise<string> {
+  const file = resolve(privateKeyFile);
+  await ctx.settings.store.update(ctx.profile, { 'keys.keyId': apiKey, 'keys.privateKeyFile': file });
+  ctx.log.info(`profile "${ctx.profile}" now uses key ${apiKey} (${file})`);
+  const overriding = OVERRIDING_ENV.filter((name) => ctx.env[name]);
+  if (overriding.length > 0) {
+    ctx.log.warn(`${overriding.join(', ')} set in the environment take${overriding.length === 1 ? 's' : ''} precedence over the profile`);
+  }
+  return ctx.profile;
+}

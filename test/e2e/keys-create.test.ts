@@ -1,0 +1,162 @@
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { selfSignedCertificatePem } from '../unit/keys-fixtures.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+
+let sandbox: KeysSandbox;
+let work: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  work = mkdtempSync(join(tmpdir(), 'trident-keys-create-'));
+});
+afterEach(() => sandbox.server.faults.clear());
+afterAll(() => sandbox.close());
+
+
+function pemFile(name: string, pem: string): string {
+  const path = join(work, name);
+  writeFileSync(path, pem, { mode: 0o600 });
+  return path;
+}
+
+describe('keys create with a pair made here', () => {
+  it('stores the private key 0600 at the default path and uploads only the public half', async () => {
+    const configDir = tempConfigDir();
+    const seen = requestsFrom(sandbox);
+    const result = await runKeys(sandbox, ['create', '--name', 'laptop', '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout);
+    const id = output.api_key.api_key as string;
+    expect(output).toEqual({
+      api_key: { api_key: id, name: 'laptop', scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null },
+      private_key_file: join(configDir, 'keys', `${id}.pem`),
+    });
+    expect(keyFiles(configDir)).toEqual([`${id}.pem`]);
+    expect(fileMode(output.private_key_file)).toBe(0o600);
+    const upload = sandbox.server.requests.at(-1)!;
+    expect(seen()).toEqual([{ method: 'POST', path: '/trade-api/v2/api_keys' }]);
+    expect(upload.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(upload.body).public_key).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(upload.body).not.toMatch(/PRIVATE KEY/);
+    expect(result.stdout + result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+    const withNewKey = await runKeys(sandbox, ['list', '--key-id', id, '--private-key', output.private_key_file]);
+    expect(withNewKey.exitCode, withNewKey.stderr).toBe(0);
+  });
+
+  it('honours --out, --bits, --scopes and --subaccount', async () => {
+    const out = join(work, 'desk.pem');
+    const result = await runKeys(sandbox, ['create', '--name', 'desk', '--out', out, '--bits', '3072', '--scopes', 'read', '--subaccount', '4', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.private_key_file).toBe(out);
+    expect(output.api_key).toMatchObject({ scopes: ['read'], subaccount: 4 });
+    expect(createPrivateKey(readFileSync(out, 'utf8')).asymmetricKeyDetails?.modulusLength).toBe(3072);
+    expect(fileMode(out)).toBe(0o600);
+    expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
+  });
+
+  it('removes the stored private key when the upload fails', async () => {
+    const configDir = tempConfigDir();
+    const out = join(work, 'failed.pem');
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 500 }, times: 2 });
+    const atDefault = await runKeys(sandbox, ['create', '--name', 'failed'], { configDir });
+    expect(atDefault.exitCode).toBe(8);
+    expect(atDefault.stderr).toContain('keys service answered 500');
+    expect(keyFiles(configDir)).toEqual([]);
+    const atOut = await runKeys(sandbox, ['create', '--name', 'failed', '--out', out]);
+    expect(atOut.exitCode).toBe(8);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
+  });
+
+  it('keeps the private key when the outcome is unknown, says where, and does not repeat the request', async () => {
+    const configDir = tempConfigDir();
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'reset', afterProcessing: true } });
+    const seen = requestsFrom(sandbox);
+    const result = await runKeys(sandbox, ['create', '--name', 'maybe'], { configDir });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toContain('outcome unknown: the create request for key "maybe" was sent');
+    expect(result.stderr).toContain('trident keys list');
+    const [kept] = keyFiles(configDir);
+    expect(result.stderr).toContain(`the private key is kept at ${join(configDir, 'keys', kept!)}`);
+    expect(fileMode(join(configDir, 'keys', kept!))).toBe(0o600);
+    expect(seen()).toHaveLength(1);
+    expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+  });
+
+  it('refuses --out - (create keeps the key in a file) before any request', async () => {
+    const seen = requestsFrom(sandbox);
+    const result = await runKeys(sandbox, ['create', '--name', 'x', '--out', '-']);
+    expect(result.exitCode).toBe(2);
+    expect(seen()).toEqual([]);
+  });
+});
+
+describe('keys create --public-key', () => {
+  it('uploads a public key file as it is; no private key file', async () => {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const file = pemFile('public.pem', pair.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const result = await runKeys(sandbox, ['create', '--name', 'hsm', '--public-key', file, '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output.private_key_file).toBeNull();
+    expect(JSON.parse(sandbox.server.requests.at(-1)!.body).public_key).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('given a private key, uploads its public half, says so, and can --use it', async () => {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const file = pemFile('private.pem', pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+    const configDir = tempConfigDir();
+    const result = await runKeys(sandbox, ['create', '--name', 'mine', '--public-key', file, '--use', '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`--public-key ${file} is a private key: uploading only its public half (RSA 2048-bit)`);
+    const output = JSON.parse(result.stdout);
+    expect(output).toMatchObject({ private_key_file: file, public_key_from_private_key: true, used: 'default' });
+    const upload = sandbox.server.requests.at(-1)!.body;
+    expect(upload).not.toMatch(/PRIVATE KEY/);
+    expect(JSON.parse(upload).public_key).toBe(pair.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    expect(result.stdout + result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+    // the profile now signs with it
+    const list = await runKeys(sandbox, ['list'], { configDir, env: { TRIDENT_KEY_ID: undefined, TRIDENT_PRIVATE_KEY_FILE: undefined } });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(sandbox.server.requests.at(-1)!.headers['kalshi-access-key']).toBe(output.api_key.api_key);
+  });
+
+  it('reads the key from stdin with -, Ed25519 included', async () => {
+    const pem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const result = await runKeys(sandbox, ['create', '--name', 'ed', '--public-key', '-', '-o', 'json'], { input: pem });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(sandbox.server.requests.at(-1)!.body).public_key).toBe(pem);
+  });
+
+  it('refuses certificates, small RSA keys, DSA keys, --use without a private key file and --out, before any request', async () => {
+    const cert = pemFile('cert.pem', selfSignedCertificatePem());
+    const small = pemFile('small.pem', generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const dsa = pemFile(
+      'dsa.pem',
+      generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
+    const publicOnly = pemFile('pub-only.pem', generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const cases: Array<[string[], string]> = [
+      [['--public-key', cert], 'is a certificate, not a public key'],
+      [['--public-key', small], 'RSA key of 1024 bits'],
+      [['--public-key', dsa], 'DSA'],
+      [['--public-key', publicOnly, '--use'], '--use needs the private key in a file'],
+      [['--public-key', publicOnly, '--out', join(work, 'x.pem')], '--out and --bits are for a key pair made here'],
+      [['--public-key', join(work, 'missing.pem')], 'cannot read --public-key'],
+    ];
+    const seen = requestsFrom(sandbox);
+    const results = await Promise.all(cases.map(([args]) => runKeys(sandbox, ['create', '--name', 'bad', ...args])));
+    results.forEach((result, index) => {
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(cases[index]![1]);
+    });
+    expect(seen()).toEqual([]);
+  });
+});

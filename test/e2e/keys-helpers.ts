@@ -1,0 +1,37 @@
+// What the keys e2e files share: a sandbox in a temp dir, the environment that points the CLI at it, and
+// counting the requests it received.
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startKeysSandbox, type KeysSandbox, type KeysSandboxOptions } from '../../src/sandbox/keys-server.js';
+import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+
+export async function startSandbox(options: Partial<KeysSandboxOptions> = {}): Promise<KeysSandbox> {
+  return startKeysSandbox({ dir: mkdtempSync(join(tmpdir(), 'trident-keys-sandbox-')), ...options });
+}
+
+export function sandboxEnv(sandbox: KeysSandbox): Record<string, string> {
+  return {
+    TRIDENT_KEYS_URL: sandbox.url,
+    TRIDENT_KEY_ID: sandbox.bootstrap.keyId,
+    TRIDENT_PRIVATE_KEY_FILE: sandbox.bootstrap.privateKeyFile,
+  };
+}
+
+/** Runs the CLI against the sandbox with a fresh config dir (unless given) and the sandbox credentials. */
+export function runKeys(sandbox: KeysSandbox, args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return runCli(['keys', ...args], { configDir: tempConfigDir(), ...options, env: { ...sandboxEnv(sandbox), ...options.env } });
+}
+
+/** Requests received from now on: call before the CLI runs, read after. */
+export function requestsFrom(sandbox: KeysSandbox): () => Array<{ method: string; path: string }> {
+  const start = sandbox.server.requests.length;
+  return () => sandbox.server.requests.slice(start).map(({ method, path }) => ({ method, path }));
+}
+
+export const PRIVATE_KEY_MATERIAL = /PRIVATE KEY|MII[A-Za-z0-9+/]{40}/;
+
+export const fileMode = (path: string): number => statSync(path).mode & 0o777;
+
+/** The files in `<config dir>/keys`. */
+export const keyFiles = (configDir: string): string[] => (existsSync(join(configDir, 'keys')) ? readdirSync(join(configDir, 'keys')) : []);

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { PRIVATE_KEY_MATERIAL, requestsFrom, runKeys, sandboxEnv, startSandbox } from './keys-helpers.js';
+
+let sandbox: KeysSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('keys list', () => {
+  it('prints a table with id, name, scopes, subaccount, created', async () => {
+    sandbox.control.addKey({ name: 'desk-7', publicKeyPem: sandbox.bootstrap.publicKeyPem, scopes: ['read'], subaccount: 7 });
+    const result = await runKeys(sandbox, ['list', '-o', 'table']);
+    expect(result.exitCode).toBe(0);
+    const header = result.stdout.split('\n')[1]!;
+    expect(header).toMatch(/id.*name.*scopes.*subaccount.*created/);
+    expect(result.stdout).toContain('sandbox-bootstrap');
+    expect(result.stdout).toMatch(/desk-7 +│ read +│ 7 /);
+  });
+
+  it('prints the spec fields as JSON, and tsv when piped', async () => {
+    const json = await runKeys(sandbox, ['list', '--json']);
+    expect(json.exitCode).toBe(0);
+    const keys = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(keys.find((key) => key.api_key === sandbox.bootstrap.keyId)).toEqual({
+      api_key: sandbox.bootstrap.keyId,
+      name: 'sandbox-bootstrap',
+      scopes: ['read', 'write'],
+      created_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      subaccount: null,
+    });
+    const tsv = await runKeys(sandbox, ['list']);
+    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount');
+  });
+
+  it('filters by FCM subtrader and carries fcm_subtrader_id', async () => {
+    const bound = sandbox.control.addKey({ name: 'fcm', publicKeyPem: sandbox.bootstrap.publicKeyPem, fcmSubtraderId: 'u9_desk' });
+    const seen = requestsFrom(sandbox);
+    const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_desk', '-o', 'ndjson']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk' }]);
+    expect(sandbox.server.requests.at(-1)!.query).toBe('?fcm_subtrader_id=u9_desk');
+    expect(seen()).toHaveLength(1);
+  });
+
+  it('refuses a malformed FCM subtrader id before any request', async () => {
+    const seen = requestsFrom(sandbox);
+    const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'nounderscore']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('<user_id>_<suffix>');
+    expect(seen()).toEqual([]);
+  });
+
+  it('works with any base URL spelling: trailing slash, bare origin', async () => {
+    for (const url of [`${sandbox.url}/`, sandbox.server.origin, `${sandbox.server.origin}/`]) {
+      const result = await runKeys(sandbox, ['list', '--url', url, '-o', 'json']);
+      expect(result.exitCode, result.stderr).toBe(0);
+    }
+    expect(sandbox.server.requests.slice(-3).map((r) => r.path)).toEqual(Array(3).fill('/trade-api/v2/api_keys'));
+  });
+
+  it('signs with the PEM from TRIDENT_PRIVATE_KEY, even with literal \\n escapes', async () => {
+    const pem = readFileSync(sandbox.bootstrap.privateKeyFile, 'utf8').trim().replace(/\n/g, '\\n');
+    const result = await runCli(['keys', 'list', '-o', 'json'], {
+      env: { TRIDENT_KEYS_URL: sandbox.url, TRIDENT_KEY_ID: sandbox.bootstrap.keyId, TRIDENT_PRIVATE_KEY: pem },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+  });
+
+  it('reads url, key id and key file from the profile', async () => {
+    const configDir = tempConfigDir();
+    const env = sandboxEnv(sandbox);
+    await runCli(['--profile', 'sb', 'config', 'set', 'keys.url', env.TRIDENT_KEYS_URL!], { configDir });
+    await runCli(['--profile', 'sb', 'config', 'set', 'keys.keyId', env.TRIDENT_KEY_ID!], { configDir });
+    await runCli(['--profile', 'sb', 'config', 'set', 'keys.privateKeyFile', env.TRIDENT_PRIVATE_KEY_FILE!], { configDir });
+    const result = await runCli(['--profile', 'sb', 'keys', 'list', '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+  });
+});
+
+describe('credentials and refusals', () => {
+  it('exits 4 with a hint when no key id is configured', async () => {
+    const result = await runCli(['keys', 'list'], { env: { TRIDENT_KEYS_URL: sandbox.url } });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('trident: no key id configured');
+    expect(result.stderr).toContain('trident config set keys.keyId');
+  });
+
+  it('refuses http:// to a host that is not loopback (exit 2), sending nothing', async () => {
+    const result = await runKeys(sandbox, ['list', '--url', 'http://exchange.example/trade-api/v2']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('refusing to send credentials in clear text');
+  });
+
+  it('exits 4 with the service code and a hint when the signature does not verify (wrong key file)', async () => {
+    const other = await startSandbox();
+    try {
+      const seen = requestsFrom(sandbox);
+      const result = await runKeys(sandbox, ['list', '--private-key', other.bootstrap.privateKeyFile]);
+      expect(result.exitCode).toBe(4);
+      expect(result.stderr).toContain('keys service answered 401: INCORRECT_API_KEY_SIGNATURE');
+      expect(result.stderr).toContain(`hint: the signature did not verify: check that key file ${other.bootstrap.privateKeyFile} is the private key of key ${sandbox.bootstrap.keyId}`);
+      expect(seen()).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('exits 4 when the service rejects the key (tampered signature)', async () => {
+    const victim = sandbox.control.addKey({ name: 'victim', publicKeyPem: sandbox.bootstrap.publicKeyPem });
+    sandbox.control.rejectKey(victim.api_key);
+    const result = await runKeys(sandbox, ['list', '--key-id', victim.api_key]);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('INCORRECT_API_KEY_SIGNATURE');
+  });
+
+  it('points at the clock when the service finds the timestamp expired', async () => {
+    const skewed = await startSandbox({ now: () => Date.now() + 10 * 60_000 });
+    try {
+      const result = await runKeys(skewed, ['list']);
+      expect(result.exitCode).toBe(4);
+      expect(result.stderr).toContain('header_timestamp_expired');
+      expect(result.stderr).toContain("check this machine's clock");
+    } finally {
+      await skewed.close();
+    }
+  });
+
+  it('explains a 403 for a key restricted to a subaccount', async () => {
+    const restricted = sandbox.control.addKey({ name: 'sub', publicKeyPem: sandbox.bootstrap.publicKeyPem, subaccount: 2 });
+    const result = await runKeys(sandbox, ['list', '--key-id', restricted.api_key]);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('restricted to a subaccount');
+  });
+
+  it('never logs key material, even with --debug', async () => {
+    const result = await runKeys(sandbox, ['list', '--debug']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('debug: > GET');
+    expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+    expect(result.stderr).toContain('"KALSHI-ACCESS-SIGNATURE":"[redacted]"');
+  });
+});
