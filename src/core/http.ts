@@ -3,6 +3,7 @@
 // Imported lazily: only commands that talk to a service pay for undici.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { setFlagsFromString } from 'node:v8';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { ExitCode, TridentError, exitCodeForStatus, usageError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
@@ -64,6 +65,11 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 class ResponseTooLarge extends Error {}
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing tier on
+// background threads, and the process waits for them at exit: about 70 ms on every short command. The
+// baseline compiler alone is fast enough for parsing answers. Set before the first request compiles it.
+setFlagsFromString('--liftoff-only');
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -1,0 +1,113 @@
+// A terminal line chart of a dynamics series, gaps kept as gaps. asciichart cannot plot a missing value
+// (it throws on undefined and draws nonsense for NaN), so each contiguous run of values is plotted on its
+// own with a shared min, max and height, and the runs are pasted side by side on one canvas, leaving the
+// columns of missing points blank. A short series is widened (each point a few columns); a longer one than
+// fits is averaged down.
+
+export interface ChartInput {
+  dates: string[];
+  values: Array<number | null>;
+  /** What the y axis shows, e.g. "price (RUB)". */
+  label: string;
+  /** Terminal columns available, axis included. */
+  width: number;
+  height?: number;
+}
+
+interface Run {
+  start: number;
+  values: number[];
+}
+
+const DEFAULT_HEIGHT = 10;
+const MIN_PLOT_COLUMNS = 10;
+const MAX_COLUMNS_PER_POINT = 4;
+
+/**
+ * One value per column: each point repeated up to MAX_COLUMNS_PER_POINT times when there is room, or
+ * points averaged when there are more than `columns`; a column with no value at all stays null.
+ */
+export function fitColumns(values: Array<number | null>, columns: number): Array<number | null> {
+  if (values.length <= columns) {
+    const repeat = Math.max(1, Math.min(MAX_COLUMNS_PER_POINT, Math.floor(columns / values.length)));
+    return values.flatMap((value) => Array<number | null>(repeat).fill(value));
+  }
+  return Array.from({ length: columns }, (_, column) => {
+    const slice = values.slice(Math.floor((column * values.length) / columns), Math.floor(((column + 1) * values.length) / columns));
+    const present = slice.filter((value): value is number => value !== null);
+    return present.length === 0 ? null : present.reduce((sum, value) => sum + value, 0) / present.length;
+  });
+}
+
+/** The contiguous stretches of non-null values. */
+export function runsOf(values: Array<number | null>): Run[] {
+  const runs: Run[] = [];
+  let current: Run | undefined;
+  values.forEach((value, index) => {
+    if (value === null || !Number.isFinite(value)) {
+      current = undefined;
+    } else if (current) {
+      current.values.push(value);
+    } else {
+      current = { start: index, values: [value] };
+      runs.push(current);
+    }
+  });
+  return runs;
+}
+
+/** The chart as text (no trailing newline), or a one-line note when the series has no value at all. */
+export async function renderChart(input: ChartInput): Promise<string> {
+  const present = input.values.filter((value): value is number => value !== null && Number.isFinite(value));
+  if (present.length === 0) return `${input.label}: no values between ${input.dates[0] ?? '?'} and ${input.dates.at(-1) ?? '?'}`;
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const labelWidth = Math.max(formatValue(min).length, formatValue(max).length);
+  const prefixWidth = labelWidth + 2; // label, a space, the axis
+  const columns = fitColumns(input.values, Math.max(MIN_PLOT_COLUMNS, input.width - prefixWidth - 1));
+  const runs = runsOf(columns);
+
+  const asciichart = await import('asciichart');
+  const plot = (asciichart as unknown as { default?: typeof asciichart }).default?.plot ?? asciichart.plot;
+  const config = { min, max, height: input.height ?? DEFAULT_HEIGHT, format: (value: number) => formatValue(value).padStart(labelWidth) };
+  // Each run gets its last value once more, so that its last point has a column of its own (asciichart
+  // draws the step from point x to x+1 in column x, and nothing after the last point).
+  const plots = runs.map((run) => plot([...run.values, run.values.at(-1)!], config).split('\n'));
+
+  const canvas = plots[0]!.map(() => Array<string>(columns.length).fill(' '));
+  runs.forEach((run, r) => {
+    plots[r]!.forEach((line, row) => {
+      const cells = [...line.slice(prefixWidth, prefixWidth + run.values.length)];
+      canvas[row]!.splice(run.start, cells.length, ...cells);
+    });
+  });
+  // The axis as asciichart draws it for the first run; its mark of the first value belongs on the axis only
+  // when the series starts with a value.
+  const axis = plots[0]!.map((line) => (runs[0]!.start === 0 ? line.slice(0, prefixWidth) : `${line.slice(0, labelWidth)} ┤`));
+  const lines = canvas.map((cells, row) => `${axis[row]}${cells.join('')}`.trimEnd());
+
+  const perColumn = input.values.length / columns.length;
+  const title = perColumn > 1 ? `${input.label}, each column the mean of up to ${Math.ceil(perColumn)} points` : input.label;
+  return [title, ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
+}
+
+function formatValue(value: number): string {
+  return value.toFixed(2);
+}
+
+/** The first date under the first column, the last one ending under the last column. */
+function dateLine(dates: string[], indent: number, columns: number): string {
+  const first = shortDate(dates[0]!);
+  const last = shortDate(dates.at(-1)!);
+  const pad = ' '.repeat(indent);
+  if (dates.length === 1) return `${pad}${first}`;
+  const gap = columns - first.length - last.length;
+  return gap >= 2 ? `${pad}${first}${' '.repeat(gap)}${last}` : `${pad}${first} → ${last}`;
+}
+
+/** `2026-02-01T06:00:00Z` → `2026-02-01 06:00Z`; a midnight is just its date. */
+function shortDate(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::[\d.]+)?Z$/.exec(iso);
+  if (!match) return iso;
+  return match[2] === '00:00' ? match[1]! : `${match[1]} ${match[2]}Z`;
+}

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { CATEGORY_COLUMNS } from '../columns.js';
+import { addListOptions, printList, type ListOptions } from '../list.js';
+import { integer } from '../validate.js';
+
+export interface CategoriesOptions extends ListOptions {
+  store?: string;
+  depth?: string;
+  parent?: string;
+  search?: string;
+}
+
+export async function run(ctx: Context, opts: CategoriesOptions): Promise<void> {
+  const query = { parser_name: opts.store, depth: integer(opts.depth, '--depth'), parent_source_uid: opts.parent, q: opts.search };
+  await printList(ctx, opts, {
+    noun: 'categories',
+    columns: CATEGORY_COLUMNS,
+    fetch: (client, page) => client.categories({ ...query, ...page }),
+  });
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('categories')
+    .summary("list the stores' categories")
+    .description('List categories, most recently updated first.')
+    .option('--store <name>', 'only this store (parser_name)')
+    .option('--depth <n>', 'only this depth in the tree')
+    .option('--parent <uid>', "only children of this parent (the parent's source uid)")
+    .option('--search <text>', "text in the category's title (the service's q)");
+  examples(addListOptions(command).action(bind(run)), [
+    'trident catalog categories --store fixprice --depth 1',
+    'trident catalog categories --parent 100 --all -o csv',
+  ]);
+}

@@ -1,0 +1,41 @@
+import { Option, type Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { connect } from '../connection.js';
+import { addStoreRegionOptions, echoed, type StoreRegionOptions } from '../store-region.js';
+import { SCOPES, oneOf, required } from '../validate.js';
+
+export interface CommonCountOptions extends StoreRegionOptions {
+  scope?: string;
+}
+
+export async function run(ctx: Context, opts: CommonCountOptions): Promise<void> {
+  const scope = oneOf(required(opts.scope, '--scope', SCOPES.join(' or ')), SCOPES, '--scope');
+  const client = await connect(ctx, opts);
+  const answer = await client.commonCount(scope, { store: opts.store, region: opts.region });
+  const requiredKey = scope === 'stores' ? 'required_stores' : 'required_regions';
+  await ctx.output.object(answer, [
+    { header: 'scope', value: (a) => a.scope },
+    { header: 'common products', value: (a) => a.common_products_count },
+    { header: `required ${scope}`, value: (a) => a[requiredKey] },
+    echoed('stores', 'stores'),
+    echoed('regions', 'regions'),
+  ]);
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('common-count')
+    .summary('count products common to all chosen stores or regions')
+    .description(
+      'Count the products present in every one of the compared stores (--scope stores) or regions (--scope regions). ' +
+        'With --scope stores and no --store, every store in the data is compared; --region then filters. ' +
+        'With --scope regions, --region chooses the regions compared; a region without data makes the count 0.',
+    )
+    .addOption(new Option('--scope <scope>', 'what to compare (required)').choices(SCOPES));
+  examples(addStoreRegionOptions(command, 'a store to compare (or, with --scope regions, to filter by)', 'a region to compare (or, with --scope stores, to filter by)').action(bind(run)), [
+    'trident catalog common-count --scope stores',
+    'trident catalog common-count --scope stores --store fixprice --store chizhik --region moscow',
+    'trident catalog common-count --scope regions --region moscow --region "saint petersburg" -o json',
+  ]);
+}

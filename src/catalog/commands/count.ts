@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { connect } from '../connection.js';
+import { addStoreRegionOptions, echoed, type StoreRegionOptions } from '../store-region.js';
+
+export async function run(ctx: Context, opts: StoreRegionOptions): Promise<void> {
+  const client = await connect(ctx, opts);
+  const answer = await client.count({ store: opts.store, region: opts.region });
+  await ctx.output.object(answer, [{ header: 'products', value: (a) => a.products_count }, echoed('stores', 'stores'), echoed('regions', 'regions')]);
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('count')
+    .summary('count distinct products')
+    .description(
+      'Count distinct products, optionally only those sold in the given stores and regions. ' +
+        'Shows the stores and regions as the service normalized them (trimmed, lower-cased, de-duplicated).',
+    );
+  examples(addStoreRegionOptions(command, 'only products from this store', 'only products sold in this region').action(bind(run)), [
+    'trident catalog count',
+    'trident catalog count --store fixprice --store chizhik --region moscow',
+    'trident catalog count -o json',
+  ]);
+}

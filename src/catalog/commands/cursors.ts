@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { CURSOR_COLUMNS } from '../columns.js';
+import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+
+export interface CursorsOptions extends ConnectionOptions {
+  store?: string;
+}
+
+export async function run(ctx: Context, opts: CursorsOptions): Promise<void> {
+  const client = await connect(ctx, opts);
+  await ctx.output.list(await client.cursors({ parser_name: opts.store }), CURSOR_COLUMNS);
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('cursors')
+    .summary('show how far the converter has synchronized each store')
+    .description("List the converter's synchronization cursors: per store, the last ingested time and product id.")
+    .option('--store <name>', 'only this store (parser_name)');
+  examples(addConnectionOption(command).action(bind(run)), ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json']);
+}

@@ -1,0 +1,95 @@
+import { Option, type Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import type { CatalogClient, DynamicsAnswer, DynamicsQuery } from '../client.js';
+import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
+import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';
+
+export interface DynamicsOptions extends ConnectionOptions {
+  store?: string;
+  sourceId?: string;
+  field?: string;
+  from?: string;
+  to?: string;
+  interval?: string;
+  chart?: boolean;
+}
+
+/** The service's query for these options; everything it would refuse is refused here (exit 2). */
+export function dynamicsQuery(opts: DynamicsOptions, now: Date): DynamicsQuery {
+  const parser_name = required(opts.store, '--store', 'the store (parser_name) of the series');
+  const source_id = required(opts.sourceId, '--source-id', "the store's own product id of the series");
+  const field = oneOf(required(opts.field, '--field', DYNAMICS_FIELDS.join(', ')), DYNAMICS_FIELDS, '--field');
+  const interval = oneOf(required(opts.interval, '--interval', INTERVALS.join(', ')), INTERVALS, '--interval');
+  const range = resolveRange(opts, now);
+  checkRange(range, interval);
+  return { parser_name, source_id, field, interval, date_from: isoWithOffset(range.from), date_to: isoWithOffset(range.to) };
+}
+
+export async function run(ctx: Context, opts: DynamicsOptions, id: string): Promise<void> {
+  const product = productId(id);
+  const query = dynamicsQuery(opts, ctx.now());
+  const chart = Boolean(opts.chart) && ctx.format === 'table';
+  if (opts.chart && !chart) ctx.log.info(`--chart ignored: charts are drawn only with -o table, and the output is ${ctx.format}`);
+  const client = await connect(ctx, opts);
+  const answer = await client.dynamics(product, query);
+  if (ctx.format === 'json' || ctx.format === 'ndjson') {
+    await ctx.output.object(answer);
+  } else if (chart) {
+    await ctx.output.write(`${await chartOf(ctx, client, product, query, answer)}\n`);
+  } else {
+    const points = answer.dates.map((date, index) => ({ date, value: answer.values[index] ?? null }));
+    await ctx.output.list(points, [
+      { header: 'date', value: (point) => point.date },
+      { header: 'value', value: (point) => point.value },
+    ]);
+  }
+}
+
+async function chartOf(ctx: Context, client: CatalogClient, product: string, query: DynamicsQuery, answer: DynamicsAnswer): Promise<string> {
+  const { renderChart } = await import('../chart.js');
+  const unit = await unitOf(client, product, query);
+  return renderChart({
+    dates: answer.dates,
+    values: answer.values,
+    label: `${query.field} (${unit}) every ${query.interval}, ${query.parser_name} ${query.source_id}`,
+    width: (ctx.io.stdout as { columns?: number }).columns ?? 80,
+  });
+}
+
+/** `pcs` for stock; for prices the source's own price_unit (from its latest snapshot), else RUB. */
+async function unitOf(client: CatalogClient, product: string, query: DynamicsQuery): Promise<string> {
+  if (query.field === 'available_count') return 'pcs';
+  const latest = await client.snapshots(product, { parser_name: query.parser_name, source_id: query.source_id, limit: 1 });
+  const unit = latest.items[0]?.price_unit;
+  return typeof unit === 'string' && unit !== '' ? unit : 'RUB';
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('dynamics')
+    .summary('show the time series of a price or the stock of one store row')
+    .description(
+      'Show one field of one store row of a product over time, one point per interval from --from on ' +
+        '(at most 20000 points). A point no snapshot covers is empty (null): there is no forward fill.\n\n' +
+        'Times: ISO 8601 with an offset (2026-02-01T10:00:00+03:00, 2026-02-01T07:00Z), a date (2026-02-01, ' +
+        `UTC midnight), or relative to now, to the second (-30d, -12h, -15m, -2w). --to defaults to now, --from to ${DEFAULT_SPAN_DAYS} days before --to.\n\n` +
+        'Output: a table of date and value; --chart draws a line chart instead (table output only: with -o json ' +
+        'or ndjson it is ignored and the service\'s answer is printed as it came; csv and tsv give date,value rows). ' +
+        'The chart\'s axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.',
+    )
+    .argument('<id>', 'canonical product id')
+    .option('--store <name>', 'store of the series (parser_name) (required)')
+    .option('--source-id <id>', "the store's own product id (required)")
+    .addOption(new Option('--field <field>', 'the field of the series (required)').choices(DYNAMICS_FIELDS))
+    .addOption(new Option('--interval <interval>', 'one point every interval (required)').choices(INTERVALS))
+    .option('--from <time>', `start (default ${DEFAULT_SPAN_DAYS} days before --to)`)
+    .option('--to <time>', 'end (default now)')
+    .option('--chart', 'draw a line chart in the terminal; gaps stay gaps');
+  examples(addConnectionOption(command).action(bind(run)), [
+    'trident catalog dynamics PRODUCT_ID --store fixprice --source-id 12345 --field price --interval 1d --chart',
+    'trident catalog dynamics PRODUCT_ID --store fixprice --source-id 12345 --field available_count --interval 6h --from -7d',
+    'trident catalog dynamics PRODUCT_ID --store chizhik --source-id 42 --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json',
+  ]);
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { productId } from '../validate.js';
+
+export async function run(ctx: Context, opts: ConnectionOptions, id: string): Promise<void> {
+  const product = productId(id);
+  const client = await connect(ctx, opts);
+  await ctx.output.object(await client.product(product));
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('product')
+    .summary('show one product')
+    .description('Show one product as the product list shows it: title, brand, lowest price, stores, latest observation.')
+    .argument('<id>', 'canonical product id');
+  examples(addConnectionOption(command).action(bind(run)), [
+    'trident catalog product 3f1c9a2e-0000-4000-8000-000000000001',
+    'trident catalog product 3f1c9a2e-0000-4000-8000-000000000001 -o json',
+  ]);
+}

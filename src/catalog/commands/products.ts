@@ -1,0 +1,68 @@
+import { Option, type Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import type { ProductQuery } from '../client.js';
+import { PRODUCT_COLUMNS } from '../columns.js';
+import { addListOptions, printList, type ListOptions } from '../list.js';
+import { PRODUCT_SORTS, decimal, integer, oneOf } from '../validate.js';
+
+export interface ProductsOptions extends ListOptions {
+  search?: string;
+  store?: string;
+  category?: string;
+  settlement?: string;
+  brand?: string;
+  promo?: boolean;
+  priceMin?: string;
+  priceMax?: string;
+  sort?: string;
+}
+
+/** The service's query for these options; everything it would refuse is refused here (exit 2). */
+export function productQuery(opts: ProductsOptions): ProductQuery {
+  return {
+    q: opts.search,
+    parser_name: opts.store,
+    category_id: integer(opts.category, '--category'),
+    settlement_id: integer(opts.settlement, '--settlement'),
+    brand: opts.brand,
+    promo: opts.promo,
+    price_min: decimal(opts.priceMin, '--price-min'),
+    price_max: decimal(opts.priceMax, '--price-max'),
+    sort: oneOf(opts.sort, PRODUCT_SORTS, '--sort'),
+  };
+}
+
+export async function run(ctx: Context, opts: ProductsOptions): Promise<void> {
+  const query = productQuery(opts);
+  await printList(ctx, opts, {
+    noun: 'products',
+    columns: PRODUCT_COLUMNS,
+    fetch: (client, page) => client.products({ ...query, ...page }),
+  });
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('products')
+    .summary('list products, filtered and sorted')
+    .description(
+      'List products: one row per product, over the store rows that match the filters. ' +
+        'With --all, every page is fetched in turn and rows are written as they arrive (constant memory).',
+    )
+    .option('--search <text>', 'case-insensitive substring of the title or brand (the service\'s q)')
+    .option('--store <name>', 'only rows from this store (parser_name, e.g. fixprice)')
+    .option('--category <id>', 'only this category id')
+    .option('--settlement <id>', 'only this settlement id')
+    .option('--brand <name>', 'only this brand (case-insensitive)')
+    .option('--promo', 'only products on promotion')
+    .option('--no-promo', 'only products not on promotion')
+    .option('--price-min <n>', 'lowest price (of discount, loyal or regular price, the first that is set)')
+    .option('--price-max <n>', 'highest price (same rule)')
+    .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(PRODUCT_SORTS));
+  examples(addListOptions(command).action(bind(run)), [
+    'trident catalog products --search milk --store fixprice',
+    'trident catalog products --price-max 100 --sort price_asc --limit 50',
+    'trident catalog products --all -o ndjson > products.ndjson',
+  ]);
+}

@@ -1,0 +1,37 @@
+import { Option, type Command } from 'commander';
+import { examples, type Binder } from '../../command.js';
+import type { Context } from '../../context.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { addListOptions, printList, type ListOptions } from '../list.js';
+import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
+
+export interface SnapshotsOptions extends ListOptions {
+  store?: string;
+  sourceId?: string;
+  sort?: string;
+}
+
+export async function run(ctx: Context, opts: SnapshotsOptions, id: string): Promise<void> {
+  const product = productId(id);
+  const sort = oneOf(opts.sort, OBSERVED_SORTS, '--sort');
+  await printList(ctx, opts, {
+    noun: 'snapshots',
+    columns: SNAPSHOT_COLUMNS,
+    fetch: (client, page) => client.snapshots(product, { parser_name: opts.store, source_id: opts.sourceId, sort, ...page }),
+  });
+}
+
+export function register(parent: Command, bind: Binder): void {
+  const command = parent
+    .command('snapshots')
+    .summary('list the price and stock history of one product')
+    .description('List the recorded snapshots of a product: prices, stock, and the interval each one held.')
+    .argument('<id>', 'canonical product id')
+    .option('--store <name>', 'only this store (parser_name)')
+    .option('--source-id <id>', "only this source id (the store's own product id)")
+    .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(OBSERVED_SORTS));
+  examples(addListOptions(command).action(bind(run)), [
+    'trident catalog snapshots 3f1c9a2e-0000-4000-8000-000000000001 --store fixprice',
+    'trident catalog snapshots 3f1c9a2e-0000-4000-8000-000000000001 --all -o csv > history.csv',
+  ]);
+}

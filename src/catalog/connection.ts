@@ -1,0 +1,24 @@
+// Where the catalog service is: --url, else TRIDENT_CATALOG_URL, else the profile's catalog.url. No
+// authentication, so http:// is as good as https://.
+import type { Command } from 'commander';
+import { requireSetting, type Context } from '../context.js';
+import { parseBaseUrl } from '../core/url.js';
+import { CatalogClient } from './client.js';
+
+export interface ConnectionOptions {
+  url?: string;
+}
+
+export function addConnectionOption(command: Command): Command {
+  return command.option('--url <url>', 'base URL of the catalog service (env TRIDENT_CATALOG_URL, setting catalog.url)');
+}
+
+export async function connect(ctx: Context, options: ConnectionOptions): Promise<CatalogClient> {
+  const value = requireSetting(
+    ctx.settings.get('catalog.url', options.url),
+    'catalog service URL',
+    'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
+  );
+  const base = parseBaseUrl(value, 'catalog.url');
+  return new CatalogClient(await ctx.http({ serviceName: 'catalog service' }), base);
+}

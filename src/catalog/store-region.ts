@@ -1,0 +1,22 @@
+// Repeatable --store/--region of `count` and `common-count`: each becomes one repeated query parameter.
+// The service trims, lower-cases and de-duplicates them, and echoes what it used.
+import type { Command } from 'commander';
+import type { Column } from '../core/output.js';
+import type { Item } from './client.js';
+import { addConnectionOption, type ConnectionOptions } from './connection.js';
+
+export interface StoreRegionOptions extends ConnectionOptions {
+  store?: string[];
+  region?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addStoreRegionOptions(command: Command, storeHelp: string, regionHelp: string): Command {
+  return addConnectionOption(command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect));
+}
+
+/** A table row for the normalized stores or regions the service echoes; null means it used them all. */
+export function echoed(header: string, key: string): Column<Item> {
+  return { header, value: (answer) => answer[key] ?? '(all)' };
+}

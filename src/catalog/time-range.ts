@@ -1,0 +1,84 @@
+// --from/--to of `catalog dynamics`: ISO 8601 with an offset, a date (UTC midnight) or a time relative to
+// now (-30d), to the whole second. A time without an offset is refused: the service would refuse it too,
+// and guessing the zone would shift every bucket.
+import { usageError } from '../core/errors.js';
+
+export const DEFAULT_SPAN_DAYS = 30;
+
+const MINUTE = 60_000;
+const UNIT_MS: Record<string, number> = { m: MINUTE, h: 60 * MINUTE, d: 24 * 60 * MINUTE, w: 7 * 24 * 60 * MINUTE };
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const RELATIVE = /^-(\d{1,9})([mhdw])$/;
+// Date, `T` or a space, hh:mm[:ss[.ffffff]], then the offset (Z, ±hh, ±hhmm, ±hh:mm) or nothing.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+const FORMS = 'ISO 8601 with an offset (2026-02-01T10:00:00+03:00), a date (2026-02-01) or a relative time (-30d, -12h, -15m, -2w)';
+
+export interface TimeRange {
+  from: Date;
+  to: Date;
+}
+
+/** One --from/--to value; `flag` names it in messages. Relative times count from now, to the second. */
+export function parseTime(text: string, flag: string, now: Date): Date {
+  const value = text.trim();
+  if (value === 'now') return wholeSecond(now);
+  const relative = RELATIVE.exec(value);
+  if (relative) return new Date(wholeSecond(now).getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+  const date = DATE.exec(value);
+  if (date) return calendarTime(value, flag, Number(date[1]), Number(date[2]), Number(date[3]));
+  const match = DATE_TIME.exec(value);
+  if (!match) throw usageError(`invalid ${flag} "${text}": expected ${FORMS}`);
+  const [, y, mo, d, h, mi, s = '0', fraction = '', offset] = match;
+  if (offset === undefined) {
+    throw usageError(
+      `${flag} "${text}" has no UTC offset, so the service cannot tell which time it means`,
+      `add one: ${value}Z for UTC, or ${value}+03:00 for Moscow time`,
+    );
+  }
+  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
+  const local = calendarTime(value, flag, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), millis);
+  return new Date(local.getTime() - offsetMinutes(offset, value, flag) * MINUTE);
+}
+
+/** --to defaults to now, --from to DEFAULT_SPAN_DAYS before --to. */
+export function resolveRange(options: { from?: string; to?: string }, now: Date): TimeRange {
+  const to = options.to === undefined ? wholeSecond(now) : parseTime(options.to, '--to', now);
+  const from = options.from === undefined ? new Date(to.getTime() - DEFAULT_SPAN_DAYS * UNIT_MS.d!) : parseTime(options.from, '--from', now);
+  return { from, to };
+}
+
+/** How a time is sent to the service: ISO 8601 in UTC, with its `Z` offset. */
+export function isoWithOffset(time: Date): string {
+  return time.toISOString();
+}
+
+/** Bucket times then read 10:17:07Z, not 10:17:07.278Z. */
+function wholeSecond(time: Date): Date {
+  return new Date(Math.floor(time.getTime() / 1000) * 1000);
+}
+
+function calendarTime(text: string, flag: string, year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): Date {
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
+  time.setUTCFullYear(year); // Date.UTC maps years 0–99 to 1900–1999
+  const exact =
+    time.getUTCFullYear() === year &&
+    time.getUTCMonth() === month - 1 &&
+    time.getUTCDate() === day &&
+    time.getUTCHours() === hour &&
+    time.getUTCMinutes() === minute &&
+    time.getUTCSeconds() === second;
+  if (year < 1 || !exact) throw usageError(`invalid ${flag} "${text}": no such date or time`);
+  return time;
+}
+
+function offsetMinutes(offset: string, text: string, flag: string): number {
+  if (offset === 'Z' || offset === 'z') return 0;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2) || '0');
+  if (hours > 23 || minutes > 59) throw usageError(`invalid ${flag} "${text}": the offset ${offset} is out of range`);
+  return sign * (hours * 60 + minutes);
+}
