@@ -9,7 +9,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 if (!process.argv.includes('--no-clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/api.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

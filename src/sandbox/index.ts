@@ -1,4 +1,81 @@
+// `trident sandbox`: the three services on loopback until interrupted, and a `sandbox` profile to use them.
 import type { Command } from 'commander';
-import type { Binder } from '../command.js';
+import { join } from 'node:path';
+import { examples, type Binder } from '../command.js';
+import type { Context } from '../context.js';
+import { usageError } from '../core/errors.js';
+import { DEFAULT_SANDBOX_PORT, SANDBOX_PROFILE, startSandbox, writeSandboxProfile, type RunningSandbox } from './run.js';
 
-export function register(_group: Command, _bind: Binder): void {}
+interface SandboxFlags {
+  dir?: string;
+  host: string;
+  port: string;
+  products: string;
+  catalogDb?: string;
+}
+
+export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
+  const sandbox = await startSandbox({
+    dir: opts.dir ?? join(ctx.configDir, 'sandbox'),
+    host: opts.host,
+    port: wholeNumber(opts.port, '--port'),
+    products: wholeNumber(opts.products, '--products'),
+    catalogDb: opts.catalogDb,
+  });
+  try {
+    await writeSandboxProfile(ctx.configDir, sandbox, ctx.settings.get('time.userAgent'));
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  ctx.io.stdout.write(banner(sandbox));
+  await untilSignal();
+  await sandbox.close();
+  ctx.log.info('sandbox stopped');
+  return 0;
+}
+
+function banner(sandbox: RunningSandbox): string {
+  return `trident sandbox is running (Ctrl-C to stop)
+
+  keys      ${sandbox.keys.url}
+  time      ${sandbox.time.url}
+  catalog   ${sandbox.catalog.url}
+  files     ${sandbox.dir}  (bootstrap key, CA certificate, catalog database)
+  profile   "${SANDBOX_PROFILE}" (trident config list --profile ${SANDBOX_PROFILE})
+
+Try, in another terminal:
+  trident keys list --profile ${SANDBOX_PROFILE}
+  trident time projects --status all --profile ${SANDBOX_PROFILE}
+  trident catalog count --store fixprice --region moscow --profile ${SANDBOX_PROFILE}
+
+`;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function wholeNumber(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw usageError(`invalid ${flag} "${value}": expected a whole number`);
+  return Number(value);
+}
+
+export function register(group: Command, bind: Binder): void {
+  group
+    .option('--dir <dir>', 'where the bootstrap key, CA certificate and catalog database go (default: <config dir>/sandbox)')
+    .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
+    .option('--port <first>', 'first port: keys, then time (+1) and catalog (+2); 0 picks free ones', String(DEFAULT_SANDBOX_PORT))
+    .option('--products <n>', 'size of the seeded demo catalog', '2000')
+    .option('--catalog-db <file>', 'serve this catalog database (converter schema) instead of a seeded one')
+    .action(bind(run));
+  examples(group, ['trident sandbox', 'trident sandbox --port 0 --products 20000', 'trident sandbox --catalog-db ./catalog.db']);
+}
