@@ -4,6 +4,21 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
+// commander loads node:child_process at start-up for executable subcommands, which trident never uses;
+// loading it (and net, dgram, streams with it) costs every invocation a few ms. Give commander a lazy stand-in.
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_target, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
 if (!process.argv.includes('--no-clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -21,6 +36,7 @@ await build({
   // Some bundled CommonJS dependencies call require(); give ESM chunks a real one.
   banner: { js: "import { createRequire as __tridentCreateRequire } from 'node:module'; const require = __tridentCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [lazyChildProcessForCommander],
   legalComments: 'none',
   logLevel: 'warning',
 });

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici-lite.js';
 import { ExitCode, TridentError, exitCodeForStatus, usageError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Failure, type Method } from './retry.js';
@@ -94,7 +95,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method: req.method, headers, body: req.body, dispatcher });
+      response = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body });
     } catch (error) {
       return networkFailure(error, url, req.method);
     }

@@ -1,7 +1,5 @@
 // Questions to a person at a terminal. Never asks when there is no terminal or --no-input / CI is set:
 // a needed confirmation then fails with exit 3 and says to pass --yes.
-import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
 import { cancelledError } from './errors.js';
 
 export interface Prompter {
@@ -24,6 +22,8 @@ export function createPrompter(options: PrompterOptions): Prompter {
 
   async function ask(question: string, { hidden = false } = {}): Promise<string> {
     if (!interactive) throw cancelledError(`cannot ask "${question.trim()}" without a terminal`, 'pass the value with a flag');
+    // Loaded here, not at start-up: most runs never ask anything.
+    const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline'), import('node:stream')]);
     let muted = false;
     const output = new Writable({
       write(chunk, _encoding, done) {

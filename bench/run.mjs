@@ -1,0 +1,103 @@
+// npm run bench: trident side by side with what a script could do without it (DESIGN: issue 8 targets).
+// Prints markdown tables: median, min and max of both sides, the ratio of medians, and peak RSS.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpus } from 'node:os';
+import { compare, printComparisons, printTable, runOnce, stats } from './lib.mjs';
+import { cryptoComparisons } from './crypto.mjs';
+import { BENCH_DIR, ROOT, TRIDENT, startBenchSandbox } from './sandbox.mjs';
+
+const node = process.execPath;
+const quick = process.argv.includes('--quick');
+const runs = quick ? 5 : 15;
+const trident = (args, env) => ({ label: 'trident', cmd: node, args: [TRIDENT, ...args], env });
+const bareNode = { label: 'node -e 0', cmd: node, args: ['-e', '0'] };
+
+console.log(`# trident benchmarks — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`);
+
+const results = [];
+results.push(compare({ name: '`trident --version` vs `node -e 0`', target: '≤ 1.2x', subject: trident(['--version']), baseline: bareNode, runs: runs * 2 }));
+results.push(compare({ name: '`trident catalog --help` vs `node -e 0`', target: '≤ 1.35x', subject: trident(['catalog', '--help']), baseline: bareNode, runs: runs * 2 }));
+
+const sandbox = await startBenchSandbox(20_000);
+try {
+  const catalogUrl = sandbox.profile['catalog.url'];
+  const fetchCount = `fetch(${JSON.stringify(`${catalogUrl}/products/count`)}).then((r) => r.json()).then((j) => console.log(j.products_count))`;
+  results.push(
+    compare({
+      name: '`trident catalog count` vs a `node -e` fetch one-liner',
+      target: '≤ 1.5x',
+      subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
+      baseline: { cmd: node, args: ['-e', fetchCount] },
+      runs: runs * 2,
+    }),
+  );
+
+  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, quick ? 3 : 5));
+
+  const keysEnv = {
+    ...process.env,
+    KEY_ID: sandbox.profile['keys.keyId'],
+    KEY_FILE: sandbox.profile['keys.privateKeyFile'],
+    KEYS_URL: sandbox.profile['keys.url'],
+  };
+  results.push(
+    compare({
+      name: '`trident keys list -o json` vs the official SDK (kalshi-typescript 3.30)',
+      target: '≤ 0.7x',
+      subject: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+      baseline: { cmd: node, args: [join(ROOT, 'bench/kalshi-sdk-list.cjs')], env: keysEnv },
+      runs: runs * 2,
+    }),
+  );
+} finally {
+  await sandbox.stop();
+}
+
+console.log('## Side by side\n');
+printComparisons(results);
+
+console.log('\n## Key work in-process (ms per operation)\n');
+const crypto = await cryptoComparisons({ keygenRuns: quick ? 15 : 40, signRuns: quick ? 500 : 2000 });
+printTable(
+  ['comparison', 'trident median (min–max) ms', 'node:crypto alone median (min–max) ms', 'ratio', 'target'],
+  crypto.map((r) => [r.name, fmtStats(r.subject, 3), fmtStats(r.baseline, 3), `${r.ratio.toFixed(2)}x`, r.target]),
+);
+
+console.log('\n## How count and listing scale with the catalog\n');
+const scale = [];
+for (const size of quick ? [2_000, 20_000] : [2_000, 20_000, 100_000]) {
+  const sized = await startBenchSandbox(size);
+  try {
+    const count = stats(Array.from({ length: 5 }, () => runOnce(trident(['catalog', 'count', '-o', 'json'], sized.env)).ms));
+    const listing = Array.from({ length: 3 }, () => runOnce(trident(['catalog', 'products', '--all', '-o', 'ndjson'], sized.env)));
+    const list = stats(listing.map((s) => s.ms));
+    const rss = Math.max(...listing.map((s) => s.rssMb ?? NaN));
+    scale.push([size.toLocaleString('en'), fmtStats(count, 0), fmtStats(list, 0), Number.isNaN(rss) ? '—' : rss.toFixed(0)]);
+  } finally {
+    await sized.stop();
+  }
+}
+printTable(['products', '`catalog count` ms median (min–max)', '`products --all -o ndjson` ms median (min–max)', 'peak RSS MB'], scale);
+
+function listingComparison(catalogUrl, env, total, count) {
+  // curl fetches the very pages trident fetches (limit 100), one after another over one keep-alive connection.
+  const config = join(BENCH_DIR, `curl-pages-${total}.txt`);
+  const lines = [];
+  for (let offset = 0; offset < total; offset += 100) {
+    lines.push(`url = "${catalogUrl}/products?limit=100&offset=${offset}"`, 'output = "/dev/null"');
+  }
+  writeFileSync(config, `${lines.join('\n')}\n`);
+  return compare({
+    name: `\`trident catalog products --all -o ndjson\` (${total.toLocaleString('en')} products) vs one curl over the same pages`,
+    target: '≤ 1.5x, RSS ≤ 150 MB',
+    subject: trident(['catalog', 'products', '--all', '-o', 'ndjson'], env),
+    baseline: { label: 'curl', cmd: 'curl', args: ['-s', '--fail', '-K', config] },
+    runs: count,
+    warmup: 1,
+  });
+}
+
+function fmtStats(s, digits) {
+  return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+}

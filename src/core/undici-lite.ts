@@ -1,0 +1,12 @@
+// The parts of undici the HTTP core uses. The package's index also loads fetch, WebSocket, caches, mocks
+// and interceptors (about 1 MB of code) that trident never calls: measured, that is most of undici's
+// start-up cost, paid by every command that makes a request.
+import Agent from 'undici/lib/dispatcher/agent.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import api from 'undici/lib/api/index.js';
+
+// What undici's index does to give every dispatcher its request() method.
+Object.assign(Dispatcher.prototype, api);
+
+export { Agent, EnvHttpProxyAgent };
