@@ -4,7 +4,7 @@
 _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config sandbox completion" ;;
-    "keys") echo "list create generate delete" ;;
+    "keys") echo "list create generate delete rotate" ;;
     "time") echo "login logout projects customer-update" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
@@ -20,6 +20,7 @@ _trident_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys delete") echo "--ignore-missing --url --key-id --private-key" ;;
+    "keys rotate") echo "--name --local --out --keep-old --dry-run --resume --abort --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -52,6 +53,7 @@ _trident_valued_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys delete") echo "--url --key-id --private-key" ;;
+    "keys rotate") echo "--name --out --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -110,6 +112,11 @@ _trident_option_values() {
     "keys delete|--url") echo "__any__" ;;
     "keys delete|--key-id") echo "__any__" ;;
     "keys delete|--private-key") echo "__files__" ;;
+    "keys rotate|--name") echo "__any__" ;;
+    "keys rotate|--out") echo "__files__" ;;
+    "keys rotate|--url") echo "__any__" ;;
+    "keys rotate|--key-id") echo "__any__" ;;
+    "keys rotate|--private-key") echo "__files__" ;;
     "time login|--email") echo "__any__" ;;
     "time login|--account-id") echo "__any__" ;;
     "time login|--url") echo "__any__" ;;

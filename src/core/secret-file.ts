@@ -90,3 +90,14 @@ async function syncDir(dir: string): Promise<void> {
   await handle.sync().catch(() => undefined);
   await handle.close();
 }
+
+/** Removes a secret file if it is there; true if it was. */
+export async function removeSecretFile(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

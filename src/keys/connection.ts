@@ -45,9 +45,11 @@ export function keysBaseUrl(value: string): URL {
 
 function readKeyFile(ctx: Context, file: string): string {
   try {
+    // Read first: a path that cannot be read (a directory, a missing file) gets no warning about its mode.
+    const pem = readFileSync(file, 'utf8');
     const mode = statSync(file).mode;
     if ((mode & 0o077) !== 0) ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
-    return readFileSync(file, 'utf8');
+    return pem;
   } catch (error) {
     throw new TridentError(ExitCode.auth, `cannot read private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'check --private-key, TRIDENT_PRIVATE_KEY_FILE or keys.privateKeyFile',
@@ -68,6 +70,11 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
     `pass --private-key <file>, set TRIDENT_PRIVATE_KEY_FILE or ${PRIVATE_KEY_ENV}, or run: trident config set keys.privateKeyFile <file>`,
     ExitCode.auth,
   );
+  return signerFromFile(ctx, keyId, path);
+}
+
+/** A signer whose private key is read from a PEM file (with a warning if others can read the file). */
+export function signerFromFile(ctx: Context, keyId: string, path: string): Signer {
   return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private key file ${path}`), source: `key file ${path}` };
 }
 

@@ -4,7 +4,8 @@ import * as create from './commands/create.js';
 import * as del from './commands/delete.js';
 import * as generate from './commands/generate.js';
 import * as list from './commands/list.js';
+import * as rotate from './commands/rotate.js';
 
 export function register(group: Command, bind: Binder): void {
-  for (const command of [list, create, generate, del]) command.register(group, bind);
+  for (const command of [list, create, generate, del, rotate]) command.register(group, bind);
 }

@@ -2,10 +2,9 @@
 // in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { preflightSecretPath, writeSecretFile } from '../core/secret-file.js';
+import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/secret-file.js';
 
 export interface StoredToken {
   token: string;
@@ -46,15 +45,7 @@ export function loadToken(path: string, warn?: (message: string) => void): Store
 }
 
 /** True if a file was removed. */
-export async function removeToken(path: string): Promise<boolean> {
-  try {
-    await unlink(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
+export const removeToken = removeSecretFile;
 
 /**
  * A `--token-file`: either a file written by `time login` (JSON, which also says the User-Agent) or just the
