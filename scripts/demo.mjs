@@ -29,8 +29,8 @@ async function trident(args, { capture = false } = {}) {
   } catch (error) {
     throw new Error(`the demo stopped: "trident ${args.join(' ')}" exited ${error.code}\n${error.stderr}`);
   }
-  if (!capture) process.stdout.write(stdout);
   process.stderr.write(stderr);
+  if (!capture) process.stdout.write(stdout);
   return stdout;
 }
 
