@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
 import { makeBinder } from './command.js';
 import type { ContextDeps } from './context.js';
-import { ExitCode, TridentError } from './core/errors.js';
+import { ExitCode, TridentError, errorLines } from './core/errors.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -94,7 +94,12 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   program.configureOutput({
     writeOut: (text) => io.stdout.write(text),
     writeErr: (text) => io.stderr.write(text),
-    outputError: (text, write) => write(`trident: ${text.replace(/^error: /, '')}`),
+    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint.
+    outputError: (text, write) => {
+      const [first = '', ...rest] = text.replace(/^error: /, '').trimEnd().split('\n');
+      const hint = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
+      write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
+    },
   });
   const onSigint = () => {
     // A command that listens for SIGINT itself (the sandbox) shuts down on its own terms.
@@ -128,14 +133,12 @@ export function reportError(error: unknown, stderr: NodeJS.WritableStream, debug
     return ExitCode.usage;
   }
   if (error instanceof TridentError) {
-    stderr.write(`trident: ${error.message}\n`);
-    if (error.hint) stderr.write(`hint: ${error.hint}\n`);
+    stderr.write(errorLines(error.message, error.hint));
     if (debug && error.stack) stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   const err = error instanceof Error ? error : new Error(String(error));
-  stderr.write(`trident: unexpected error: ${err.message}\n`);
-  stderr.write('This is a bug in trident. Please report it with the command you ran and the output of --debug.\n');
+  stderr.write(errorLines(`unexpected error: ${err.message}`, 'this is a bug in trident: please report it with the command you ran and the output of --debug'));
   if (debug && err.stack) stderr.write(`${err.stack}\n`);
   return ExitCode.unexpected;
 }

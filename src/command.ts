@@ -1,7 +1,7 @@
 // What every command file uses to plug into commander: a binder that turns `run(ctx, opts, ...args)`
 // into a commander action with a Context built from the global options, and help examples.
 import type { Command } from 'commander';
-import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
+import { createContext, explainMissingSetting, type Context, type ContextDeps, type GlobalOptions } from './context.js';
 
 export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<number | void>;
 
@@ -21,6 +21,8 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
       try {
         const code = await run(ctx, command.opts() as O, ...operands);
         setExitCode(code ?? 0);
+      } catch (error) {
+        throw explainMissingSetting(ctx, error);
       } finally {
         await ctx.close();
       }

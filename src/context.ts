@@ -3,8 +3,9 @@
 import { ExitCode, TridentError, usageError } from './core/errors.js';
 import type { HttpClient, HttpClientOptions } from './core/http.js';
 import { Output, chooseFormat, useColor, type Format } from './core/output.js';
+import { escapeControls, oneLine } from './core/printable.js';
 import { createPrompter, type Prompter } from './core/prompt.js';
-import { Settings, SettingsStore, assertProfileName, configDir } from './core/settings.js';
+import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/settings.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -64,6 +65,9 @@ export interface ContextDeps {
   now?: () => Date;
 }
 
+/** Notes and warnings echo names and service messages: one line each, of sane length. */
+const NOTE_MAX = 2000;
+
 export function createContext(globals: GlobalOptions, deps: ContextDeps): Context {
   const { io, env } = deps;
   const profile = assertProfileName(globals.profile ?? env.TRIDENT_PROFILE ?? 'default');
@@ -73,11 +77,13 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     ...(globals.json ? { output: 'json' } : {}),
     ...(globals.caFile !== undefined ? { caFile: globals.caFile } : {}),
   });
-  const format = chooseFormat(settings.get('output'), Boolean(io.stdout.isTTY));
+  const output = settings.resolve('output');
+  const format = chooseFormat(output.value, Boolean(io.stdout.isTTY), sourceName(output.source, 'TRIDENT_OUTPUT', profile, 'output'));
   const debugEnabled = Boolean(globals.debug) || env.TRIDENT_DEBUG === '1';
   const quiet = Boolean(globals.quiet);
-  const timeoutMs = parseSeconds(globals.timeout ?? env.TRIDENT_TIMEOUT, '--timeout');
+  const timeoutMs = parseSeconds(globals.timeout ?? env.TRIDENT_TIMEOUT, globals.timeout !== undefined ? '--timeout' : 'TRIDENT_TIMEOUT');
   const retries = parseCount(globals.retries, '--retries');
+  const maxResponseBytes = parseMebibytes(env.TRIDENT_MAX_RESPONSE_MB, 'TRIDENT_MAX_RESPONSE_MB');
   const noInput = globals.input === false || Boolean(env.CI);
   const clients: HttpClient[] = [];
 
@@ -85,11 +91,11 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     debugEnabled,
     quiet,
     info: (message) => {
-      if (!quiet) io.stderr.write(`${message}\n`);
+      if (!quiet) io.stderr.write(`${oneLine(message, NOTE_MAX)}\n`);
     },
-    warn: (message) => io.stderr.write(`warning: ${message}\n`),
+    warn: (message) => io.stderr.write(`warning: ${oneLine(message, NOTE_MAX)}\n`),
     debug: (message) => {
-      if (debugEnabled) io.stderr.write(`debug: ${message}\n`);
+      if (debugEnabled) io.stderr.write(`debug: ${escapeControls(message)}\n`);
     },
   };
 
@@ -110,10 +116,11 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
       const client = createHttpClient({
         ...options,
         caFile: options.caFile ?? settings.get('caFile'),
+        maxResponseBytes: options.maxResponseBytes ?? maxResponseBytes,
         timeoutMs,
         retries,
         env,
-        debug: debugEnabled ? (line) => io.stderr.write(`debug: ${line}\n`) : undefined,
+        debug: debugEnabled ? (line) => io.stderr.write(`debug: ${escapeControls(line)}\n`) : undefined,
       });
       clients.push(client);
       return client;
@@ -133,14 +140,45 @@ function parseSeconds(value: string | undefined, flag: string): number | undefin
   return Math.round(seconds * 1000);
 }
 
+/** How a value's origin is named in a message about it: the flag, the variable, or the profile's setting. */
+function sourceName(source: SettingSource | undefined, envName: string, profile: string, key: string): string {
+  if (source === 'env') return envName;
+  if (source === 'profile') return `${key} setting of profile "${profile}"`;
+  return `--${key}`;
+}
+
+/** TRIDENT_MAX_RESPONSE_MB: the cap on one answer, in MiB (1 to 4096). */
+function parseMebibytes(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 4096) throw usageError(`invalid ${name} "${value}": expected a whole number of MiB from 1 to 4096`);
+  return Number(value) * 1024 * 1024;
+}
+
 function parseCount(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 10) throw usageError(`invalid ${flag} "${value}": expected a whole number from 0 to 10`);
   return Number(value);
 }
 
+const MISSING_SETTING = 'MISSING_SETTING';
+
 /** For commands: a required setting, or exit with a hint on how to set it. */
 export function requireSetting(value: string | undefined, what: string, hint: string, exitCode: ExitCode = ExitCode.usage): string {
-  if (value === undefined || value === '') throw new TridentError(exitCode, `no ${what} configured`, { hint });
+  if (value === undefined || value === '') throw new TridentError(exitCode, `no ${what} configured`, { hint, code: MISSING_SETTING });
   return value;
+}
+
+/**
+ * A setting is missing because the chosen profile does not exist (most likely a misspelt --profile or
+ * TRIDENT_PROFILE): say so, and name the profiles there are. Other errors pass through unchanged.
+ */
+export function explainMissingSetting(ctx: Pick<Context, 'profile' | 'settings'>, error: unknown): unknown {
+  if (!(error instanceof TridentError) || error.code !== MISSING_SETTING) return error;
+  const profiles = ctx.settings.store.profiles();
+  if (ctx.profile === 'default' || profiles.includes(ctx.profile)) return error;
+  const known = profiles.length > 0 ? `profiles are: ${profiles.join(', ')}` : 'no profile is saved yet';
+  return new TridentError(error.exitCode, `${error.message}: profile "${ctx.profile}" does not exist`, {
+    hint: `${known}; pick one with --profile, or set this one up (${error.hint})`,
+    code: MISSING_SETTING,
+  });
 }

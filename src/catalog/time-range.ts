@@ -6,6 +6,8 @@ import { usageError } from '../core/errors.js';
 export const DEFAULT_SPAN_DAYS = 30;
 
 const MINUTE = 60_000;
+/** 0001-01-01T00:00:00Z: the earliest time --from/--to take, relative or not. */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
 const UNIT_MS: Record<string, number> = { m: MINUTE, h: 60 * MINUTE, d: 24 * 60 * MINUTE, w: 7 * 24 * 60 * MINUTE };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -25,7 +27,12 @@ export function parseTime(text: string, flag: string, now: Date): Date {
   const value = text.trim();
   if (value === 'now') return wholeSecond(now);
   const relative = RELATIVE.exec(value);
-  if (relative) return new Date(wholeSecond(now).getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+  if (relative) {
+    const time = new Date(wholeSecond(now).getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+    // -999999999w would be before the year 1 (and before what a Date can hold): no service has data then.
+    if (!(time.getTime() >= EARLIEST)) throw usageError(`invalid ${flag} "${text}": that is before the year 1`);
+    return time;
+  }
   const date = DATE.exec(value);
   if (date) return calendarTime(value, flag, Number(date[1]), Number(date[2]), Number(date[3]));
   const match = DATE_TIME.exec(value);

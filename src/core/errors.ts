@@ -1,4 +1,5 @@
 // Error kinds and the exit codes of DESIGN §2.7. Anything thrown that is not a TridentError is a bug (exit 1).
+import { oneLine } from './printable.js';
 
 export const ExitCode = {
   ok: 0,
@@ -56,4 +57,9 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status === 429) return ExitCode.rateLimited;
   if (status >= 500) return ExitCode.unavailable;
   return ExitCode.rejected;
+}
+
+/** How an error reads on stderr: `trident: <what happened>`, then at most one `hint:` line, each one line. */
+export function errorLines(message: string, hint?: string): string {
+  return `trident: ${oneLine(message)}\n${hint ? `hint: ${oneLine(hint)}\n` : ''}`;
 }

@@ -1,6 +1,7 @@
 // The one HTTP core (DESIGN §3): undici with keep-alive, timeouts, a response size cap, retries only
 // where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
 // Imported lazily: only commands that talk to a service pay for undici.
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
@@ -49,10 +50,19 @@ export interface HttpResponse {
   body: Buffer;
   /** How many attempts it took (1 = no retry). */
   attempts: number;
+  /**
+   * An earlier attempt failed in a way that leaves open whether the service acted on it (the connection
+   * dropped after sending, or an error status other than 429). A retried DELETE that then finds nothing
+   * may call the thing "already deleted"; after a 429 or a connection never made it may not.
+   */
+  earlierAttemptMayHaveTakenEffect: boolean;
   requestId?: string;
   text(): string;
   json<T = unknown>(): T;
 }
+
+/** One attempt's answer; the request as a whole adds what the attempts before it tell. */
+type Answer = Omit<HttpResponse, 'earlierAttemptMayHaveTakenEffect'>;
 
 export interface HttpClient {
   request(options: RequestOptions): Promise<HttpResponse>;
@@ -60,7 +70,16 @@ export interface HttpClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Every answer is JSON read whole into memory, and parsing costs about ten times its size: a 16 MiB cap keeps
+ * a runaway answer under ~200 MB of memory, while the largest legitimate ones stay far below it (a catalog
+ * page of 100 rows or a 20000-point series is about 1 MB; the unpaged project list of the time tracker would
+ * need some 25000 projects). TRIDENT_MAX_RESPONSE_MB raises it (see context.ts).
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Longer request URLs are refused by common servers (nginx and uvicorn stop at 8 KiB request lines). */
+export const MAX_URL_LENGTH = 8192;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -83,7 +102,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env);
   const log = options.debug;
 
-  async function attempt(req: RequestOptions, url: URL, number: number): Promise<HttpResponse | { failure: Failure; error: TridentError }> {
+  async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | { failure: Failure; error: TridentError }> {
     const headers: Record<string, string> = {
       'user-agent': options.userAgent ?? 'trident-cli',
       accept: 'application/json',
@@ -101,19 +120,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     let body: Buffer;
     try {
-      body = await readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_BYTES);
+      body = await readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (error) {
       if (error instanceof ResponseTooLarge) {
         return {
           failure: { kind: 'fatal' },
-          error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message} bytes; stopped reading`),
+          error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message}; stopped reading`, {
+            status: response.statusCode,
+            hint: 'check the URL; if such an answer is expected, raise the cap with TRIDENT_MAX_RESPONSE_MB',
+          }),
         };
       }
       return networkFailure(error, url, req.method, true);
     }
     const text = body.toString('utf8');
     log?.(`< ${response.statusCode} (${now() - started} ms) ${redactText(text.length > 4000 ? `${text.slice(0, 4000)}…` : text)}`);
-    const result = toResponse(response, body, number);
+    const result = toResponse(response, body, number, options.serviceName);
     if (response.statusCode < 400 || req.accept?.includes(response.statusCode)) return result;
     const retryAfter = headerValue(response.headers['retry-after']);
     return { failure: { kind: 'status', status: response.statusCode, retryAfter }, error: statusError(result, options.serviceName, retryAfter, now()) };
@@ -122,10 +144,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     async request(req) {
       const url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+      if (url.href.length > MAX_URL_LENGTH) {
+        throw usageError(
+          `the request URL would be ${url.href.length} characters long; services refuse URLs over ${MAX_URL_LENGTH}`,
+          'shorten the values that go into the URL (ids, --search and other filters)',
+        );
+      }
+      let mayHaveTakenEffect = false;
       for (let number = 1; ; number += 1) {
         const outcome = await attempt(req, url, number);
-        if (!('failure' in outcome)) return outcome;
+        if (!('failure' in outcome)) return { ...outcome, earlierAttemptMayHaveTakenEffect: mayHaveTakenEffect };
         const { failure, error } = outcome;
+        if (failure.kind === 'unknown' || (failure.kind === 'status' && failure.status !== 429)) mayHaveTakenEffect = true;
         if (number > retries || !mayRetry(req.method, failure, req.deleteIsRetrySafe)) throw error;
         let waitMs = backoffMs(number - 1, random);
         if (failure.kind === 'status') {
@@ -146,11 +176,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: NodeJS.ProcessEnv): Dispatcher {
   let ca: string[] | undefined;
   if (caFile) {
+    let pem: string;
     try {
-      ca = [...rootCertificates, readFileSync(caFile, 'utf8')];
+      pem = readFileSync(caFile, 'utf8');
     } catch (error) {
       throw usageError(`cannot read CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
+    if (!isCertificatePem(pem)) {
+      throw usageError(`CA file ${caFile} holds no PEM certificate`, 'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile');
+    }
+    ca = [...rootCertificates, pem];
   }
   const settings = {
     keepAliveTimeout: 10_000,
@@ -166,6 +201,21 @@ function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: Node
   return new Agent(settings);
 }
 
+function isCertificatePem(pem: string): boolean {
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) return false;
+  try {
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 16777216 → "16 MiB"; 1000 → "1000 bytes". */
+function byteSize(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -173,7 +223,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
     size += (chunk as Buffer).length;
     if (size > max) {
       body.destroy();
-      throw new ResponseTooLarge(String(max));
+      throw new ResponseTooLarge(byteSize(max));
     }
     chunks.push(chunk as Buffer);
   }
@@ -184,7 +234,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: number): HttpResponse {
+function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: number, serviceName: string): Answer {
   const headers = response.headers as Record<string, string | string[] | undefined>;
   const requestId = REQUEST_ID_HEADERS.map((name) => headerValue(headers[name])).find(Boolean);
   return {
@@ -198,7 +248,7 @@ function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: n
       try {
         return JSON.parse(body.toString('utf8')) as T;
       } catch {
-        throw new TridentError(ExitCode.unavailable, `the service answered ${response.statusCode} with a body that is not valid JSON`, {
+        throw new TridentError(ExitCode.unavailable, `${serviceName} answered ${response.statusCode} with a body that is not valid JSON`, {
           status: response.statusCode,
           requestId,
           hint: 'the answer may have been cut off; try again, with --debug to see it',
@@ -208,7 +258,7 @@ function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: n
   };
 }
 
-function statusError(response: HttpResponse, serviceName: string, retryAfter: string | undefined, now: number): TridentError {
+function statusError(response: Answer, serviceName: string, retryAfter: string | undefined, now: number): TridentError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.text());
@@ -221,9 +271,16 @@ function statusError(response: HttpResponse, serviceName: string, retryAfter: st
   let hint: string | undefined;
   if (response.status === 429) {
     const wait = parseRetryAfter(retryAfter, now);
-    hint = wait !== undefined ? `rate limited: try again in ${Math.ceil(wait / 1000)} s` : 'rate limited: wait a little and try again';
+    hint =
+      wait === undefined
+        ? 'rate limited: wait a little and try again'
+        : wait > DAY_MS
+          ? 'rate limited: the service asks for a wait of more than a day'
+          : `rate limited: try again in ${Math.ceil(wait / 1000)} s`;
   } else if (exitCode === ExitCode.unavailable) {
     hint = 'the service failed; try again later';
+  } else if (response.status === 404) {
+    hint = 'check the id, and that the URL points at the right service';
   }
   return new TridentError(exitCode, `${serviceName} answered ${response.status}: ${what}`, {
     status: response.status,
@@ -236,10 +293,21 @@ function statusError(response: HttpResponse, serviceName: string, retryAfter: st
 function networkFailure(error: unknown, url: URL, method: Method, duringBody = false): { failure: Failure; error: TridentError } {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code ?? '';
-  const notSent = !duringBody && NOT_SENT_CODES.has(code);
+  if (code === 'UND_ERR_INVALID_ARG') {
+    // undici refused to build the request (a header value with a control character, say): nothing left here.
+    return {
+      failure: { kind: 'fatal' },
+      error: new TridentError(ExitCode.usage, `cannot send a request to ${url.host}: ${err.message}`, {
+        hint: 'a value that goes into the request (a token, a key id) holds characters a request cannot carry',
+        code,
+      }),
+    };
+  }
+  // A certificate is checked in the TLS handshake, before a byte of the request is sent.
+  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME/i.test(code) || /certificate/i.test(`${err.message} ${err.cause?.message ?? ''}`);
+  const notSent = !duringBody && (NOT_SENT_CODES.has(code) || tls);
   let message: string;
   let hint: string | undefined;
-  let fatal = false;
   if (TIMEOUT_CODES.has(code)) {
     message = `no answer from ${url.host} in time (${code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connecting' : duringBody ? 'reading the answer' : 'waiting for the answer'})`;
     hint = 'raise --timeout, or check that the service is up';
@@ -249,18 +317,21 @@ function networkFailure(error: unknown, url: URL, method: Method, duringBody = f
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
-  } else if (/CERT|SSL|TLS|SELF_SIGNED|ALTNAME/i.test(code) || /certificate/i.test(err.message)) {
+  } else if (tls) {
     message = `TLS error talking to ${url.host}: ${err.cause?.message ?? err.message}`;
-    hint = 'if the service uses a private CA, pass it with --ca-file';
-    fatal = true;
+    hint = /ALTNAME/i.test(code)
+      ? `the certificate is not valid for the name ${url.hostname}: check the host in the URL`
+      : 'if the service uses a private CA, pass it with --ca-file';
   } else {
     message = `connection to ${url.host} failed${duringBody ? ' while reading the answer' : ''}: ${err.cause?.message ?? err.message}`;
+    hint = 'check that the service is up, then try again';
   }
   if (!notSent && method === 'POST') {
     message = `${message}; the request was sent, so its outcome is unknown`;
+    hint = `check whether it took effect before running the command again${TIMEOUT_CODES.has(code) ? '; a longer --timeout may help' : ''}`;
   }
   return {
-    failure: fatal ? { kind: 'fatal' } : notSent ? { kind: 'not-sent' } : { kind: 'unknown' },
+    failure: tls ? { kind: 'fatal' } : notSent ? { kind: 'not-sent' } : { kind: 'unknown' },
     error: new TridentError(ExitCode.unavailable, message, { hint, code: notSent ? code : 'UNKNOWN_OUTCOME', cause: error }),
   };
 }

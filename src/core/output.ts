@@ -2,6 +2,7 @@
 // ndjson, csv and tsv print each row as it arrives; json streams one array; only the table waits.
 import { once } from 'node:events';
 import { usageError } from './errors.js';
+import { escapeControls } from './printable.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -16,16 +17,17 @@ export interface Sink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
-export function parseFormat(value: string): Format {
+/** `where` names the value's origin in the message: "--output", "TRIDENT_OUTPUT", ... */
+export function parseFormat(value: string, where = 'output format'): Format {
   if (!(FORMATS as readonly string[]).includes(value)) {
-    throw usageError(`invalid output format "${value}": expected one of ${FORMATS.join(', ')}`);
+    throw usageError(`invalid ${where} "${value}": expected one of ${FORMATS.join(', ')}`);
   }
   return value as Format;
 }
 
 /** flag > TRIDENT_OUTPUT > profile > table on a TTY, tsv when piped. */
-export function chooseFormat(explicit: string | undefined, isTTY: boolean): Format {
-  return explicit ? parseFormat(explicit) : isTTY ? 'table' : 'tsv';
+export function chooseFormat(explicit: string | undefined, isTTY: boolean, where?: string): Format {
+  return explicit ? parseFormat(explicit, where) : isTTY ? 'table' : 'tsv';
 }
 
 /** `--no-color` and NO_COLOR switch colour off; FORCE_COLOR (other than 0) forces it; else only on a TTY. */
@@ -136,13 +138,14 @@ export class Output {
 
   private async table(head: string[] | undefined, body: unknown[][]): Promise<string> {
     const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      head: head ?? [],
-      style: { head: this.color ? ['bold'] : [], border: this.color ? ['grey'] : [] },
-    });
+    // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
+    // whether the terminal supports colour: --no-color, NO_COLOR and FORCE_COLOR must decide.
+    const bold = (text: string) => (this.color ? `\u001b[1m${text}\u001b[22m` : text);
+    const table = new Table({ head: (head ?? []).map(bold), style: { head: [], border: [] } });
     for (const row of body) {
-      const cells = row.map(cellText);
-      table.push(head ? cells : [this.color ? `\u001b[1m${cells[0]}\u001b[22m` : cells[0]!, ...cells.slice(1)]);
+      // A cell may hold several lines; any other control character from a service is shown, not obeyed.
+      const cells = row.map((value) => escapeControls(cellText(value), { keepNewlines: true }));
+      table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
     }
     return `${table.toString()}\n`;
   }

@@ -35,7 +35,10 @@ export interface GeneratedKey extends CreatedKey {
   privateKeyPem: string;
 }
 
-/** "already deleted": a retried DELETE found the key gone, so the first attempt most likely deleted it. */
+/**
+ * "already deleted": a retried DELETE found the key gone after an attempt that may have deleted it. A 404
+ * after attempts that certainly did nothing (429, a connection never made) is "not found".
+ */
 export type DeleteOutcome = 'deleted' | 'already deleted' | 'not found';
 
 export const DEFAULT_SCOPES = ['read', 'write'];
@@ -139,7 +142,7 @@ export class KeysClient {
   async delete(apiKey: string): Promise<DeleteOutcome> {
     const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, { deleteIsRetrySafe: true, accept: [404] });
     if (response.status !== 404) return 'deleted';
-    return response.attempts > 1 ? 'already deleted' : 'not found';
+    return response.earlierAttemptMayHaveTakenEffect ? 'already deleted' : 'not found';
   }
 
   private async send(

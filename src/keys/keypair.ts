@@ -61,6 +61,11 @@ export function privateKeyFromPem(text: string, what: string): KeyObject {
   if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519') {
     throw usageError(`${what} is a ${describeKey(key)} key, which cannot sign requests`, SUPPORTED);
   }
+  // The service takes no RSA key under 2048 bits, so a smaller one cannot be the private half of any key.
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? MIN_RSA_BITS;
+  if (key.asymmetricKeyType === 'rsa' && bits < MIN_RSA_BITS) {
+    throw usageError(`${what} is an RSA key of ${bits} bits; the service needs at least ${MIN_RSA_BITS}`, SUPPORTED);
+  }
   return key;
 }
 

@@ -1,5 +1,6 @@
 // The spec's input rules, checked before any request is sent (exit 2, naming the rule).
 import { usageError } from '../core/errors.js';
+import { checkName } from '../core/names.js';
 import { DEFAULT_SCOPES, type NewKey } from './client.js';
 
 export interface KeyInputOptions {
@@ -15,7 +16,7 @@ const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
 export function requireName(value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw usageError('--name is required: every key needs a name (rule: name is a required string)');
-  return value;
+  return checkName(value, '--name');
 }
 
 /** `read,write` → ['read', 'write']; default both. Only read and write exist, and write needs read. */

@@ -26,16 +26,18 @@ export interface FaultRule {
   fault: Fault;
   /** How many matching requests get the fault; default 1. */
   times?: number;
+  /** How many matching requests pass untouched first (the second page of a list, say); default 0. */
+  skip?: number;
 }
 
 export class FaultInjector {
-  private rules: Array<FaultRule & { left: number }> = [];
+  private rules: Array<FaultRule & { left: number; skipLeft: number }> = [];
   private held = new Set<Socket>();
   private waiters: Array<(fault: Fault) => void> = [];
 
   /** Adds a rule; the first rule that matches a request is used. */
   add(rule: FaultRule): void {
-    this.rules.push({ ...rule, left: rule.times ?? 1 });
+    this.rules.push({ ...rule, left: rule.times ?? 1, skipLeft: rule.skip ?? 0 });
   }
 
   /** Resolves when the next fault is applied (for a test that kills the client inside a held request). */
@@ -47,6 +49,10 @@ export class FaultInjector {
     const index = this.rules.findIndex((rule) => matches(rule, method, path));
     if (index < 0) return undefined;
     const rule = this.rules[index]!;
+    if (rule.skipLeft > 0) {
+      rule.skipLeft -= 1;
+      return undefined;
+    }
     rule.left -= 1;
     if (rule.left <= 0) this.rules.splice(index, 1);
     return rule.fault;

@@ -49,6 +49,8 @@ export interface RunningServer {
   origin: string;
   /** Every request received, in order (bodies as UTF-8 text). */
   requests: RecordedRequest[];
+  /** Connections accepted so far: also counts clients whose request was refused unread (a 431 for huge headers). */
+  readonly connections: number;
   faults: FaultInjector;
   close(): Promise<void>;
 }
@@ -146,7 +148,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener)
     : createHttpServer(listener);
   server.keepAliveTimeout = 5000;
+  let connections = 0;
   server.on('connection', (socket: Socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -169,6 +173,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     origin,
     requests,
     faults,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         faults.clear();

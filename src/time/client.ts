@@ -77,15 +77,19 @@ export class TimeClient {
   }
 
   /**
-   * `DELETE /projects/{id}`. A retried delete that finds the project gone reports `alreadyDeleted`:
-   * the first attempt did the work. A 404 on the first attempt is "not found" (exit 5).
+   * `DELETE /projects/{id}`. A retried delete that finds the project gone reports `alreadyDeleted` when an
+   * earlier attempt may have done the work; a 404 otherwise (first try, or after a 429) is "not found" (exit 5).
    */
   async deleteProject(id: number): Promise<{ alreadyDeleted: boolean }> {
     const response = await this.send('DELETE', `projects/${id}`, { accept: [404], deleteIsRetrySafe: true });
     if (response.status !== 404) return { alreadyDeleted: false };
-    if (response.attempts > 1) return { alreadyDeleted: true };
+    if (response.earlierAttemptMayHaveTakenEffect) return { alreadyDeleted: true };
     const { message } = serviceMessage(tryJson(response.text()));
-    throw notFoundError(`time service answered 404: ${message ?? `project ${id} not found`}`, { status: 404, requestId: response.requestId });
+    throw notFoundError(`time service answered 404: ${message ?? `project ${id} not found`}`, {
+      status: 404,
+      requestId: response.requestId,
+      hint: 'list the projects with: trident time projects --status all',
+    });
   }
 
   /** `POST /customers/{id}` with the new name. */

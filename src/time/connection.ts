@@ -6,7 +6,7 @@ import { requireSetting } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
 import { TimeClient, type AuthScheme } from './client.js';
-import { loadToken, readTokenFile, tokenPath } from './token-store.js';
+import { isTokenShaped, loadToken, readTokenFile, tokenPath } from './token-store.js';
 
 export interface UrlFlag {
   url?: string;
@@ -62,6 +62,9 @@ export function storedTokenPath(ctx: Context): string {
 /** TRIDENT_TIME_TOKEN, else `--token-file`, else the profile's stored token; undefined if none. */
 export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | undefined {
   const fromEnv = ctx.env.TRIDENT_TIME_TOKEN?.trim();
+  if (fromEnv && !isTokenShaped(fromEnv)) {
+    throw usageError('TRIDENT_TIME_TOKEN does not hold a token: a token is one word of visible characters, at most 4096', 'set it to the token alone');
+  }
   if (fromEnv) return { token: fromEnv, source: 'env' };
   if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
   const stored = loadToken(storedTokenPath(ctx), (message) => ctx.log.warn(message));

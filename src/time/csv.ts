@@ -1,6 +1,7 @@
 // The CSV of `customer-update --from-csv`: columns id and name in any order, parsed with csv-parse (quotes,
 // commas and newlines inside quotes, a BOM, CRLF), and the whole file checked before any request.
 import { usageError } from '../core/errors.js';
+import { nameProblem } from '../core/names.js';
 import { positiveId } from './ids.js';
 
 export interface CustomerRow {
@@ -73,6 +74,8 @@ function rowProblem(record: string[], idAt: number, nameAt: number, firstLineOfI
   const id = positiveId(idText);
   if (id === undefined) return `id "${idText}" is not a positive whole number`;
   if (record[nameAt]!.trim() === '') return `the name of customer ${id} is empty`;
+  const problem = nameProblem(record[nameAt]!.trim());
+  if (problem) return `the name of customer ${id} ${problem}`;
   const first = firstLineOfId.get(id);
   if (first !== undefined) return `customer ${id} appears again (first on line ${first})`;
   return undefined;

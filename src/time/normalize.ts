@@ -104,7 +104,10 @@ export function normalizeProject(raw: unknown): Project {
 
   const project: Json = {};
   for (const field of PROJECT_FIELDS) project[field] = fields[field] ?? null;
-  for (const [field, value] of Object.entries(fields)) if (!(field in project)) project[field] = value;
+  // Defined, not assigned: a field named "constructor" or "__proto__" is kept as a field like any other.
+  for (const [field, value] of Object.entries(fields)) {
+    if (!Object.hasOwn(project, field)) Object.defineProperty(project, field, { value, enumerable: true, writable: true, configurable: true });
+  }
   return project as Project;
 }
 

@@ -2,6 +2,7 @@
 // (spec/real-services.md §2). Values are checked here, before any request (exit 2).
 import { Option, type Command } from 'commander';
 import { usageError } from '../core/errors.js';
+import { checkName } from '../core/names.js';
 import type { ProjectForm } from './client.js';
 import { requireId } from './ids.js';
 
@@ -41,7 +42,7 @@ export function projectForm(flags: ProjectFieldFlags): ProjectForm {
   const form: ProjectForm = {};
   if (flags.name !== undefined) {
     if (flags.name.trim() === '') throw usageError('--name must not be empty');
-    form.name = flags.name.trim();
+    form.name = checkName(flags.name.trim(), '--name');
   }
   if (flags.description !== undefined) form.description = flags.description;
   for (const [flag, field, value] of [

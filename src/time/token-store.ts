@@ -34,7 +34,7 @@ export function loadToken(path: string, warn?: (message: string) => void): Store
   const text = readTokenText(path);
   if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
   const parsed = parseTokenText(text);
-  if (!parsed?.token) throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
+  if (!parsed?.token || !isTokenShaped(parsed.token)) throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
   return {
     token: parsed.token,
     userAgent: parsed.userAgent ?? '',
@@ -55,8 +55,18 @@ export function readTokenFile(path: string): { token: string; userAgent?: string
   const text = readTokenText(path);
   const parsed = parseTokenText(text);
   const token = parsed ? parsed.token : text.trim();
-  if (!token || /\s/.test(token)) throw usageError(`${path} does not hold a token`, 'the file should contain the token alone, or be a file written by trident time login');
+  if (!token || !isTokenShaped(token)) throw usageError(`${path} does not hold a token`, 'the file should contain the token alone, or be a file written by trident time login');
   return { token, userAgent: parsed?.userAgent || undefined };
+}
+
+const MAX_TOKEN_LENGTH = 4096;
+
+/**
+ * A token is one word of visible ASCII, of a length a request header can carry: anything else (a pasted
+ * line with spaces, a control character, a file's worth of text) would only be refused by the service.
+ */
+export function isTokenShaped(token: string): boolean {
+  return token.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e]+$/.test(token);
 }
 
 function readTokenText(path: string): string {

@@ -194,7 +194,7 @@ describe('errors', () => {
     for (const [args, detail] of cases) {
       const result = await catalog(args);
       expect(result.exitCode, args.join(' ')).toBe(5);
-      expect(result.stderr).toBe(`trident: catalog service answered 404: ${detail}\n`);
+      expect(result.stderr).toBe(`trident: catalog service answered 404: ${detail}\nhint: check the id, and that the URL points at the right service\n`);
       expect(result.stdout).toBe('');
     }
   });

@@ -145,17 +145,18 @@ describe('keys generate', () => {
     expect(seen()).toEqual([]);
   });
 
-  it('does not repeat a generate whose answer never came, and says the outcome is unknown', async () => {
+  it('does not repeat a generate whose answer never came; the key it made, which nobody holds, is found and deleted', async () => {
     const configDir = tempConfigDir();
     sandbox.server.faults.add({ method: 'POST', path: /generate$/, fault: { kind: 'reset', afterProcessing: true } });
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['generate', '--name', 'lost'], { configDir });
     expect(result.exitCode).toBe(8);
-    expect(result.stderr).toContain('outcome unknown: the generate request for key "lost" was sent but its answer never came, and it was not repeated');
-    expect(result.stderr).toContain('check with: trident keys list (look for a key named "lost")');
-    expect(seen().filter((r) => r.method === 'POST')).toHaveLength(1);
-    // the service did mint it: the hint's check finds it
-    expect(sandbox.control.listKeys().filter((key) => key.name === 'lost')).toHaveLength(1);
+    expect(result.stderr).toContain('trident: the generate request for key "lost" failed (connection to ');
+    expect(result.stderr).toMatch(/a check found the key it made \([0-9a-f-]+\), whose private key never arrived, and deleted it again\nhint: nothing is left behind/);
+    const sent = seen();
+    expect(sent.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(sent.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'DELETE']);
+    expect(sandbox.control.listKeys().filter((key) => key.name === 'lost')).toEqual([]);
     expect(keyFiles(configDir)).toEqual([]);
   });
 });

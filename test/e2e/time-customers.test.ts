@@ -41,7 +41,10 @@ describe('time customer-update', () => {
   });
 
   it('reports failing rows, keeps going, exits with the worst row\'s code and summarizes on stderr', async () => {
-    const file = csvFile(`id,name\n3,Fine name\n999,Nobody\n4,"${'x'.repeat(300)}"\n7,"Smith, Jones"\n`);
+    // Names the service would refuse (empty, over 255 characters) are refused before anything is sent; a
+    // refusal for another reason comes from the service.
+    time.sandbox.server.faults.add({ method: 'POST', path: '/api/v1/customers/4', fault: { kind: 'status', status: 400, body: { status: 400, message: 'name is already taken' } } });
+    const file = csvFile(`id,name\n3,Fine name\n999,Nobody\n4,Taken name\n7,"Smith, Jones"\n`);
     const result = await runCli(['time', 'customer-update', '--from-csv', file, '-o', 'csv'], { env: time.tokenEnv() });
     expect(result.exitCode).toBe(6);
     const lines = result.stdout.trimEnd().split('\n');
@@ -49,7 +52,7 @@ describe('time customer-update', () => {
     expect(lines.slice(1)).toEqual([
       '1,3,Fine name,true,',
       '2,999,Nobody,false,time service answered 404: Customer not found',
-      `3,4,${'x'.repeat(300)},false,time service answered 400: name must be at most 255 characters`,
+      '3,4,Taken name,false,time service answered 400: name is already taken',
       '4,7,"Smith, Jones",true,',
     ]);
     expect(result.stderr).toBe('warning: updated 2 of 4 customers; 2 failed (rows 2, 3)\n');

@@ -71,7 +71,7 @@ describe('time projects', () => {
     expect(await json<ProjectJson>(['time', 'projects', 'get', '59'])).toMatchObject({ id: 59, name: 'Проект Альфа', status: 'archived', active: false });
     const missing = await runCli(['time', 'projects', 'get', '9999'], { env: time.tokenEnv() });
     expect(missing.exitCode).toBe(5);
-    expect(missing.stderr).toBe('trident: time service answered 404: Project not found\n');
+    expect(missing.stderr).toBe('trident: time service answered 404: Project not found\nhint: check the id, and that the URL points at the right service\n');
     const bad = await runCli(['time', 'projects', 'get', 'abc'], { env: time.tokenEnv() });
     expect(bad.exitCode).toBe(2);
   });

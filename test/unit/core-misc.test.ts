@@ -144,7 +144,7 @@ describe('error reporting', () => {
   it('calls anything else a bug (exit 1), with the stack only under --debug', () => {
     const out = sink();
     expect(reportError(new Error('boom'), out.stream, false)).toBe(1);
-    expect(out.text()).toMatch(/^trident: unexpected error: boom\nThis is a bug/);
+    expect(out.text()).toMatch(/^trident: unexpected error: boom\nhint: this is a bug in trident: please report it/);
     expect(out.text()).not.toContain('at ');
     const debug = sink();
     reportError(new Error('boom'), debug.stream, true);

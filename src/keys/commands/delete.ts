@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError, cancelledError } from '../../core/errors.js';
+import { ExitCode, TridentError, cancelledError, errorLines } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 
@@ -22,8 +22,7 @@ const COLUMNS: Array<Column<DeleteResult>> = [
 ];
 
 function reportFailure(ctx: Context, error: TridentError): void {
-  ctx.io.stderr.write(`trident: ${error.message}\n`);
-  if (error.hint) ctx.io.stderr.write(`hint: ${error.hint}\n`);
+  ctx.io.stderr.write(errorLines(error.message, error.hint));
 }
 
 export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): Promise<number> {

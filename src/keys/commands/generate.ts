@@ -6,7 +6,7 @@ import type { GeneratedKey, KeysClient } from '../client.js';
 import { connect } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, storePrivateKey } from '../key-files.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
-import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
+import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
 import { parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 
@@ -37,11 +37,12 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const client = await connect(ctx, opts);
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
 
+  const before = await idsNamed(client, key.name);
   let generated: GeneratedKey;
   try {
     generated = await client.generate(key);
   } catch (error) {
-    throw isUnknownOutcome(error) ? unknownOutcomeError(error, 'generate', key.name) : error;
+    throw answerLost(error) ? await settleLostGenerate(client, key.name, before, error) : error;
   }
   const { apiKey, privateKeyPem, warning } = generated;
 
@@ -66,7 +67,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('generate')
     .summary('have the service mint a new key pair')
     .description(
-      'Have the service mint a new key pair. The private key, which the service shows only once, is stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored, the new key is deleted on the service again. With --out - the PEM goes to stdout and the key id to stderr.',
+      'Have the service mint a new key pair. The private key, which the service shows only once, is stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored, or its answer is lost on the way, the new key is deleted on the service again (keys are listed before the request to tell it apart). With --out - the PEM goes to stdout and the key id to stderr.',
     )
     .option('--out <file|->', 'where to store the private key ("-" = stdout); default <config dir>/keys/<api_key>.pem');
   examples(addNewKeyOptions(command).action(bind(run)), [

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
+import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
 import { parseCustomerCsv } from '../csv.js';
@@ -25,6 +26,7 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
   const id = requireId(idText, 'customer id');
   const name = opts.name?.trim();
   if (!name) throw usageError('--name is required and must not be empty');
+  checkName(name, '--name');
   const { client } = await connect(ctx, opts);
   const customer = await client.updateCustomer(id, name);
   ctx.log.info(`renamed customer ${id}`);
