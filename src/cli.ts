@@ -4,7 +4,8 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
 import { makeBinder } from './command.js';
 import type { ContextDeps } from './context.js';
-import { ExitCode, TridentError, errorLines } from './core/errors.js';
+import { ExitCode, errorLines } from './core/errors.js';
+import { reportError } from './core/report-error.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -65,18 +66,9 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
     const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
     if (loadAll || named.has(entry.name)) {
       (await entry.load()).register(group, bind);
-      if (group.commands.length === 0 && !hasAction(group)) {
-        group.action(() => {
-          throw new TridentError(ExitCode.usage, `the ${entry.name} group has no commands yet`);
-        });
-      }
     }
   }
   applyToTree(program);
-}
-
-function hasAction(command: Command): boolean {
-  return Boolean((command as unknown as { _actionHandler?: unknown })._actionHandler);
 }
 
 /** Settings commander copies only through .command(): make sure every command has them. */
@@ -121,24 +113,12 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed its message already (see outputError).
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
     return reportError(error, io.stderr, debug);
   } finally {
     if (deps.io === process) process.off('SIGINT', onSigint);
   }
-}
-
-export function reportError(error: unknown, stderr: NodeJS.WritableStream, debug: boolean): number {
-  if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
-    return ExitCode.usage;
-  }
-  if (error instanceof TridentError) {
-    stderr.write(errorLines(error.message, error.hint));
-    if (debug && error.stack) stderr.write(`${error.stack}\n`);
-    return error.exitCode;
-  }
-  const err = error instanceof Error ? error : new Error(String(error));
-  stderr.write(errorLines(`unexpected error: ${err.message}`, 'this is a bug in trident: please report it with the command you ran and the output of --debug'));
-  if (debug && err.stack) stderr.write(`${err.stack}\n`);
-  return ExitCode.unexpected;
 }

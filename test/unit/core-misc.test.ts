@@ -8,7 +8,7 @@ import { backoffMs, mayRetry, parseRetryAfter } from '../../src/core/retry.js';
 import { preflightSecretPath, writeSecretFile } from '../../src/core/secret-file.js';
 import { serviceMessage } from '../../src/core/service-message.js';
 import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../src/core/url.js';
-import { reportError } from '../../src/cli.js';
+import { reportError } from '../../src/core/report-error.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trident-core-'));
 
