@@ -38,5 +38,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [lazyChildProcessForCommander],
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { requireSetting, type Context } from '../context.js';
 import { parseBaseUrl } from '../core/url.js';
 import { CatalogClient } from './client.js';
+import { PAGES_AHEAD } from './pages.js';
 
 export interface ConnectionOptions {
   url?: string;
@@ -20,5 +21,6 @@ export async function connect(ctx: Context, options: ConnectionOptions): Promise
     'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
   );
   const base = parseBaseUrl(value, 'catalog.url');
-  return new CatalogClient(await ctx.http({ serviceName: 'catalog service' }), base);
+  // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts).
+  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining: PAGES_AHEAD }), base);
 }

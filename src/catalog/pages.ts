@@ -1,6 +1,6 @@
-// --all: every page of a list, row by row, as the pages arrive. At most two pages are held at once (the one
-// being written and the next one, asked for meanwhile), so memory stays flat whatever the catalog size;
-// only one request is in flight at a time, so one keep-alive connection carries them all.
+// --all: every page of a list, row by row, as the pages arrive. The next pages are asked for while one is
+// written (HTTP/1.1 pipelining on the one keep-alive connection, see connection.ts), so the service never
+// waits for us to parse; at most PAGES_AHEAD + 1 pages are held, so memory stays flat whatever the size.
 import type { Page } from './client.js';
 
 export type FetchPage<T> = (limit: number, offset: number) => Promise<Page<T>>;
@@ -12,29 +12,37 @@ export interface PageProgress {
   total: number;
 }
 
-/**
- * undici marks a connection free again only after the code that read the answer has run; a request sent
- * at once would open a second connection. One turn of the event loop later, the first one is reused.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Requests in flight beyond the page being written. */
+export const PAGES_AHEAD = 2;
 
 export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number; offset: number }, onPage?: (progress: PageProgress) => void): AsyncGenerator<T> {
+  let ahead: Array<Promise<Page<T>>> = [];
+  let nextOffset = start.offset;
+  const ask = () => {
+    const page = fetchPage(start.limit, nextOffset);
+    // Handled when awaited; this keeps a failure from being reported as unhandled if the reader stops first.
+    page.catch(() => undefined);
+    ahead.push(page);
+    nextOffset += start.limit;
+  };
   let offset = start.offset;
   let fetched = 0;
-  let next = fetchPage(start.limit, offset);
-  for (;;) {
-    const page = await next;
+  ask();
+  while (ahead.length > 0) {
+    const page = await ahead.shift()!;
+    const total = page.meta.total;
     const end = offset + page.items.length;
-    const more = page.items.length > 0 && end < page.meta.total;
-    if (more) {
-      next = nextTurn().then(() => fetchPage(start.limit, end));
-      // Handled when awaited; this keeps a failure from being reported as unhandled if the reader stops first.
-      next.catch(() => undefined);
+    if (page.items.length === 0 || end >= total) {
+      ahead = [];
+    } else if (page.items.length < start.limit) {
+      // A short page before the end: the list changed under us. Go on from where this page ended.
+      ahead = [];
+      nextOffset = end;
     }
+    while (page.items.length > 0 && ahead.length < PAGES_AHEAD && nextOffset < total) ask();
     fetched += page.items.length;
-    onPage?.({ fetched, total: Math.max(page.meta.total - start.offset, fetched) });
+    onPage?.({ fetched, total: Math.max(total - start.offset, fetched) });
     yield* page.items;
-    if (!more) return;
     offset = end;
   }
 }

@@ -24,6 +24,12 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
   maxRetryAfterMs?: number;
+  /**
+   * Requests sent on one connection before the earlier answers are in (HTTP/1.1 pipelining). Only for
+   * services where every request is a GET (the catalog): undici never pipelines behind a non-idempotent one,
+   * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
+   */
+  pipelining?: number;
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
@@ -99,7 +105,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env);
+  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env, options.pipelining);
   const log = options.debug;
 
   async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | { failure: Failure; error: TridentError }> {
@@ -173,7 +179,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: NodeJS.ProcessEnv): Dispatcher {
+function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: NodeJS.ProcessEnv, pipelining?: number): Dispatcher {
   let ca: string[] | undefined;
   if (caFile) {
     let pem: string;
@@ -192,6 +198,7 @@ function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: Node
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
+    ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
   };
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;

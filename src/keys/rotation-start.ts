@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { preflightSecretDir } from '../core/secret-file.js';

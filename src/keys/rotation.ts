@@ -4,7 +4,6 @@
 // killed anywhere, even inside resume or abort, leaves a journal that another resume or abort can finish.
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { moveSecretFile, removeSecretFile } from '../core/secret-file.js';

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient, type Page } from '../../src/catalog/client.js';
-import { pages } from '../../src/catalog/pages.js';
+import { PAGES_AHEAD, pages } from '../../src/catalog/pages.js';
 import { ExitCode, TridentError } from '../../src/core/errors.js';
 import { createHttpClient } from '../../src/core/http.js';
 
@@ -130,7 +130,7 @@ describe('pages', () => {
     return { calls, fetchPage, maxInFlight: () => maxInFlight };
   }
 
-  it('follows every page from the offset on, one request at a time', async () => {
+  it('follows every page from the offset on', async () => {
     const list = fakeList(7);
     const progress: Array<{ fetched: number; total: number }> = [];
     const rows: number[] = [];
@@ -145,6 +145,30 @@ describe('pages', () => {
       { fetched: 3, total: 6 },
       { fetched: 6, total: 6 },
     ]);
+  });
+
+  it(`keeps ${PAGES_AHEAD} pages asked for ahead, never more, and every row comes once in order`, async () => {
+    const list = fakeList(1000);
+    const rows: number[] = [];
+    for await (const row of pages(list.fetchPage, { limit: 100, offset: 0 })) rows.push(row.n);
+    expect(rows).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(list.calls.map(([, offset]) => offset)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
+    expect(list.maxInFlight()).toBe(PAGES_AHEAD);
+  });
+
+  it('goes on from where a short page ended when the list changes under it', async () => {
+    const calls: number[] = [];
+    const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => {
+      calls.push(offset);
+      // The page at offset 2 comes back short (rows changed meanwhile): paging must go on from where it ended.
+      const count = offset === 2 ? 1 : Math.max(0, Math.min(limit, 6 - offset));
+      return { items: Array.from({ length: count }, (_, i) => offset + i), meta: { limit, offset, total: 6 } };
+    };
+    const rows: number[] = [];
+    for await (const row of pages(fetchPage, { limit: 2, offset: 0 })) rows.push(row);
+    expect(rows).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(calls.slice(0, 3)).toEqual([0, 2, 4]);
+    expect(calls).toContain(3);
   });
 
   it('yields the rows of a page before the next page has arrived', async () => {
