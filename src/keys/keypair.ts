@@ -1,10 +1,8 @@
 // Key material on this side: generating RSA pairs locally, reading private keys (PKCS#1, PKCS#8, Ed25519;
 // also PEM pasted into CI secrets with literal "\n" escapes), and checking a public key before it is uploaded.
-import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { usageError } from '../core/errors.js';
 
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 export const RSA_BITS = [2048, 3072, 4096] as const;
 export type RsaBits = (typeof RSA_BITS)[number];
@@ -105,7 +103,8 @@ export function publicKeyForUpload(text: string, what: string): UploadablePublic
 
 /** A fresh RSA pair made here (native node:crypto): the private half never leaves this machine. */
 export async function generateRsaKeyPair(bits: RsaBits): Promise<KeyPairPem> {
-  const { privateKey, publicKey } = await generateKeyPairAsync('rsa', {
+  // Synchronous on purpose: nothing else runs meanwhile, and the thread-pool hop of the async form only adds time.
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: bits,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
