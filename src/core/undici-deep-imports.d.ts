@@ -11,7 +11,7 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;
 }
-declare module 'undici/lib/api/index.js' {
-  const api: Record<string, unknown>;
-  export default api;
+declare module 'undici/lib/api/api-request.js' {
+  const request: (...args: unknown[]) => unknown;
+  export default request;
 }
