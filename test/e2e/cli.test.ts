@@ -1,7 +1,8 @@
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { createServer } from 'node:http';
+import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 describe('trident binary', () => {
   it('prints its version', async () => {
@@ -72,5 +73,25 @@ describe('trident binary', () => {
   it('prints tsv when piped and nothing but data on stdout', async () => {
     const result = await runCli(['config', 'list']);
     expect(result.stdout.split('\n')[0]).toBe('key\tvalue\tsource');
+  });
+
+  it('exits 130 with one line when interrupted while waiting for a service', async () => {
+    let received!: () => void;
+    const arrived = new Promise<void>((resolve) => (received = resolve));
+    const silent = createServer(() => received());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const cli = spawnCli(['catalog', 'count', '--url', `http://127.0.0.1:${port}`]);
+      await arrived;
+      cli.kill('SIGINT');
+      const result = await cli;
+      expect(result.exitCode).toBe(130);
+      expect(String(result.stderr).trim()).toBe('trident: interrupted');
+      expect(String(result.stdout)).toBe('');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
