@@ -75,18 +75,31 @@ describe('keys create with a pair made here', () => {
     expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
   });
 
-  it('keeps the private key when the outcome is unknown, says where, and does not repeat the request', async () => {
+  it('finds the key a create made when the answer was lost, keeps it, and does not repeat the request', async () => {
     const configDir = tempConfigDir();
     sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'reset', afterProcessing: true } });
     const seen = requestsFrom(sandbox);
-    const result = await runKeys(sandbox, ['create', '--name', 'maybe'], { configDir });
+    const result = await runKeys(sandbox, ['create', '--name', 'maybe', '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [made] = sandbox.control.listKeys().filter((key) => key.name === 'maybe');
+    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: { api_key: made!.api_key }, private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`) });
+    expect(result.stderr).toContain('the answer to the create request was lost');
+    expect(keyFiles(configDir)).toEqual([`${made!.api_key}.pem`]);
+    expect(fileMode(join(configDir, 'keys', `${made!.api_key}.pem`))).toBe(0o600);
+    expect(seen().map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
+    expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+  });
+
+  it('keeps the private key and says the outcome is unknown when the check cannot be made either', async () => {
+    const configDir = tempConfigDir();
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'reset', afterProcessing: true } });
+    sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'status', status: 503 }, times: 4 });
+    const result = await runKeys(sandbox, ['create', '--name', 'unsure', '--retries', '0'], { configDir });
     expect(result.exitCode).toBe(8);
-    expect(result.stderr).toContain('outcome unknown: the create request for key "maybe" was sent');
-    expect(result.stderr).toContain('trident keys list');
+    expect(result.stderr).toContain('outcome unknown: the create request for key "unsure" was sent');
     const [kept] = keyFiles(configDir);
     expect(result.stderr).toContain(`the private key is kept at ${join(configDir, 'keys', kept!)}`);
     expect(fileMode(join(configDir, 'keys', kept!))).toBe(0o600);
-    expect(seen()).toHaveLength(1);
     expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
   });
 

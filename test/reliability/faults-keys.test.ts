@@ -242,22 +242,35 @@ describe.concurrent('keys under faults', () => {
     await runFaultCase('keys', c);
   });
 
-  it('create: the answer is lost after the key was made → not repeated; the one file left is named and is its private half', async () => {
+  it('create: the answer is lost after the key was made → not repeated; the key that accepts the new private key is kept', async () => {
     await runFaultCase('keys', {
       name: 'create lost',
       faults: [onCreate({ kind: 'reset', afterProcessing: true })],
       args: create('c-lost'),
-      exit: 8,
-      message: /^outcome unknown: the create request for key "c-lost" was sent but its answer never came, and it was not repeated/,
-      hint: /the private key is kept at \S+\.pem/,
-      sent: [CREATE],
+      exit: 0,
+      notes: /^warning: the answer to the create request was lost, but key [\w-]+ named "c-lost" accepts the new private key: it is this one\n/,
+      sent: [CREATE, LIST, LIST],
       async check(run, s) {
-        const kept = /kept at (\S+\.pem)/.exec(run.stderr)![1]!;
-        expect(entries(keysDir(run)).map((file) => join(keysDir(run), file))).toEqual([kept]);
+        storedOnce('c-lost')(run, s);
         const [key] = namedOnService(s, 'c-lost');
+        expect(run.stderr).toContain(`key ${key!.api_key} named "c-lost" accepts the new private key`);
+        const kept = join(keysDir(run), `${key!.api_key}.pem`);
         const signed = await trident(['keys', 'list', '--key-id', key!.api_key, '--private-key', kept], { env: envFor.keys(s) });
         expect(signed.exitCode, signed.stderr).toBe(0);
       },
+    });
+  });
+
+  it('create: the answer is lost before the service acted → not repeated; a check says no key was made, nothing is left', async () => {
+    await runFaultCase('keys', {
+      name: 'create lost before',
+      faults: [onCreate({ kind: 'reset' })],
+      args: create('c-lost-before'),
+      exit: 8,
+      message: /^the create request for key "c-lost-before" failed \(.*\); a check found that no key was made$/,
+      hint: /^nothing is left behind: run the command again$/,
+      sent: [CREATE, LIST],
+      check: nothingLeft('c-lost-before'),
     });
   });
 

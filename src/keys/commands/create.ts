@@ -5,9 +5,10 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import type { CreatedKey, NewKey } from '../client.js';
-import { connect } from '../connection.js';
+import { connect, openKeysClient, resolveConnection } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
-import { RSA_BITS, generateRsaKeyPair, publicKeyForUpload, type RsaBits } from '../keypair.js';
+import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../keypair.js';
+import { answerLost, findLostCreate } from '../lost-answer.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
 import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
 import { parseNewKey } from '../rules.js';
@@ -73,7 +74,8 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
 async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): Promise<void> {
   if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
   const bits = Number(opts.bits ?? 2048) as RsaBits;
-  const client = await connect(ctx, opts);
+  const connection = resolveConnection(ctx, opts);
+  const client = await openKeysClient(ctx, connection);
   const force = { force: opts.force };
   preflightKeyTarget(ctx, opts.out, force);
   const pair = await generateRsaKeyPair(bits);
@@ -84,13 +86,25 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   try {
     created = await client.create({ ...key, publicKeyPem: pair.publicKeyPem });
   } catch (error) {
-    if (!isUnknownOutcome(error)) {
+    if (!answerLost(error)) {
       await staged.discard();
       throw error;
     }
-    // The key may exist now: keep its private half, where it was asked for if possible.
-    if (out !== undefined) await staged.place(out, force).catch(() => undefined);
-    throw unknownOutcomeError(error, 'create', key.name, staged.path);
+    const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
+    if (found === null) {
+      await staged.discard();
+      throw new TridentError(error.exitCode, `the create request for key "${key.name}" failed (${error.message}); a check found that no key was made`, {
+        hint: 'nothing is left behind: run the command again',
+        cause: error,
+      });
+    }
+    if (found === undefined) {
+      // The key may exist now: keep its private half, where it was asked for if possible.
+      if (out !== undefined) await staged.place(out, force).catch(() => undefined);
+      throw unknownOutcomeError(error, 'create', key.name, staged.path);
+    }
+    ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);
+    created = { apiKey: found };
   }
   const id = created.apiKey.api_key;
   const path = out ?? defaultKeyPath(ctx, id);
