@@ -3,6 +3,7 @@
 // better-sqlite3 stays external because it is a native addon.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // commander loads node:child_process at start-up for executable subcommands, which trident never uses;
 // loading it (and net, dgram, streams with it) costs every invocation a few ms. Give commander a lazy stand-in.
@@ -16,6 +17,16 @@ const lazyChildProcessForCommander = {
       contents: "module.exports = new Proxy({}, { get: (_target, key) => require('node:child_process')[key] });",
       loader: 'js',
     }));
+  },
+};
+
+// undici's HTTP/2 client loads node:http2 (~8 ms) at start-up for a few constants; see the stub.
+const lazyHttp2ForUndici = {
+  name: 'lazy-http2-for-undici',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: fileURLToPath(new URL('./undici-http2-stub.cjs', import.meta.url)) } : undefined,
+    );
   },
 };
 
@@ -36,7 +47,7 @@ await build({
   // Some bundled CommonJS dependencies call require(); give ESM chunks a real one.
   banner: { js: "import { createRequire as __tridentCreateRequire } from 'node:module'; const require = __tridentCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyChildProcessForCommander],
+  plugins: [lazyChildProcessForCommander, lazyHttp2ForUndici],
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,

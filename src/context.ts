@@ -54,7 +54,7 @@ export interface Context {
   prompter: Prompter;
   yes: boolean;
   /** An HTTP client for one service; undici is loaded on first use. */
-  http(options: Pick<HttpClientOptions, 'serviceName' | 'userAgent' | 'maxResponseBytes' | 'pipelining'> & { caFile?: string }): Promise<HttpClient>;
+  http(options: Pick<HttpClientOptions, 'serviceName' | 'userAgent' | 'maxResponseBytes' | 'pipelining'> & { caFile?: string; baseUrl?: URL }): Promise<HttpClient>;
   /** Closes the HTTP clients (their keep-alive sockets would hold the process open). */
   close(): Promise<void>;
 }
@@ -111,11 +111,14 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     log,
     yes: Boolean(globals.yes),
     prompter: createPrompter({ stdin: io.stdin, stderr: io.stderr, yes: Boolean(globals.yes), noInput }),
-    async http(options) {
+    async http({ baseUrl, ...options }) {
       const { createHttpClient } = await import('./core/http.js');
+      const ca = settings.resolve('caFile', options.caFile);
       const client = createHttpClient({
         ...options,
-        caFile: options.caFile ?? settings.get('caFile'),
+        // Extra CAs matter only to TLS: for a plain-HTTP service one from the profile or the environment is not
+        // read (nor node:tls loaded, ~7 ms); one given as a flag is still checked.
+        caFile: baseUrl?.protocol === 'http:' && ca.source !== 'flag' ? undefined : ca.value,
         maxResponseBytes: options.maxResponseBytes ?? maxResponseBytes,
         timeoutMs,
         retries,

@@ -22,5 +22,5 @@ export async function connect(ctx: Context, options: ConnectionOptions): Promise
   );
   const base = parseBaseUrl(value, 'catalog.url');
   // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts).
-  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining: PAGES_AHEAD }), base);
+  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining: PAGES_AHEAD, baseUrl: base }), base);
 }

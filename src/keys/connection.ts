@@ -96,7 +96,7 @@ export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysCo
 
 /** A client for `connection`; rotation builds a second one signed by the new key to verify it. */
 export async function openKeysClient(ctx: Context, connection: KeysConnection): Promise<KeysClient> {
-  const http = await ctx.http({ serviceName: 'keys service' });
+  const http = await ctx.http({ serviceName: 'keys service', baseUrl: connection.baseUrl });
   return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
 }
 
