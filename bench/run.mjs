@@ -33,7 +33,7 @@ try {
     }),
   );
 
-  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, quick ? 3 : 5));
+  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, quick ? 3 : 9));
 
   const keysEnv = {
     ...process.env,
