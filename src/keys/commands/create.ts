@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
+import { readFileOrStdin } from '../../core/read-input.js';
 import type { CreatedKey, NewKey } from '../client.js';
 import { connect, openKeysClient, resolveConnection } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
@@ -19,21 +19,6 @@ export interface CreateOptions extends NewKeyOptions {
   bits?: string;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readPublicKeyInput(ctx: Context, source: string): Promise<string> {
-  if (source === STDOUT) return readAll(ctx.io.stdin);
-  try {
-    return readFileSync(source, 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read --public-key ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
 async function finish(ctx: Context, opts: CreateOptions, result: NewKeyResult): Promise<void> {
   const file = result.private_key_file;
   const used = opts.use && file !== null ? await useKey(ctx, result.api_key.api_key, file) : undefined;
@@ -46,7 +31,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
     throw usageError('--out and --bits are for a key pair made here; with --public-key the private key stays where it is');
   }
   const what = opts.publicKey === STDOUT ? 'the key on stdin' : `--public-key ${opts.publicKey}`;
-  const upload = publicKeyForUpload(await readPublicKeyInput(ctx, opts.publicKey), what);
+  const upload = publicKeyForUpload(await readFileOrStdin(ctx, opts.publicKey, `--public-key ${opts.publicKey}`), what);
   const privateKeyFile = upload.fromPrivateKey && opts.publicKey !== STDOUT ? resolve(opts.publicKey) : null;
   if (opts.use && privateKeyFile === null) {
     throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');

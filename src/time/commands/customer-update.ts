@@ -7,7 +7,7 @@ import { addConnectionOptions, connect, type ConnectionFlags } from '../connecti
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
 import { parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
-import { readFileOrStdin } from '../read-input.js';
+import { readFileOrStdin } from '../../core/read-input.js';
 
 export interface CustomerUpdateOptions extends ConnectionFlags {
   name?: string;

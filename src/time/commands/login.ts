@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { addUrlOption, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
-import { readStream } from '../read-input.js';
+import { readStream } from '../../core/read-input.js';
 import { preflightTokenPath, saveToken } from '../token-store.js';
 
 export interface LoginOptions extends UrlFlag {

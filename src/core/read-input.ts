@@ -1,7 +1,7 @@
 // Text from a file named on the command line, or from stdin for "-".
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import { usageError } from '../core/errors.js';
+import { usageError } from './errors.js';
 
 export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -9,12 +9,12 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2). */
-export async function readFileOrStdin(ctx: Context, path: string): Promise<string> {
+/** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2) naming `what`. */
+export async function readFileOrStdin(ctx: Context, path: string, what = path): Promise<string> {
   if (path === '-') return readStream(ctx.io.stdin);
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw usageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw usageError(`cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
