@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const TRIDENT = join(ROOT, 'bin/trident.js');
+export const TRIDENT = join(ROOT, 'bin/trident.cjs');
 /** Seeded catalogs are kept here between runs: seeding 100,000 products takes a while. */
 export const BENCH_DIR = join(tmpdir(), 'trident-bench');
 

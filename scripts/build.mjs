@@ -1,8 +1,12 @@
-// Bundles src/ into dist/ with esbuild: ESM, code splitting, one lazily imported chunk per command group.
+// Bundles src/ into dist/ with esbuild: code splitting, one lazily loaded chunk per command group.
 // Dependencies are bundled (bundled undici and conf load several times faster than the packages);
 // better-sqlite3 stays external because it is a native addon.
-import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+//
+// esbuild splits only ESM, but Node 20 starts CommonJS ~13 ms sooner (no ESM loader, no async file reads):
+// the split ESM chunks are converted to CommonJS one by one (.cjs), import() becoming require().
+import { build, transform } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // commander loads node:child_process at start-up for executable subcommands, which trident never uses;
@@ -34,7 +38,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
 if (!process.argv.includes('--no-clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-await build({
+const { outputFiles } = await build({
   entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/api.ts' },
   outdir: 'dist',
   bundle: true,
@@ -44,12 +48,26 @@ await build({
   target: 'node20',
   external: ['better-sqlite3'],
   define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version) },
-  // Some bundled CommonJS dependencies call require(); give ESM chunks a real one.
-  banner: { js: "import { createRequire as __tridentCreateRequire } from 'node:module'; const require = __tridentCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  write: false,
   plugins: [lazyChildProcessForCommander, lazyHttp2ForUndici],
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+for (const file of outputFiles) {
+  const { code } = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, code);
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { startSandbox, writeSandboxProfile } = await import(join(root, 'dist/sandbox-api.js'));
+const { startSandbox, writeSandboxProfile } = await import(join(root, 'dist/sandbox-api.cjs'));
 
 const home = mkdtempSync(join(tmpdir(), 'trident-demo-'));
 const configDir = join(home, 'config');
@@ -25,7 +25,7 @@ async function trident(args, { capture = false } = {}) {
   let stdout;
   let stderr;
   try {
-    ({ stdout, stderr } = await run(process.execPath, [join(root, 'bin/trident.js'), ...args], { env, encoding: 'utf8' }));
+    ({ stdout, stderr } = await run(process.execPath, [join(root, 'bin/trident.cjs'), ...args], { env, encoding: 'utf8' }));
   } catch (error) {
     throw new Error(`the demo stopped: "trident ${args.join(' ')}" exited ${error.code}\n${error.stderr}`);
   }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 
-export const BIN = resolve(import.meta.dirname, '../../bin/trident.js');
+export const BIN = resolve(import.meta.dirname, '../../bin/trident.cjs');
 
 export interface CliResult {
   exitCode: number;
