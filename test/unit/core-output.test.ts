@@ -49,16 +49,50 @@ describe('Output', () => {
     expect(JSON.parse(empty.text())).toEqual([]);
   });
 
-  it('streams rows from an async source as they come', async () => {
+  it('prints the rows it has as soon as an async source waits for more', async () => {
     const { output, text } = capture('ndjson');
     const seen: string[] = [];
     async function* source() {
       yield { n: 1 };
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the next page is on its way
       seen.push(text());
       yield { n: 2 };
     }
     await output.list(source(), [{ header: 'n', value: (r: { n: number }) => r.n }]);
     expect(seen).toEqual(['{"n":1}\n']);
+    expect(text()).toBe('{"n":1}\n{"n":2}\n');
+  });
+
+  it('writes the rows that arrive together in one write, and still those before a failure', async () => {
+    const writes: string[] = [];
+    const sink = { write: (chunk: string) => (writes.push(chunk), true), once: () => undefined };
+    const output = new Output(sink, 'ndjson', false);
+    async function* page() {
+      for (let n = 1; n <= 100; n += 1) yield { n };
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Error('connection reset');
+    }
+    await expect(output.list(page(), [])).rejects.toThrow('connection reset');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n')).toHaveLength(101);
+  });
+
+  it('waits for a slow sink to drain between batches', async () => {
+    const sink = new PassThrough({ highWaterMark: 1024 });
+    const output = new Output(sink, 'ndjson', false);
+    const rows = Array.from({ length: 5000 }, (_, n) => ({ n, padding: 'x'.repeat(50) }));
+    let finished = false;
+    const listing = output.list(rows, []).then(() => (finished = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finished).toBe(false); // nobody reads: it is waiting for 'drain'
+    const read = (async () => {
+      let text = '';
+      for await (const chunk of sink) text += chunk;
+      return text;
+    })();
+    await listing;
+    sink.end();
+    expect((await read).trimEnd().split('\n')).toHaveLength(5000);
   });
 
   it('table shows the chosen columns, without ANSI codes when colour is off', async () => {
