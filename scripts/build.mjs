@@ -24,13 +24,17 @@ const lazyChildProcessForCommander = {
   },
 };
 
-// undici's HTTP/2 client loads node:http2 (~8 ms) at start-up for a few constants; see the stub.
-const lazyHttp2ForUndici = {
-  name: 'lazy-http2-for-undici',
+// undici loads node:http2 (~8 ms), node:http (~1.5 ms) and node:assert (~1 ms) at start-up for a few
+// constants and invariant checks: it gets stand-ins that load the real module only when it is needed
+// (see each stub; test/unit/build-stubs.test.ts holds them to the real modules).
+const UNDICI_STUBS = { http2: 'undici-http2-stub.cjs', http: 'undici-http-stub.cjs', assert: 'undici-assert-stub.cjs' };
+const lazyBuiltinsForUndici = {
+  name: 'lazy-builtins-for-undici',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
-      args.importer.includes('node_modules/undici/') ? { path: fileURLToPath(new URL('./undici-http2-stub.cjs', import.meta.url)) } : undefined,
-    );
+    build.onResolve({ filter: /^(node:)?(http2|http|assert)$/ }, (args) => {
+      if (!args.importer.includes('node_modules/undici/')) return undefined;
+      return { path: fileURLToPath(new URL(`./${UNDICI_STUBS[args.path.replace(/^node:/, '')]}`, import.meta.url)) };
+    });
   },
 };
 
@@ -51,7 +55,7 @@ const { outputFiles } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
   write: false,
-  plugins: [lazyChildProcessForCommander, lazyHttp2ForUndici],
+  plugins: [lazyChildProcessForCommander, lazyBuiltinsForUndici],
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,

@@ -110,7 +110,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     output: new Output(io.stdout, format, useColor(globals.color, env, Boolean(io.stdout.isTTY))),
     log,
     yes: Boolean(globals.yes),
-    prompter: createPrompter({ stdin: io.stdin, stderr: io.stderr, yes: Boolean(globals.yes), noInput }),
+    prompter: createPrompter({ io, yes: Boolean(globals.yes), noInput }),
     async http({ baseUrl, ...options }) {
       const { createHttpClient } = await import('./core/http.js');
       const ca = settings.resolve('caFile', options.caFile);

@@ -11,27 +11,32 @@ export interface Prompter {
 }
 
 export interface PrompterOptions {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** stdin is looked at only when needed: Node builds process.stdin, a stream, on first access (~2 ms). */
+  io: {
+    readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+    readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  };
   yes: boolean;
   noInput: boolean;
 }
 
 export function createPrompter(options: PrompterOptions): Prompter {
-  const interactive = !options.noInput && Boolean(options.stdin.isTTY) && Boolean(options.stderr.isTTY);
+  const { io } = options;
+  let interactive: boolean | undefined;
+  const isInteractive = () => (interactive ??= !options.noInput && Boolean(io.stderr.isTTY) && Boolean(io.stdin.isTTY));
 
   async function ask(question: string, { hidden = false } = {}): Promise<string> {
-    if (!interactive) throw cancelledError(`cannot ask "${question.trim()}" without a terminal`, 'pass the value with a flag');
+    if (!isInteractive()) throw cancelledError(`cannot ask "${question.trim()}" without a terminal`, 'pass the value with a flag');
     // Loaded here, not at start-up: most runs never ask anything.
     const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline'), import('node:stream')]);
     let muted = false;
     const output = new Writable({
       write(chunk, _encoding, done) {
-        if (!muted) options.stderr.write(chunk);
+        if (!muted) io.stderr.write(chunk);
         done();
       },
     });
-    const rl = createInterface({ input: options.stdin, output, terminal: true });
+    const rl = createInterface({ input: io.stdin, output, terminal: true });
     try {
       const answer = new Promise<string>((resolve, reject) => {
         rl.question(question, resolve);
@@ -42,17 +47,19 @@ export function createPrompter(options: PrompterOptions): Prompter {
       return await answer;
     } finally {
       muted = false;
-      if (hidden) options.stderr.write('\n');
+      if (hidden) io.stderr.write('\n');
       rl.close();
     }
   }
 
   return {
-    interactive,
+    get interactive() {
+      return isInteractive();
+    },
     ask,
     async confirm(question) {
       if (options.yes) return true;
-      if (!interactive) throw cancelledError(`${question.replace(/\?\s*$/, '')}: confirmation needed`, 'pass --yes to confirm without a prompt');
+      if (!isInteractive()) throw cancelledError(`${question.replace(/\?\s*$/, '')}: confirmation needed`, 'pass --yes to confirm without a prompt');
       const answer = await ask(`${question} [y/N] `);
       return /^y(es)?$/i.test(answer.trim());
     },

@@ -1,5 +1,6 @@
 // Text from a file named on the command line, or from stdin for "-".
-import { readFile } from 'node:fs/promises';
+// fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
+import { promises as fs } from 'node:fs';
 import type { Context } from '../context.js';
 import { usageError } from './errors.js';
 
@@ -13,7 +14,7 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
 export async function readFileOrStdin(ctx: Context, path: string, what = path): Promise<string> {
   if (path === '-') return readStream(ctx.io.stdin);
   try {
-    return await readFile(path, 'utf8');
+    return await fs.readFile(path, 'utf8');
   } catch (error) {
     throw usageError(`cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -1,8 +1,8 @@
 // Secrets on disk: written to a temp file created 0600 (never world-readable, not even for an instant),
 // fsynced, then moved into place atomically. Never over an existing file unless forced.
 import { randomBytes } from 'node:crypto';
-import { constants, accessSync, existsSync, statSync } from 'node:fs';
-import { link, open, rename, unlink } from 'node:fs/promises';
+// fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
+import { constants, accessSync, existsSync, promises as fs, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { ensurePrivateDir } from './settings.js';
 import { usageError } from './errors.js';
@@ -44,20 +44,20 @@ export async function writeSecretFile(path: string, content: string | Buffer, op
   const dir = dirname(path);
   if (!existsSync(dir)) ensurePrivateDir(dir);
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'wx', 0o600);
+  const handle = await fs.open(tmp, 'wx', 0o600);
   try {
     await handle.writeFile(content);
     await handle.sync();
   } catch (error) {
     await handle.close();
-    await unlink(tmp).catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
     throw error;
   }
   await handle.close();
   try {
     await moveSecretFile(tmp, path, options);
   } catch (error) {
-    await unlink(tmp).catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
     throw error;
   }
 }
@@ -69,11 +69,11 @@ export async function writeSecretFile(path: string, content: string | Buffer, op
 export async function moveSecretFile(from: string, path: string, options: SecretWriteOptions = {}): Promise<void> {
   try {
     if (options.force) {
-      await rename(from, path);
+      await fs.rename(from, path);
     } else {
       // link() fails with EEXIST if the target appeared meanwhile: no race can overwrite a key.
-      await link(from, path);
-      await unlink(from);
+      await fs.link(from, path);
+      await fs.unlink(from);
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -85,7 +85,7 @@ export async function moveSecretFile(from: string, path: string, options: Secret
 }
 
 async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r').catch(() => undefined);
+  const handle = await fs.open(dir, 'r').catch(() => undefined);
   if (!handle) return;
   await handle.sync().catch(() => undefined);
   await handle.close();
@@ -94,7 +94,7 @@ async function syncDir(dir: string): Promise<void> {
 /** Removes a secret file if it is there; true if it was. */
 export async function removeSecretFile(path: string): Promise<boolean> {
   try {
-    await unlink(path);
+    await fs.unlink(path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

@@ -1,7 +1,8 @@
 // Where private keys live on this machine (DESIGN §4): `<config dir>/keys/<api_key>.pem` unless --out says
 // otherwise, always 0600, written atomically, never over an existing file unless forced.
 import { randomBytes } from 'node:crypto';
-import { unlink } from 'node:fs/promises';
+// fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
+import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../core/secret-file.js';
@@ -54,7 +55,7 @@ export async function stagePrivateKey(dir: string, pem: string): Promise<StagedK
       await moveSecretFile(staged.path, finalPath, options);
       staged.path = finalPath;
     },
-    discard: () => unlink(staged.path).catch(() => undefined),
+    discard: () => fs.unlink(staged.path).catch(() => undefined),
   };
   return staged;
 }

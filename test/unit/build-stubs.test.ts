@@ -23,3 +23,51 @@ describe('the http2 stand-in given to undici in the bundle', () => {
     expect(stub.connect).toBe(require('node:http2').connect);
   });
 });
+
+describe('the http stand-in given to undici in the bundle', () => {
+  const stub = require('../../scripts/undici-http-stub.cjs') as { maxHeaderSize: number; IncomingMessage: unknown; STATUS_CODES: unknown };
+  const http = require('node:http') as typeof import('node:http');
+
+  it("gives node's own header limit", () => {
+    expect(stub.maxHeaderSize).toBe(http.maxHeaderSize);
+  });
+
+  it('covers everything undici reads of node:http', () => {
+    const read = new Set<string>();
+    for (const file of ['undici/lib/core/util.js', 'undici/lib/dispatcher/client.js']) {
+      const source = require('node:fs').readFileSync(require.resolve(file), 'utf8') as string;
+      for (const [, names] of source.matchAll(/const \{([^}]*)\} = require\('node:http'\)/g)) for (const name of names!.split(',')) read.add(name.trim());
+      for (const [, name] of source.matchAll(/\bhttp\.(\w+)/g)) read.add(name!);
+    }
+    expect([...read].sort()).toEqual(['IncomingMessage', 'maxHeaderSize']);
+  });
+
+  it('matches no real IncomingMessage, and hands anything else to the real module', () => {
+    expect(stub.IncomingMessage).not.toBe(http.IncomingMessage);
+    expect(stub.STATUS_CODES).toBe(http.STATUS_CODES);
+  });
+});
+
+describe('the assert stand-in given to undici in the bundle', () => {
+  const stub = require('../../scripts/undici-assert-stub.cjs') as ((value: unknown, message?: string) => void) & { strictEqual: unknown };
+  const assert = require('node:assert') as typeof import('node:assert');
+
+  it("passes truthy values and fails falsy ones with node's AssertionError", () => {
+    expect(() => stub(1)).not.toThrow();
+    expect(() => stub(0, 'broken invariant')).toThrow(assert.AssertionError);
+    expect(() => stub(null, 'broken invariant')).toThrow('broken invariant');
+  });
+
+  it('hands anything else to the real module', () => {
+    expect(stub.strictEqual).toBe(assert.strictEqual);
+  });
+
+  it('is enough for undici, which only calls assert(value)', () => {
+    const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
+    const lib = require.resolve('undici/lib/dispatcher/client-h1.js').replace(/dispatcher\/client-h1\.js$/, '');
+    const files = readdirSync(lib, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+    const users = files.filter((file) => readFileSync(lib + file, 'utf8').includes("require('node:assert')"));
+    expect(users.length).toBeGreaterThan(10);
+    for (const file of users) expect([file, readFileSync(lib + file, 'utf8').match(/\bassert\.\w+\(/g)]).toEqual([file, null]);
+  });
+});
