@@ -112,9 +112,9 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     yes: Boolean(globals.yes),
     prompter: createPrompter({ io, yes: Boolean(globals.yes), noInput }),
     async http({ baseUrl, ...options }) {
-      const { createHttpClient } = await import('./core/http.js');
+      const { openHttpClient } = await import('./core/http.js');
       const ca = settings.resolve('caFile', options.caFile);
-      const client = createHttpClient({
+      const client = await openHttpClient({
         ...options,
         // Extra CAs matter only to TLS: for a plain-HTTP service one from the profile or the environment is not
         // read (nor node:tls loaded, ~7 ms); one given as a flag is still checked.

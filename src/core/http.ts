@@ -5,7 +5,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent } from './undici-lite.js';
+import { Agent } from './undici-lite.js';
+import type { EnvHttpProxyAgent } from './undici-proxy.js';
 import { ExitCode, TridentError, exitCodeForStatus, usageError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Failure, type Method } from './retry.js';
@@ -29,6 +30,8 @@ export interface HttpClientOptions {
    * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
    */
   pipelining?: number;
+  /** undici's proxy agent, when a proxy is set: openHttpClient() loads it. */
+  proxyAgent?: typeof EnvHttpProxyAgent;
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
@@ -96,6 +99,12 @@ class ResponseTooLarge extends Error {}
 // baseline compiler alone is fast enough for parsing answers. Set before the first request compiles it.
 setFlagsFromString('--liftoff-only');
 
+/** The client for a command: undici's proxy support is loaded only when HTTPS_PROXY or HTTP_PROXY is set. */
+export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
+  const proxied = !options.dispatcher && proxiesFrom(options.env ?? process.env) !== undefined;
+  return createHttpClient(proxied ? { ...options, proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : options);
+}
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
@@ -104,7 +113,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env, options.pipelining);
+  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env, options.pipelining, options.proxyAgent);
   const log = options.debug;
 
   async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | { failure: Failure; error: TridentError }> {
@@ -178,7 +187,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: NodeJS.ProcessEnv, pipelining?: number): Dispatcher {
+function proxiesFrom(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } | undefined {
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  return httpsProxy || httpProxy ? { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy } : undefined;
+}
+
+function makeDispatcher(
+  timeoutMs: number,
+  caFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  pipelining?: number,
+  ProxyAgent?: typeof EnvHttpProxyAgent,
+): Dispatcher {
   let ca: string[] | undefined;
   if (caFile) {
     let pem: string;
@@ -200,12 +221,12 @@ function makeDispatcher(timeoutMs: number, caFile: string | undefined, env: Node
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
     ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
   };
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
-  if (httpsProxy || httpProxy) {
-    return new EnvHttpProxyAgent({ ...settings, httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy });
-  }
-  return new Agent(settings);
+  const proxies = proxiesFrom(env);
+  if (!proxies) return new Agent(settings);
+  if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');
+  // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy
+  // apart from `connect`: the extra CA goes to both.
+  return new ProxyAgent({ ...settings, ...proxies, requestTls: settings.connect, proxyTls: settings.connect });
 }
 
 function isCertificatePem(pem: string): boolean {

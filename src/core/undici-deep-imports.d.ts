@@ -1,4 +1,4 @@
-// Types for the deep imports of src/core/undici-lite.ts: the same classes the package's index exports.
+// Types for the deep imports of src/core/undici-lite.ts and undici-proxy.ts: the same classes the package's index exports.
 declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
@@ -14,4 +14,8 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
 declare module 'undici/lib/api/api-request.js' {
   const request: (...args: unknown[]) => unknown;
   export default request;
+}
+declare module 'undici/lib/api/api-connect.js' {
+  const connect: (...args: unknown[]) => unknown;
+  export default connect;
 }
