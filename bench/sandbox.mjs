@@ -31,10 +31,12 @@ export async function startBenchSandbox(products) {
     profile,
     configDir,
     env: { ...process.env, TRIDENT_CONFIG_DIR: configDir, TRIDENT_PROFILE: 'sandbox' },
-    stop: () =>
-      new Promise((resolve) => {
+    stop: async () => {
+      await new Promise((resolve) => {
         child.once('exit', resolve);
         child.kill('SIGINT');
-      }),
+      });
+      rmSync(configDir, { recursive: true, force: true });
+    },
   };
 }
