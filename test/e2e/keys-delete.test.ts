@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
-import { requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { addKey, keyExists, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;
 
@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterEach(() => sandbox.server.faults.clear());
 afterAll(() => sandbox.close());
 
-const newKey = (name: string) => sandbox.control.addKey({ name, publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
-const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);
+const newKey = (name: string) => addKey(sandbox, name);
+const exists = (id: string) => keyExists(sandbox, id);
 
 describe('keys delete', () => {
   it('deletes with --yes; a second delete exits 5, and 0 with --ignore-missing', async () => {

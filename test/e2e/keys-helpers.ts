@@ -35,3 +35,8 @@ export const fileMode = (path: string): number => statSync(path).mode & 0o777;
 
 /** The files in `<config dir>/keys`. */
 export const keyFiles = (configDir: string): string[] => (existsSync(join(configDir, 'keys')) ? readdirSync(join(configDir, 'keys')) : []);
+
+/** A key minted straight on the sandbox (sharing the bootstrap key's public half); returns its id. */
+export const addKey = (sandbox: KeysSandbox, name: string): string => sandbox.control.addKey({ name, publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
+
+export const keyExists = (sandbox: KeysSandbox, id: string): boolean => sandbox.control.listKeys().some((key) => key.api_key === id);

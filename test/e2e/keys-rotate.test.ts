@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, requestsFrom, startSandbox } from './keys-helpers.js';
+import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox } from './keys-helpers.js';
 import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from './keys-rotate-helpers.js';
 
 let sandbox: KeysSandbox;
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 afterAll(() => sandbox.close());
 
-const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);
+const exists = (id: string) => keyExists(sandbox, id);
 
 describe('keys rotate', () => {
   it('generates, stores, switches, verifies and deletes the old key and the file trident made for it', async () => {

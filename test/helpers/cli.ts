@@ -25,7 +25,7 @@ export function tempConfigDir(): string {
   return join(mkdtempSync(join(tmpdir(), 'trident-test-')), 'config');
 }
 
-function childEnv(options: CliOptions): Record<string, string | undefined> {
+export function childEnv(options: CliOptions): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

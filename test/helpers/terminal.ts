@@ -1,0 +1,45 @@
+// Runs the built binary on a real terminal: a pseudo-terminal made by util-linux `script`, for what only
+// happens on one (prompts, hidden password input). Everything the program writes lands on the one screen.
+import { execa } from 'execa';
+import { BIN, childEnv, type CliOptions } from './cli.js';
+
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+export interface Terminal {
+  /** Resolves once `text` is on the screen; fails after a few seconds with the screen in the message. */
+  waitFor(text: string): Promise<void>;
+  /** Types a line and presses Enter. */
+  type(line: string): void;
+  screen(): string;
+  exitCode(): Promise<number>;
+}
+
+export function inTerminal(args: string[], options: CliOptions = {}): Terminal {
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const child = execa('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    env: { ...childEnv(options), TERM: 'xterm' },
+    extendEnv: false,
+    reject: false,
+    stdin: 'pipe',
+    timeout: 30_000,
+  });
+  let screen = '';
+  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
+  return {
+    async waitFor(text) {
+      const deadline = Date.now() + 10_000;
+      while (!screen.includes(text)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`"${text}" never appeared; the screen shows:\n${screen}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    type(line) {
+      child.stdin!.write(`${line}\r`);
+    },
+    screen: () => screen,
+    async exitCode() {
+      child.stdin!.end();
+      return (await child).exitCode ?? -1;
+    },
+  };
+}
