@@ -84,7 +84,8 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
   const timeoutMs = parseSeconds(globals.timeout ?? env.TRIDENT_TIMEOUT, globals.timeout !== undefined ? '--timeout' : 'TRIDENT_TIMEOUT');
   const retries = parseCount(globals.retries, '--retries');
   const maxResponseBytes = parseMebibytes(env.TRIDENT_MAX_RESPONSE_MB, 'TRIDENT_MAX_RESPONSE_MB');
-  const noInput = globals.input === false || Boolean(env.CI);
+  // CI=true (or any value) means no prompts; CI=false and CI=0 are the usual ways of saying it is not CI.
+  const noInput = globals.input === false || !['', 'false', '0', undefined].includes(env.CI?.toLowerCase());
   const clients: HttpClient[] = [];
 
   const log: Logger = {

@@ -66,6 +66,15 @@ describe('on a terminal', () => {
     });
   }
 
+  it('still asks with CI=false', async () => {
+    const id = newKey('asked-ci-false');
+    const run = inTerminal(['keys', 'delete', id], { env: { ...sandboxEnv(keys), CI: 'false' } });
+    await run.waitFor('[y/N]');
+    run.type('n');
+    expect(await run.exitCode()).toBe(3);
+    expect(exists(id)).toBe(true);
+  });
+
   it('Ctrl-C at a prompt cancels with nothing done', async () => {
     const configDir = tempConfigDir();
     const login = inTerminal(['time', 'login'], { configDir, env: time.env });
