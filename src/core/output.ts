@@ -14,6 +14,8 @@ export interface Column<T> {
 
 export interface Sink {
   write(chunk: string): boolean;
+  /** A terminal's width: tables are fitted to it. */
+  columns?: number;
   once(event: 'drain', listener: () => void): unknown;
 }
 
@@ -186,16 +188,26 @@ export class Output {
   }
 
   private async table(head: string[] | undefined, body: unknown[][]): Promise<string> {
-    const { default: Table } = await import('cli-table3');
+    const [{ default: Table }, { fitWidths, naturalWidths }] = await Promise.all([import('cli-table3'), import('./table-fit.js')]);
     // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
     // whether the terminal supports colour: --no-color, NO_COLOR and FORCE_COLOR must decide.
     const bold = (text: string) => (this.color ? `\u001b[1m${text}\u001b[22m` : text);
-    const table = new Table({ head: (head ?? []).map(bold), style: { head: [], border: [] } });
-    for (const row of body) {
-      // A cell may hold several lines; any other control character from a service is shown, not obeyed.
-      const cells = row.map((value) => escapeControls(cellText(value), { keepNewlines: true }));
-      table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
-    }
-    return `${table.toString()}\n`;
+    // A cell may hold several lines; any other control character from a service is shown, not obeyed.
+    const rows = body.map((row) => row.map((value) => escapeControls(cellText(value), { keepNewlines: true })));
+    const columns = this.sink.columns;
+    const colWidths = columns ? fitWidths(naturalWidths(head ? [head, ...rows] : rows), columns) : [];
+    // Lists (with a header) keep a row a line, cut to fit; a record's values wrap instead.
+    const table = new Table({
+      head: (head ?? []).map(bold),
+      style: { head: [], border: [] },
+      colWidths,
+      wordWrap: !head,
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    });
+    for (const cells of rows) table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
+    const lines = table.toString().split('\n');
+    // Rows go without lines between them (a list of 100 stays 100 lines); the header keeps one.
+    if (head && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));
+    return `${lines.join('\n')}\n`;
   }
 }

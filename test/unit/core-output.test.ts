@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { Output, cellText, chooseFormat, tsvField, useColor, type Format } from '../../src/core/output.js';
 
@@ -105,6 +106,46 @@ describe('Output', () => {
     const coloured = capture('table', true);
     await coloured.output.list(rows, columns);
     expect(coloured.text()).toMatch(/\u001b\[/);
+  });
+
+  it('fits a list table to the terminal: one line per row, the first column whole, the others cut with …', async () => {
+    const stream = Object.assign(new PassThrough(), { columns: 60 });
+    let text = '';
+    stream.on('data', (chunk) => (text += chunk));
+    const rows = [
+      { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', brand: 'Мистраль' },
+      { id: '003ffeb0-e028-4bc9-9f05-14869d0d6854', title: '漢字のタイトル、とても長い商品名です', brand: 'Ritter Sport' },
+    ];
+    await new Output(stream, 'table', false).list(rows, [
+      { header: 'id', value: (r) => r.id },
+      { header: 'title', value: (r) => r.title },
+      { header: 'brand', value: (r) => r.brand },
+    ]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(6); // top, header, rule, two rows, bottom
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines[3]).toContain('0146d6eb-a68f-4103-802e-a8ca5faad817');
+    expect(lines[3]).toContain('…');
+    expect(lines[2]).toMatch(/^├─+┼─+┼─+┤$/);
+  });
+
+  it('wraps a record table to the terminal instead of cutting its values', async () => {
+    const stream = Object.assign(new PassThrough(), { columns: 50 });
+    let text = '';
+    stream.on('data', (chunk) => (text += chunk));
+    await new Output(stream, 'table', true).object({ title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', price: 91.98 });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(50);
+    const plain = text.replace(/\u001b\[\d+m/g, '');
+    for (const word of ['Крупа', 'гречневая', 'отборная,', 'варки', '91.98']) expect(plain).toContain(word);
+    expect(text).toContain('\u001b[1mtitle\u001b[22m');
+  });
+
+  it('leaves a table alone when not on a terminal (no width known)', async () => {
+    const { output, text } = capture('table');
+    const long = 'x'.repeat(300);
+    await output.list([{ long }], [{ header: 'long', value: (r) => r.long }]);
+    expect(text()).toContain(long);
   });
 
   it('prints nothing for an empty table', async () => {
