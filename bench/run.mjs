@@ -58,7 +58,7 @@ console.log('## Side by side\n');
 printComparisons(results);
 
 console.log('\n## Key work in-process (ms per operation)\n');
-const crypto = await cryptoComparisons({ keygenRuns: quick ? 15 : 60, signRuns: quick ? 500 : 2000 });
+const crypto = await cryptoComparisons({ keygenRuns: quick ? 15 : 120, signRuns: quick ? 500 : 2000 });
 printTable(
   ['comparison', 'trident median (min–max) ms', 'node:crypto alone median (min–max) ms', 'ratio', 'target'],
   crypto.map((r) => [r.name, fmtStats(r.subject, 3), fmtStats(r.baseline, 3), `${r.ratio.toFixed(2)}x`, r.target]),
