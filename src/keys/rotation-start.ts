@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { preflightSecretDir } from '../core/secret-file.js';
-import { PRIVATE_KEY_ENV, resolveConnection, type ConnectionOptions, type KeysConnection } from './connection.js';
+import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, type ConnectionOptions, type KeysConnection } from './connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from './key-files.js';
 import { Rotation } from './rotation.js';
 import type { RotationDeps } from './rotation-deps.js';
@@ -164,5 +164,13 @@ export function findRotation(ctx: Context, opts: RotateOptions, verb: 'resume' |
           return journal && { path, journal };
         })(journalPath(ctx.configDir, owner));
   if (!found) throw usageError(`no rotation of ${describeOwner(owner)} is in progress: nothing to ${verb}`);
+  // A rotation is finished where it started: a different URL asked for now would be silently ignored.
+  const url = ctx.settings.resolve('keys.url', opts.url);
+  if ((url.source === 'flag' || url.source === 'env') && keysBaseUrl(url.value!).href !== keysBaseUrl(found.journal.url).href) {
+    throw usageError(
+      `the rotation of ${describeOwner(owner)} was started against ${found.journal.url}, not ${url.value}`,
+      `run --${verb} without ${url.source === 'flag' ? '--url' : 'TRIDENT_KEYS_URL'}: it always goes to the service the rotation started on`,
+    );
+  }
   return found;
 }

@@ -79,6 +79,22 @@ describe.concurrent('a rotation killed after each step', () => {
     expect((report.steps as Array<{ step: string }>).filter((step) => step.step === 'resume')).toHaveLength(2);
   });
 
+  it('--resume with another --url is refused (the rotation finishes where it started), then works without it', async () => {
+    const setup = profileWithKey(sandbox);
+    await crashAt(setup, 'switched');
+    const other = new URL(sandbox.url);
+    other.port = String(Number(other.port) + 1);
+    const seen = sandbox.server.requests.length;
+    const refused = await rotate(setup, ['--resume', ...ROTATE_JSON, '--url', other.href]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^trident: the rotation of profile "[^"]+" was started against http:\/\/127\.0\.0\.1:\d+\/trade-api\/v2, not http/);
+    expect(refused.stderr).toContain('hint: run --resume without --url');
+    expect(sandbox.server.requests.length).toBe(seen);
+    const same = await rotate(setup, ['--resume', ...ROTATE_JSON, '--url', sandbox.url]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).outcome).toBe('rotated');
+  });
+
   it('an abort killed while rolling back is finished by another abort', async () => {
     const setup = profileWithKey(sandbox);
     await crashAt(setup, 'verified');
