@@ -53,7 +53,7 @@ try {
   await trident(['keys', 'rotate', '--yes', '-o', 'table']);
 
   step('Delete the key generated above (scripts pass --yes; at a terminal trident asks).');
-  await trident(['keys', 'delete', generated.api_key.api_key, '--yes', '-o', 'table']);
+  await trident(['keys', 'delete', generated.api_key, '--yes', '-o', 'table']);
 
   step('Time tracker: projects over HTTPS with a token bound to trident\'s stable User-Agent.');
   await trident(['time', 'projects', '--status', 'all', '-o', 'table']);

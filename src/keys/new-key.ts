@@ -35,23 +35,27 @@ export function addNewKeyOptions(command: Command): Command {
 }
 
 type Row = Record<string, unknown>;
-const keyOf = (row: Row) => row.api_key as ApiKey;
 const FIELDS: Array<Column<Row>> = [
-  { header: 'api key', value: (row) => keyOf(row).api_key },
-  { header: 'name', value: (row) => keyOf(row).name },
-  { header: 'scopes', value: (row) => keyOf(row).scopes },
-  { header: 'subaccount', value: (row) => keyOf(row).subaccount ?? 'all' },
-  { header: 'fcm subtrader', value: (row) => keyOf(row).fcm_subtrader_id },
-  { header: 'created', value: (row) => keyOf(row).created_ts },
+  { header: 'api key', value: (row) => row.api_key },
+  { header: 'name', value: (row) => row.name },
+  { header: 'scopes', value: (row) => row.scopes },
+  { header: 'subaccount', value: (row) => row.subaccount ?? 'all' },
+  { header: 'fcm subtrader', value: (row) => row.fcm_subtrader_id },
+  { header: 'created', value: (row) => row.created_ts },
   { header: 'private key file', value: (row) => row.private_key_file ?? '(not here)' },
+  { header: 'public key from', value: (row) => (row.public_key_from_private_key ? 'the private key given' : undefined) },
   { header: 'warning', value: (row) => row.warning },
   { header: 'used by profile', value: (row) => row.used },
 ];
 
-/** The service's warning on stderr, then the result: a two-column table for people, the object for scripts. */
+/**
+ * The service's warning on stderr, then the result: a two-column table for people, for scripts one flat
+ * object, the key in the spec's field names (`api_key` is its id, as in `keys list`) plus what was done.
+ */
 export async function printNewKey(ctx: Context, result: NewKeyResult): Promise<void> {
   if (result.warning) ctx.log.warn(`the keys service says: ${result.warning}`);
-  const row = { ...result } as unknown as Row;
+  const { api_key: key, ...done } = result;
+  const row: Row = { ...key, ...done };
   await ctx.output.object(
     row,
     FIELDS.filter((field) => field.value(row) !== undefined),

@@ -32,9 +32,9 @@ describe('keys create with a pair made here', () => {
     const result = await runKeys(sandbox, ['create', '--name', 'laptop', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
-    const id = output.api_key.api_key as string;
+    const id = output.api_key as string;
     expect(output).toEqual({
-      api_key: { api_key: id, name: 'laptop', scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null },
+      api_key: id, name: 'laptop', scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null,
       private_key_file: join(configDir, 'keys', `${id}.pem`),
     });
     expect(keyFiles(configDir)).toEqual([`${id}.pem`]);
@@ -55,7 +55,7 @@ describe('keys create with a pair made here', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.private_key_file).toBe(out);
-    expect(output.api_key).toMatchObject({ scopes: ['read'], subaccount: 4 });
+    expect(output).toMatchObject({ scopes: ['read'], subaccount: 4 });
     expect(createPrivateKey(readFileSync(out, 'utf8')).asymmetricKeyDetails?.modulusLength).toBe(3072);
     expect(fileMode(out)).toBe(0o600);
     expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
@@ -82,7 +82,7 @@ describe('keys create with a pair made here', () => {
     const result = await runKeys(sandbox, ['create', '--name', 'maybe', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
     const [made] = sandbox.control.listKeys().filter((key) => key.name === 'maybe');
-    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: { api_key: made!.api_key }, private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`) });
+    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: made!.api_key, private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`) });
     expect(result.stderr).toContain('the answer to the create request was lost');
     expect(keyFiles(configDir)).toEqual([`${made!.api_key}.pem`]);
     expect(fileMode(join(configDir, 'keys', `${made!.api_key}.pem`))).toBe(0o600);
@@ -138,7 +138,7 @@ describe('keys create --public-key', () => {
     // the profile now signs with it
     const list = await runKeys(sandbox, ['list'], { configDir, env: { TRIDENT_KEY_ID: undefined, TRIDENT_PRIVATE_KEY_FILE: undefined } });
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(sandbox.server.requests.at(-1)!.headers['kalshi-access-key']).toBe(output.api_key.api_key);
+    expect(sandbox.server.requests.at(-1)!.headers['kalshi-access-key']).toBe(output.api_key);
   });
 
   it('reads the key from stdin with -, Ed25519 included', async () => {

@@ -16,14 +16,25 @@ afterAll(() => sandbox.close());
 
 
 describe('keys generate', () => {
+  it('prints one flat row when piped: the id under api_key, as keys list has it', async () => {
+    const result = await runKeys(sandbox, ['generate', '--name', 'flat-row', '--scopes', 'read']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    expect(header!.split('\t')).toEqual(['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'private_key_file']);
+    const [id, name, scopes] = row!.split('\t');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect([name, scopes]).toEqual(['flat-row', 'read']);
+  });
+
   it('stores the private key 0600 under <config dir>/keys/<api_key>.pem and prints the result, never the key', async () => {
     const configDir = tempConfigDir();
     const result = await runKeys(sandbox, ['generate', '--name', 'ci', '--scopes', 'read', '--debug', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
-    const id = output.api_key.api_key as string;
+    const id = output.api_key as string;
     expect(output).toEqual({
-      api_key: { api_key: id, name: 'ci', scopes: ['read'], created_ts: expect.any(String), subaccount: null },
+      api_key: id, name: 'ci', scopes: ['read'], created_ts: expect.any(String), subaccount: null,
       private_key_file: join(configDir, 'keys', `${id}.pem`),
     });
     expect(fileMode(output.private_key_file)).toBe(0o600);
@@ -95,17 +106,17 @@ describe('keys generate', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.used).toBe('ci');
-    expect(result.stderr).toContain(`profile "ci" now uses key ${output.api_key.api_key}`);
+    expect(result.stderr).toContain(`profile "ci" now uses key ${output.api_key}`);
     expect(result.stderr).toContain('TRIDENT_KEY_ID, TRIDENT_PRIVATE_KEY_FILE set in the environment take precedence');
     const keyId = await runCli(['--profile', 'ci', 'config', 'get', 'keys.keyId'], { configDir });
-    expect(keyId.stdout.trim()).toBe(output.api_key.api_key);
+    expect(keyId.stdout.trim()).toBe(output.api_key);
     const keyFile = await runCli(['--profile', 'ci', 'config', 'get', 'keys.privateKeyFile'], { configDir });
     expect(keyFile.stdout.trim()).toBe(output.private_key_file);
     const seen = requestsFrom(sandbox);
     const list = await runCli(['--profile', 'ci', 'keys', 'list', '-o', 'json'], { configDir });
     expect(list.exitCode, list.stderr).toBe(0);
     expect(seen()).toHaveLength(1);
-    expect(sandbox.server.requests.at(-1)!.headers['kalshi-access-key']).toBe(output.api_key.api_key);
+    expect(sandbox.server.requests.at(-1)!.headers['kalshi-access-key']).toBe(output.api_key);
   });
 
   it('refuses --use with --out - before any request', async () => {
@@ -120,7 +131,7 @@ describe('keys generate', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.warning).toContain('no initial-margin cap');
-    expect(output.api_key.fcm_subtrader_id).toBe('u7_nocap');
+    expect(output.fcm_subtrader_id).toBe('u7_nocap');
     expect(result.stderr).toContain(`warning: the keys service says: ${output.warning}`);
   });
 

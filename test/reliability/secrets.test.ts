@@ -65,11 +65,11 @@ describe('secrets under --debug, and file modes', () => {
     }
 
     await step(['keys', 'list']);
-    const created = JSON.parse((await step(['keys', 'create', '--name', 'made-here', '-o', 'json'])).stdout) as { api_key: { api_key: string } };
+    const created = JSON.parse((await step(['keys', 'create', '--name', 'made-here', '-o', 'json'])).stdout) as { api_key: string };
     await step(['keys', 'create', '--name', 'uploaded', '--public-key', uploadKey]);
     await step(['keys', 'generate', '--name', 'minted', '-o', 'json']);
     await step(['keys', 'generate', '--name', 'minted-elsewhere', '--out', join(configDir, 'extra', 'minted.pem')]);
-    await step(['keys', 'delete', '--yes', created.api_key.api_key]);
+    await step(['keys', 'delete', '--yes', created.api_key]);
     await step(['keys', 'rotate', '--yes', '-o', 'json']);
     await step(['keys', 'list', '-o', 'json']);
 
