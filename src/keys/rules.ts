@@ -64,3 +64,16 @@ export function parseNewKey(opts: KeyInputOptions): NewKey {
     ...(fcmSubtraderId !== undefined ? { fcmSubtraderId } : {}),
   };
 }
+
+/**
+ * `--use` points the profile trident manages keys with at the new key. A key restricted to a subaccount
+ * cannot manage API keys (the service answers 403): the profile would be locked out, so that is refused.
+ */
+export function checkUse(key: NewKey, use: boolean | undefined): void {
+  if (use && key.subaccount !== undefined) {
+    throw usageError(
+      `--use would point the profile at a key restricted to subaccount ${key.subaccount}, which cannot manage API keys`,
+      'make the key without --use; this profile needs a key for the whole account to manage keys',
+    );
+  }
+}

@@ -99,6 +99,25 @@ describe('keys generate', () => {
     expect(seen()).toEqual([]);
   });
 
+  it('--use with a subaccount key is refused before anything is sent (such a key cannot manage keys)', async () => {
+    const configDir = tempConfigDir();
+    const seen = requestsFrom(sandbox);
+    for (const command of ['generate', 'create']) {
+      const result = await runKeys(sandbox, [command, '--name', 'desk-3', '--subaccount', '3', '--use'], { configDir });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/^trident: --use would point the profile at a key restricted to subaccount 3, which cannot manage API keys\nhint: /);
+    }
+    expect(seen()).toEqual([]);
+    expect((await runCli(['config', 'get', 'keys.keyId'], { configDir })).exitCode).toBe(5);
+  });
+
+  it('--use with a read-only key says what the profile can no longer do', async () => {
+    const result = await runKeys(sandbox, ['generate', '--name', 'reader', '--scopes', 'read', '--use', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { api_key: id } = JSON.parse(result.stdout);
+    expect(result.stderr).toContain(`warning: key ${id} is read-only: with it, profile "default" can list keys but not create, delete or rotate them`);
+  });
+
   it('--use points the profile at the new key; a later list needs nothing but --profile', async () => {
     const configDir = tempConfigDir();
     await runCli(['--profile', 'ci', 'config', 'set', 'keys.url', sandbox.url], { configDir });

@@ -11,7 +11,7 @@ import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, ty
 import { answerLost, findLostCreate } from '../lost-answer.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
 import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
-import { parseNewKey } from '../rules.js';
+import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 
 export interface CreateOptions extends NewKeyOptions {
@@ -21,7 +21,7 @@ export interface CreateOptions extends NewKeyOptions {
 
 async function finish(ctx: Context, opts: CreateOptions, result: NewKeyResult): Promise<void> {
   const file = result.private_key_file;
-  const used = opts.use && file !== null ? await useKey(ctx, result.api_key.api_key, file) : undefined;
+  const used = opts.use && file !== null ? await useKey(ctx, result.api_key.api_key, file, result.api_key.scopes) : undefined;
   await printNewKey(ctx, used ? { ...result, used } : result);
 }
 
@@ -106,6 +106,7 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
 
 export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const key = parseNewKey(opts);
+  checkUse(key, opts.use);
   if (opts.publicKey !== undefined) await createFromGivenKey(ctx, { ...opts, publicKey: opts.publicKey }, key);
   else await createLocalPair(ctx, opts, key);
 }

@@ -7,7 +7,7 @@ import { connect } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, storePrivateKey } from '../key-files.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
 import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
-import { parseNewKey } from '../rules.js';
+import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 
 export type GenerateOptions = NewKeyOptions;
@@ -33,6 +33,7 @@ async function undoGenerate(client: KeysClient, apiKey: string, path: string, st
 
 export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const key = parseNewKey(opts);
+  checkUse(key, opts.use);
   if (opts.use && opts.out === STDOUT) throw usageError('--use needs the private key in a file, not on stdout (--out -)');
   const client = await connect(ctx, opts);
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
@@ -58,7 +59,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   } catch (error) {
     throw await undoGenerate(client, apiKey.api_key, path, error);
   }
-  const used = opts.use ? await useKey(ctx, apiKey.api_key, path) : undefined;
+  const used = opts.use ? await useKey(ctx, apiKey.api_key, path, apiKey.scopes) : undefined;
   await printNewKey(ctx, { api_key: apiKey, private_key_file: path, ...(warning ? { warning } : {}), ...(used ? { used } : {}) });
 }
 
@@ -73,7 +74,8 @@ export function register(parent: Command, bind: Binder): void {
   examples(addNewKeyOptions(command).action(bind(run)), [
     'trident keys generate --name ci-deploy',
     'trident keys generate --name reader --scopes read --out ./reader.pem -o json',
-    'trident keys generate --name desk-3 --subaccount 3 --use',
+    'trident keys generate --name laptop --use',
+    'trident keys generate --name desk-3 --subaccount 3 --out ./desk-3.pem',
     'trident keys generate --name once --out - > key.pem',
   ]);
 }
