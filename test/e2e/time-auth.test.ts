@@ -13,6 +13,26 @@ function login(configDir: string, extra: string[] = [], password = `${SANDBOX_TI
 }
 
 describe('time login, commands, logout over HTTPS', () => {
+  it('login with --url and --ca-file keeps them in the profile: the next command needs only --profile', async () => {
+    const configDir = tempConfigDir();
+    const { url, caFile } = time.sandbox;
+    const loggedIn = await runCli(
+      ['--profile', 'work', 'time', 'login', '--url', url, '--ca-file', caFile!, '--email', SANDBOX_TIME_USER.email, '--password-stdin'],
+      { configDir, input: `${SANDBOX_TIME_USER.password}\n` },
+    );
+    expect(loggedIn.exitCode, loggedIn.stderr).toBe(0);
+    expect(loggedIn.stderr).toContain(`profile "work" now has time.url ${url} and caFile ${caFile}`);
+    const projects = await runCli(['--profile', 'work', 'time', 'projects', '-o', 'json'], { configDir });
+    expect(projects.exitCode, projects.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(projects.stdout))).toBe(true);
+    const again = await runCli(['--profile', 'work', 'time', 'login', '--url', url, '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
+      configDir,
+      input: `${SANDBOX_TIME_USER.password}\n`,
+    });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('now has');
+  });
+
   it('logs in with the password from stdin, stores the token 0600, uses it three times with one User-Agent, logs out', async () => {
     const configDir = tempConfigDir();
     const before = time.sandbox.server.requests.length;

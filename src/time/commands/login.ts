@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
@@ -28,8 +29,24 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   await saveToken(path, { token, userAgent, accountId: accountId ?? opts.accountId ?? null, email, createdAt: ctx.now().toISOString() });
 
   ctx.log.info(`logged in as ${email}; token stored in ${path} (mode 0600), bound to User-Agent "${userAgent}"`);
+  await rememberService(ctx, opts);
   if (ctx.env.TRIDENT_TIME_TOKEN) ctx.log.warn('TRIDENT_TIME_TOKEN is set and is used instead of the stored token');
   await ctx.output.object({ profile: ctx.profile, email, account_id: accountId ?? opts.accountId ?? null, token_file: path, user_agent: userAgent });
+}
+
+/**
+ * A token is only of use with its service: `--url` (and a `--ca-file` for it, if the profile has none yet) go
+ * into the profile, so that the next command of the profile needs nothing more.
+ */
+async function rememberService(ctx: Context, opts: LoginOptions): Promise<void> {
+  const url = ctx.settings.resolve('time.url', opts.url);
+  const ca = ctx.settings.resolve('caFile');
+  const remembered: Partial<Record<'time.url' | 'caFile', string>> = {};
+  if (url.source === 'flag' && ctx.settings.store.get(ctx.profile, 'time.url') !== url.value) remembered['time.url'] = url.value!;
+  if (ca.source === 'flag' && ctx.settings.store.get(ctx.profile, 'caFile') === undefined) remembered.caFile = resolve(ca.value!);
+  if (Object.keys(remembered).length === 0) return;
+  await ctx.settings.store.update(ctx.profile, remembered);
+  ctx.log.info(`profile "${ctx.profile}" now has ${Object.entries(remembered).map(([key, value]) => `${key} ${value}`).join(' and ')}`);
 }
 
 async function askEmail(ctx: Context): Promise<string> {
@@ -52,7 +69,7 @@ export function register(parent: Command, bind: Binder): void {
       'Log in with email and password (POST /auth) and store the token for the current profile in ' +
         '<config dir>/tokens/<profile>.json, mode 0600. No OS keyring is available here: that file is the store. ' +
         'The password is asked for on a terminal (hidden) or read from stdin with --password-stdin; never from a flag. ' +
-        'The token only works with the User-Agent it was created with (time.userAgent).',
+        'The token only works with the User-Agent it was created with (time.userAgent). A --url given here is kept in the profile (as time.url), and so is --ca-file if the profile has no caFile yet.',
     )
     .option('--email <address>', 'account email (asked for on a terminal if missing)')
     .option('--account-id <id>', 'account to log in to, when the user has several')
