@@ -3,7 +3,7 @@
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/secret-file.js';
 
 export interface StoredToken {
@@ -69,11 +69,14 @@ export function isTokenShaped(token: string): boolean {
   return token.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e]+$/.test(token);
 }
 
+/** A token file that cannot be read is a missing credential (exit 4), like a private key file. */
 function readTokenText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw usageError(`cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new TridentError(ExitCode.auth, `cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      hint: 'check --token-file, or log in again: trident time login',
+    });
   }
 }
 

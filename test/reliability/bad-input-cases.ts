@@ -161,7 +161,7 @@ export function badInputs(f: Fixtures): BadInput[] {
     { group: 'time', args: ['time', 'projects'], exit: 4, message: /^not logged in to the time tracker \(profile "default"\)$/, env: { TRIDENT_TIME_TOKEN: undefined } },
     { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 'abc\u0001def' } },
     { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 't'.repeat(8192) } },
-    { group: 'time', args: ['time', 'projects', '--token-file', f.file('missing-token')], exit: 2, message: /^cannot read token file \S+: ENOENT$/, env: { TRIDENT_TIME_TOKEN: undefined } },
+    { group: 'time', args: ['time', 'projects', '--token-file', f.file('missing-token')], exit: 4, message: /^cannot read token file \S+: ENOENT$/, env: { TRIDENT_TIME_TOKEN: undefined } },
     { group: 'time', args: ['time', 'projects', '--token-file', f.file('token-words')], exit: 2, message: /does not hold a token$/, env: { TRIDENT_TIME_TOKEN: undefined } },
     {
       group: 'time',
