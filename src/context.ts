@@ -139,7 +139,7 @@ function parseSeconds(value: string | undefined, flag: string): number | undefin
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-    throw usageError(`invalid ${flag} "${value}": expected seconds between 0 and 3600`);
+    throw usageError(`invalid ${flag} "${value}": expected a number of seconds above 0, at most 3600`);
   }
   return Math.round(seconds * 1000);
 }

@@ -59,7 +59,9 @@ export function createPrompter(options: PrompterOptions): Prompter {
     ask,
     async confirm(question) {
       if (options.yes) return true;
-      if (!isInteractive()) throw cancelledError(`${question.replace(/\?\s*$/, '')}: confirmation needed`, 'pass --yes to confirm without a prompt');
+      // "Delete project 64? This cannot be undone." → "Delete project 64: confirmation needed"
+      const action = /^([\s\S]*?)\?(?:\s|$)/.exec(question)?.[1] ?? question;
+      if (!isInteractive()) throw cancelledError(`${action}: confirmation needed`, 'pass --yes to confirm without a prompt');
       const answer = await ask(`${question} [y/N] `);
       return /^y(es)?$/i.test(answer.trim());
     },

@@ -45,7 +45,7 @@ export function badInputs(f: Fixtures): BadInput[] {
   return [
     // ---- global options, settings, the command line itself
     global(2, /^option '-o, --output <format>' argument 'xml' is invalid/, ['catalog', 'health', '--output', 'xml']),
-    global(2, /^invalid --timeout "0": expected seconds between 0 and 3600$/, ['catalog', 'health', '--timeout', '0']),
+    global(2, /^invalid --timeout "0": expected a number of seconds above 0, at most 3600$/, ['catalog', 'health', '--timeout', '0']),
     global(2, /^invalid --timeout "abc"/, ['catalog', 'health', '--timeout', 'abc']),
     global(2, /^invalid --timeout "99999"/, ['catalog', 'health', '--timeout', '99999']),
     global(2, /^invalid --retries "-1": expected a whole number from 0 to 10$/, ['catalog', 'health', '--retries', '-1']),
@@ -158,6 +158,7 @@ export function badInputs(f: Fixtures): BadInput[] {
     time(2, /^cannot read \S+: EISDIR$/, ...csv('directory')),
     time(2, /^--from-csv takes ids and names from the file/, ...csv('csv-id.csv'), '--name', 'x'),
     time(2, /^invalid --concurrency "0"/, ...csv('csv-id.csv'), '--concurrency', '0'),
+    time(3, /^Delete project 64: confirmation needed$/, 'projects', 'delete', '64'),
     { group: 'time', args: ['time', 'projects'], exit: 4, message: /^not logged in to the time tracker \(profile "default"\)$/, env: { TRIDENT_TIME_TOKEN: undefined } },
     { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 'abc\u0001def' } },
     { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 't'.repeat(8192) } },
