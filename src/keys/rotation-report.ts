@@ -164,7 +164,7 @@ export async function printPendingPlan(ctx: Context, path: string, journal: Jour
     switch: journal.owner.mode === 'profile' ? `point profile "${journal.owner.profile}" at the new key` : 'skip: no profile to switch',
     verify: 'GET /api_keys signed by the new key must list it; otherwise roll back',
     'delete-old': `DELETE /api_keys/${journal.old_key.api_key}`,
-    'remove-old-file': journal.old_key.file_created_by_trident ? `remove ${journal.old_key.private_key_file}` : 'skip: trident did not create the old key file',
+    'remove-old-file': journal.old_key.file_created_by_trident ? `remove ${journal.old_key.private_key_file}` : "skip: the old key file is not trident's own (<config dir>/keys/<api_key>.pem)",
     'restore-profile': 'point the profile at the old key again',
     'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : `delete every key named "${journal.new_name}"`,
     'remove-new-files': 'remove the new private key files',

@@ -368,7 +368,7 @@ export class Rotation {
       await removeSecretFile(file);
       this.record({ step: 'remove-old-file', status: 'done', ms: since(start), file });
     } else {
-      const reason = !j.old_key_deleted ? 'the old key was not deleted' : file === null ? `the old key came from ${PRIVATE_KEY_ENV}` : 'trident did not create it';
+      const reason = !j.old_key_deleted ? 'the old key was not deleted' : file === null ? `the old key came from ${PRIVATE_KEY_ENV}` : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
       this.record({ step: 'remove-old-file', status: 'skipped', ms: 0, file: file ?? undefined, reason });
     }
     await removeSecretFile(j.staged_file);

@@ -59,14 +59,14 @@ describe('keys rotate', () => {
     expect(result.stderr).toContain('rotate: verify done');
   });
 
-  it('keeps an old key file that trident did not create', async () => {
+  it('keeps an old key file outside <config dir>/keys, and says why', async () => {
     const setup = profileWithKey(sandbox, { ownFile: true });
     const result = await rotate(setup, ROTATE_JSON);
     expect(result.exitCode, result.stderr).toBe(0);
     const { keyId } = await expectOneWorkingKey(sandbox, setup);
     expect(keyId).not.toBe(setup.oldId);
     expect(existsSync(setup.oldFile)).toBe(true);
-    expect(JSON.parse(result.stdout).steps.at(-1)).toMatchObject({ step: 'remove-old-file', status: 'skipped', reason: 'trident did not create it' });
+    expect(JSON.parse(result.stdout).steps.at(-1)).toMatchObject({ step: 'remove-old-file', status: 'skipped', reason: "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you" });
   });
 
   it('--local makes the pair here and uploads only the public half; --name and --out are honoured', async () => {
