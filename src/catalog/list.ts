@@ -36,12 +36,14 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
   const client = await connect(ctx, opts);
   if (opts.all) {
     const progress = pageProgress(ctx, spec.noun);
+    let shown: number;
     try {
       const rows = pages((size, from) => spec.fetch(client, { limit: size, offset: from }), { limit: limit ?? MAX_PAGE, offset: offset ?? 0 }, progress?.update);
-      await ctx.output.list(rows, spec.columns);
+      shown = await ctx.output.list(rows, spec.columns);
     } finally {
       progress?.done();
     }
+    if (shown === 0 && ctx.io.stderr.isTTY) ctx.log.info(`no ${spec.noun}`);
     return;
   }
   const page = await spec.fetch(client, { limit, offset });
@@ -49,10 +51,12 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
   noteMore(ctx, spec.noun, page);
 }
 
-/** On a terminal: which rows these were, and how to get the rest. */
+/** On a terminal: which rows these were and how to get the rest, or that there were none. */
 function noteMore<T>(ctx: Context, noun: string, page: Page<T>): void {
+  if (!ctx.io.stderr.isTTY) return;
   const start = page.meta.offset ?? 0;
   const end = start + page.items.length;
-  if (!ctx.io.stderr.isTTY || end >= page.meta.total) return;
-  ctx.log.info(`${noun} ${page.items.length === 0 ? 'none' : `${start + 1}–${end}`} of ${page.meta.total}; next page: --offset ${end}, every page: --all`);
+  const total = page.meta.total;
+  if (page.items.length === 0) ctx.log.info(total === 0 ? `no ${noun}` : `no ${noun} from --offset ${start}: there are ${total}`);
+  else if (end < total) ctx.log.info(`${noun} ${start + 1}–${end} of ${total}; next page: --offset ${end}, every page: --all`);
 }
