@@ -46,9 +46,9 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
     await expect(connect(ctx, {})).rejects.toMatchObject({ exitCode: 4, hint: expect.stringContaining('trident time login') });
   });
 
-  it('an unreadable or empty token file exits 2', async () => {
+  it('a token file that is not there is a missing credential (exit 4); an empty one is bad input (exit 2)', async () => {
     const { ctx, configDir } = fakeContext(URL_ENV);
-    expect((await tridentError(() => resolveToken(ctx, join(configDir, 'missing')))).exitCode).toBe(2);
+    expect((await tridentError(() => resolveToken(ctx, join(configDir, 'missing')))).exitCode).toBe(4);
     mkdirSync(configDir, { recursive: true });
     writeFileSync(join(configDir, 'empty'), '\n');
     expect((await tridentError(() => resolveToken(ctx, join(configDir, 'empty')))).exitCode).toBe(2);
