@@ -15,12 +15,13 @@ export function addConnectionOption(command: Command): Command {
 }
 
 export async function connect(ctx: Context, options: ConnectionOptions): Promise<CatalogClient> {
+  const setting = ctx.settings.resolve('catalog.url', options.url);
   const value = requireSetting(
-    ctx.settings.get('catalog.url', options.url),
+    setting.value,
     'catalog service URL',
     'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
   );
-  const base = parseBaseUrl(value, 'catalog.url');
+  const base = parseBaseUrl(value, ctx.settings.origin(setting, '--url'));
   // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts).
   return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining: PAGES_AHEAD, baseUrl: base }), base);
 }

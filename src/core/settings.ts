@@ -181,6 +181,13 @@ export class Settings {
     return this.resolve(key, flag).value;
   }
 
+  /** Where a value came from, for messages: `--url`, `TRIDENT_CATALOG_URL` or `catalog.url of profile "p"`. */
+  origin(setting: ResolvedSetting, flagName: string): string {
+    if (setting.source === 'flag') return flagName;
+    if (setting.source === 'env') return (SETTINGS[setting.key] as SettingSpec).env ?? setting.key;
+    return `${setting.key} of profile "${this.profile}"`;
+  }
+
   all(): ResolvedSetting[] {
     return SETTING_KEYS.map((key) => this.resolve(key));
   }

@@ -35,11 +35,11 @@ export function addConnectionOptions(command: Command): Command {
  * The service's base URL from a configured value: a bare origin gets the default base path; a URL that
  * already has a path (`/trade-api/v2`, with or without a trailing slash) keeps it as it is.
  */
-export function keysBaseUrl(value: string): URL {
-  const url = parseBaseUrl(value, 'keys service URL');
+export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
+  const url = parseBaseUrl(value, origin);
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = path === '' ? DEFAULT_BASE_PATH : path;
-  assertSecureUrl(url, 'keys service URL', true);
+  assertSecureUrl(url, origin, true);
   return url;
 }
 
@@ -79,12 +79,9 @@ export function signerFromFile(ctx: Context, keyId: string, path: string): Signe
 }
 
 export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {
-  const url = requireSetting(
-    ctx.settings.get('keys.url', opts.url),
-    'key service URL',
-    'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2',
-  );
-  const baseUrl = keysBaseUrl(url);
+  const setting = ctx.settings.resolve('keys.url', opts.url);
+  const url = requireSetting(setting.value, 'key service URL', 'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2');
+  const baseUrl = keysBaseUrl(url, ctx.settings.origin(setting, '--url'));
   const keyId = requireSetting(
     ctx.settings.get('keys.keyId', opts.keyId),
     'key id',

@@ -40,9 +40,11 @@ export function addConnectionOptions(command: Command): Command {
 
 /** The base URL; `http://` is refused (exit 2) before anything is sent: the token must not travel in clear text. */
 export function timeBaseUrl(ctx: Context, flag?: string): URL {
-  const value = requireSetting(ctx.settings.get('time.url', flag), 'time tracker URL', 'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1');
-  const url = parseBaseUrl(value, 'time.url');
-  assertSecureUrl(url, 'time.url', false);
+  const setting = ctx.settings.resolve('time.url', flag);
+  const value = requireSetting(setting.value, 'time tracker URL', 'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1');
+  const origin = ctx.settings.origin(setting, '--url');
+  const url = parseBaseUrl(value, origin);
+  assertSecureUrl(url, origin, false);
   return url;
 }
 

@@ -117,7 +117,7 @@ export function badInputs(f: Fixtures): BadInput[] {
     keys(4, /^cannot read private key file \S+: EISDIR$/, ...signWith('directory')),
     { group: 'keys', args: ['keys', 'list'], exit: 2, message: /^TRIDENT_PRIVATE_KEY is not a PEM private key/, env: { TRIDENT_PRIVATE_KEY_FILE: undefined, TRIDENT_PRIVATE_KEY: 'garbage' } },
     keys(2, /^refusing to send credentials in clear text to http:\/\/example\.com/, 'list', '--url', 'http://example.com'),
-    keys(2, /^invalid keys service URL "not a url": not a URL$/, 'list', '--url', 'not a url'),
+    keys(2, /^invalid --url "not a url": not a URL$/, 'list', '--url', 'not a url'),
     keys(2, /a base URL has no query or fragment$/, 'list', '--url', 'https://h.example/x?y=1'),
     { group: 'keys', args: ['keys', 'list'], exit: 4, message: /^no key id configured$/, env: { TRIDENT_KEY_ID: undefined } },
     keys(2, /^missing required argument 'api_key'$/, 'delete'),
@@ -127,7 +127,8 @@ export function badInputs(f: Fixtures): BadInput[] {
     keys(2, /^cannot write to \S+not-a-dir: /, ...newKey('--out', join(f.file('not-a-dir'), 'k.pem'))),
 
     // ---- time
-    time(2, /^refusing to send credentials in clear text/, 'projects', '--url', 'http://127.0.0.1:9/api/v1'),
+    time(2, /^refusing to send credentials in clear text to http:\/\/127\.0\.0\.1:9 \(--url\)$/, 'projects', '--url', 'http://127.0.0.1:9/api/v1'),
+    { group: 'catalog', args: ['catalog', 'health'], exit: 2, message: /^invalid TRIDENT_CATALOG_URL "ftp:\/\/x": use http\(s\):\/\/$/, env: { TRIDENT_CATALOG_URL: 'ftp://x' } },
     time(2, /^option '--status <status>' argument 'bogus' is invalid/, 'projects', '--status', 'bogus'),
     time(2, /^invalid project id "abc"/, 'projects', 'get', 'abc'),
     time(2, /^invalid project id "0"/, 'projects', 'get', '0'),
@@ -201,8 +202,8 @@ export function badInputs(f: Fixtures): BadInput[] {
     catalog(2, /^invalid --from "2026-02-01T10:00:00\+25:00": the offset \+25:00 is out of range$/, ...dynamics('--from', '2026-02-01T10:00:00+25:00')),
     catalog(2, /^--scope is required/, 'common-count'),
     catalog(2, /^option '--scope <scope>' argument 'cities' is invalid/, 'common-count', '--scope', 'cities'),
-    catalog(2, /^invalid catalog\.url "ftp:\/\/x": use http\(s\):\/\/$/, 'health', '--url', 'ftp://x'),
-    catalog(2, /^invalid catalog\.url "http:\/\/\[::1": not a URL$/, 'health', '--url', 'http://[::1'),
+    catalog(2, /^invalid --url "ftp:\/\/x": use http\(s\):\/\/$/, 'health', '--url', 'ftp://x'),
+    catalog(2, /^invalid --url "http:\/\/\[::1": not a URL$/, 'health', '--url', 'http://[::1'),
     catalog(2, /^option '--sort <order>' argument 'newest' is invalid/, 'snapshots', 'p1', '--sort', 'newest'),
 
     // ---- config

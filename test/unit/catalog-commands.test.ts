@@ -67,7 +67,7 @@ describe('client-side rejections send nothing', () => {
     expect(error.message).toBe('no catalog service URL configured');
     expect(error.hint).toContain('trident config set catalog.url');
     expect(error.hint).toContain('trident sandbox');
-    expect((await usageError(count.run(f.ctx, { url: 'ftp://x' }))).message).toBe('invalid catalog.url "ftp://x": use http(s)://');
+    expect((await usageError(count.run(f.ctx, { url: 'ftp://x' }))).message).toBe('invalid --url "ftp://x": use http(s)://');
   });
 });
 
