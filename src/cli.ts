@@ -54,7 +54,9 @@ export function buildProgram(): Command {
     .option('-y, --yes', 'confirm destructive actions without a prompt')
     .option('--no-input', 'never prompt (also when CI is set)')
     .addHelpText('after', HELP_EXAMPLES)
-    .addHelpCommand('help [command]', 'show help for a command');
+    // commander's own help command reads only the first name (`help keys list` showed `keys`): ours is
+    // added by registerGroups, after the groups, so that it lists last.
+    .helpCommand(false);
   return program;
 }
 
@@ -68,7 +70,36 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
       (await entry.load()).register(group, bind);
     }
   }
+  addHelpCommand(program);
   applyToTree(program);
+}
+
+/** `trident help <group> [<command>...]`: the help of that command, as its --help shows it. */
+function addHelpCommand(program: Command): void {
+  program
+    .command('help')
+    .summary('show help for a command')
+    .description('Show the help of a command: "trident help keys list" is "trident keys list --help".')
+    .argument('[command...]', 'a group, then a command of it')
+    .action((names: string[]) => commandAt(program, names).help());
+}
+
+/** The command a path of names leads to; an unknown name is a usage error, as after any other command. */
+function commandAt(program: Command, names: string[]): Command {
+  let command = program;
+  for (const name of names) {
+    const next = command.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
+    if (!next || next.name() === 'help') program.error(`unknown command '${name}'\n(${knownCommands(command)})`, { exitCode: ExitCode.usage, code: 'commander.unknownCommand' });
+    command = next;
+  }
+  return command;
+}
+
+function knownCommands(command: Command): string {
+  const path = [];
+  for (let at: Command | null = command; at; at = at.parent) path.unshift(at.name());
+  const names = command.commands.map((sub) => sub.name()).filter((name) => name !== 'help');
+  return names.length === 0 ? `"${path.join(' ')}" has no commands` : `commands of "${path.join(' ')}": ${names.join(', ')}`;
 }
 
 /** Settings commander copies only through .command(): make sure every command has them. */

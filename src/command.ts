@@ -2,6 +2,7 @@
 // into a commander action with a Context built from the global options, and help examples.
 import type { Command } from 'commander';
 import { createContext, explainMissingSetting, type Context, type ContextDeps, type GlobalOptions } from './context.js';
+import { usageError } from './core/errors.js';
 
 export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<number | void>;
 
@@ -32,4 +33,15 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
 /** Adds an "Examples:" block to a command's help. */
 export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}
+
+/**
+ * An option parser that refuses a second occurrence: commander would silently keep the last value.
+ * It throws while the command line is parsed, so before any request.
+ */
+export function once(flag: string, hint?: string): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    if (previous !== undefined) throw usageError(`${flag} given twice ("${previous}", then "${value}"): this command takes one`, hint);
+    return value;
+  };
 }

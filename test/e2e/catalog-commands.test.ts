@@ -278,6 +278,30 @@ describe('errors', () => {
   });
 });
 
+describe('a repeated --store', () => {
+  it.each([
+    ['products'],
+    ['snapshots', PROD_1],
+    ['categories'],
+    ['cursors'],
+    ['dynamics', PROD_1, '--source-id', 'fp-1', '--field', 'price', '--interval', '1d'],
+  ])('is refused where the service takes one store: %s', async (...args) => {
+    const before = sandbox.server.requests.length;
+    const result = await catalog([...args, '--store', 'fixprice', '--store', 'chizhik']);
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^trident: --store given twice \("fixprice", then "chizhik"\)[^\n]*\nhint: only catalog count and common-count take several --store\n$/),
+    });
+    expect(sandbox.server.requests.length).toBe(before);
+  });
+
+  it('is still several stores on count and common-count', async () => {
+    expect(await json(['count', '--store', 'fixprice', '--store', 'chizhik'])).toMatchObject({ stores: ['fixprice', 'chizhik'] });
+    expect(await json(['common-count', '--scope', 'stores', '--store', 'fixprice', '--store', 'chizhik'])).toMatchObject({ stores: ['fixprice', 'chizhik'] });
+  });
+});
+
 describe('help', () => {
   it('lists the 13 commands, each with a summary and examples', async () => {
     const group = await runCli(['catalog', '--help']);

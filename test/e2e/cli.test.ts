@@ -44,6 +44,18 @@ describe('trident binary', () => {
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
   });
 
+  it('stores file settings as absolute paths (cron runs elsewhere)', async () => {
+    const configDir = tempConfigDir();
+    for (const key of ['keys.privateKeyFile', 'caFile']) {
+      const set = await runCli(['config', 'set', key, './secrets/file.pem'], { configDir });
+      expect(set.exitCode).toBe(0);
+      expect(set.stderr).toContain(`to ${join(process.cwd(), 'secrets', 'file.pem')}`);
+      expect((await runCli(['config', 'get', key], { configDir })).stdout).toBe(`${join(process.cwd(), 'secrets', 'file.pem')}\n`);
+    }
+    await runCli(['config', 'set', 'catalog.url', 'http://127.0.0.1:8000/./x'], { configDir });
+    expect((await runCli(['config', 'get', 'catalog.url'], { configDir })).stdout).toBe('http://127.0.0.1:8000/./x\n');
+  });
+
   it('keeps profiles apart and shows where each value comes from', async () => {
     const configDir = tempConfigDir();
     await runCli(['--profile', 'ci', 'config', 'set', 'output', 'json'], { configDir });

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { CATEGORY_COLUMNS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { integer } from '../validate.js';
+import { oneStore } from './one-store.js';
 
 export interface CategoriesOptions extends ListOptions {
   store?: string;
@@ -26,12 +27,12 @@ export function register(parent: Command, bind: Binder): void {
     .command('categories')
     .summary("list the stores' categories")
     .description('List categories, most recently updated first.')
-    .option('--store <name>', 'only this store (parser_name)')
+    .option('--store <name>', 'only this store (parser_name)', oneStore)
     .option('--depth <n>', 'only this depth in the tree')
     .option('--parent <uid>', "only children of this parent (the parent's source uid)")
     .option('--search <text>', "text in the category's title (the service's q)");
   examples(addListOptions(command).action(bind(run)), [
     'trident catalog categories --store fixprice --depth 1',
-    'trident catalog categories --parent 100 --all -o csv',
+    'trident catalog categories --parent fp-100 --all -o csv',
   ]);
 }

@@ -16,7 +16,8 @@ export function register(parent: Command, bind: Binder): void {
     .summary('count distinct products')
     .description(
       'Count distinct products, optionally only those sold in the given stores and regions. ' +
-        'Shows the stores and regions as the service normalized them (trimmed, lower-cased, de-duplicated).',
+        'Shows the stores and regions as the service normalized them (trimmed, lower-cased, de-duplicated). ' +
+        'A region is the settlements\' normalized region (region_normalized in trident catalog settlements: moscow, spb, ...).',
     );
   examples(addStoreRegionOptions(command, 'only products from this store', 'only products sold in this region').action(bind(run)), [
     'trident catalog count',

@@ -3,6 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { CURSOR_COLUMNS } from '../columns.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { oneStore } from './one-store.js';
 
 export interface CursorsOptions extends ConnectionOptions {
   store?: string;
@@ -18,6 +19,6 @@ export function register(parent: Command, bind: Binder): void {
     .command('cursors')
     .summary('show how far the converter has synchronized each store')
     .description("List the converter's synchronization cursors: per store, the last ingested time and product id.")
-    .option('--store <name>', 'only this store (parser_name)');
+    .option('--store <name>', 'only this store (parser_name)', oneStore);
   examples(addConnectionOption(command).action(bind(run)), ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json']);
 }

@@ -5,6 +5,8 @@ import type { CatalogClient, DynamicsAnswer, DynamicsQuery } from '../client.js'
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
 import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';
+import { oneStore } from './one-store.js';
+import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './sandbox-product.js';
 
 export interface DynamicsOptions extends ConnectionOptions {
   store?: string;
@@ -80,7 +82,7 @@ export function register(parent: Command, bind: Binder): void {
         'The chart\'s axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.',
     )
     .argument('<id>', 'canonical product id')
-    .option('--store <name>', 'store of the series (parser_name) (required)')
+    .option('--store <name>', 'store of the series (parser_name) (required)', oneStore)
     .option('--source-id <id>', "the store's own product id (required)")
     .addOption(new Option('--field <field>', 'the field of the series (required)').choices(DYNAMICS_FIELDS))
     .addOption(new Option('--interval <interval>', 'one point every interval (required)').choices(INTERVALS))
@@ -88,8 +90,8 @@ export function register(parent: Command, bind: Binder): void {
     .option('--to <time>', 'end (default now)')
     .option('--chart', 'draw a line chart in the terminal; gaps stay gaps');
   examples(addConnectionOption(command).action(bind(run)), [
-    'trident catalog dynamics PRODUCT_ID --store fixprice --source-id 12345 --field price --interval 1d --chart',
-    'trident catalog dynamics PRODUCT_ID --store fixprice --source-id 12345 --field available_count --interval 6h --from -7d',
-    'trident catalog dynamics PRODUCT_ID --store chizhik --source-id 42 --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json',
+    `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1d --chart`,
+    `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field available_count --interval 6h --from -7d`,
+    `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json`,
   ]);
 }

@@ -3,6 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
 import { productId } from '../validate.js';
+import { SANDBOX_PRODUCT } from './sandbox-product.js';
 
 export async function run(ctx: Context, opts: ConnectionOptions, id: string): Promise<void> {
   const product = productId(id);
@@ -17,7 +18,7 @@ export function register(parent: Command, bind: Binder): void {
     .description('Show one product as the product list shows it: title, brand, lowest price, stores, latest observation.')
     .argument('<id>', 'canonical product id');
   examples(addConnectionOption(command).action(bind(run)), [
-    'trident catalog product 3f1c9a2e-0000-4000-8000-000000000001',
-    'trident catalog product 3f1c9a2e-0000-4000-8000-000000000001 -o json',
+    `trident catalog product ${SANDBOX_PRODUCT}`,
+    `trident catalog product ${SANDBOX_PRODUCT} -o json`,
   ]);
 }

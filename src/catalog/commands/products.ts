@@ -5,6 +5,7 @@ import type { ProductQuery } from '../client.js';
 import { PRODUCT_COLUMNS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { PRODUCT_SORTS, decimal, integer, oneOf } from '../validate.js';
+import { oneStore } from './one-store.js';
 
 export interface ProductsOptions extends ListOptions {
   search?: string;
@@ -51,7 +52,7 @@ export function register(parent: Command, bind: Binder): void {
         'With --all, every page is fetched in turn and rows are written as they arrive (constant memory).',
     )
     .option('--search <text>', 'case-insensitive substring of the title or brand (the service\'s q)')
-    .option('--store <name>', 'only rows from this store (parser_name, e.g. fixprice)')
+    .option('--store <name>', 'only rows from this store (parser_name, e.g. fixprice)', oneStore)
     .option('--category <id>', 'only this category id')
     .option('--settlement <id>', 'only this settlement id')
     .option('--brand <name>', 'only this brand (case-insensitive)')
@@ -61,7 +62,7 @@ export function register(parent: Command, bind: Binder): void {
     .option('--price-max <n>', 'highest price (same rule)')
     .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(PRODUCT_SORTS));
   examples(addListOptions(command).action(bind(run)), [
-    'trident catalog products --search milk --store fixprice',
+    'trident catalog products --search молоко --store fixprice',
     'trident catalog products --price-max 100 --sort price_asc --limit 50',
     'trident catalog products --all -o ndjson > products.ndjson',
   ]);

@@ -24,8 +24,8 @@ export function register(parent: Command, bind: Binder): void {
     .command('settlements')
     .summary('list the towns and cities stores are in')
     .description('List settlements, the places store rows belong to.')
-    .option('--country <name>', 'only this country')
+    .option('--country <name>', 'only this country, exactly as the service stores it (e.g. RUS)')
     .option('--region <name>', 'only this region, exactly as the service stores it')
     .option('--search <text>', "text in the settlement's name (the service's q)");
-  examples(addListOptions(command).action(bind(run)), ['trident catalog settlements --search mosc', 'trident catalog settlements --country Russia --all -o ndjson']);
+  examples(addListOptions(command).action(bind(run)), ['trident catalog settlements --search mosc', 'trident catalog settlements --country RUS --all -o ndjson']);
 }

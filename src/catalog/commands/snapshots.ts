@@ -4,6 +4,8 @@ import type { Context } from '../../context.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
+import { oneStore } from './one-store.js';
+import { SANDBOX_PRODUCT } from './sandbox-product.js';
 
 export interface SnapshotsOptions extends ListOptions {
   store?: string;
@@ -27,11 +29,11 @@ export function register(parent: Command, bind: Binder): void {
     .summary('list the price and stock history of one product')
     .description('List the recorded snapshots of a product: prices, stock, and the interval each one held.')
     .argument('<id>', 'canonical product id')
-    .option('--store <name>', 'only this store (parser_name)')
+    .option('--store <name>', 'only this store (parser_name)', oneStore)
     .option('--source-id <id>', "only this source id (the store's own product id)")
     .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(OBSERVED_SORTS));
   examples(addListOptions(command).action(bind(run)), [
-    'trident catalog snapshots 3f1c9a2e-0000-4000-8000-000000000001 --store fixprice',
-    'trident catalog snapshots 3f1c9a2e-0000-4000-8000-000000000001 --all -o csv > history.csv',
+    `trident catalog snapshots ${SANDBOX_PRODUCT} --store fixprice`,
+    `trident catalog snapshots ${SANDBOX_PRODUCT} --all -o csv > history.csv`,
   ]);
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { SOURCE_COLUMNS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
+import { SANDBOX_PRODUCT } from './sandbox-product.js';
 
 export interface SourcesOptions extends ListOptions {
   sort?: string;
@@ -27,7 +28,7 @@ export function register(parent: Command, bind: Binder): void {
     .argument('<id>', 'canonical product id')
     .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(OBSERVED_SORTS));
   examples(addListOptions(command).action(bind(run)), [
-    'trident catalog sources 3f1c9a2e-0000-4000-8000-000000000001',
-    'trident catalog sources 3f1c9a2e-0000-4000-8000-000000000001 -o json',
+    `trident catalog sources ${SANDBOX_PRODUCT}`,
+    `trident catalog sources ${SANDBOX_PRODUCT} -o json`,
   ]);
 }

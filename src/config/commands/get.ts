@@ -3,6 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { notFoundError } from '../../core/errors.js';
 import { assertSettingKey } from '../../core/settings.js';
+import { NO_SECRETS, settingsHelp } from '../settings-help.js';
 
 /** Prints the effective value (flag > env > profile > default), bare, for scripts. */
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
@@ -12,7 +13,16 @@ export async function run(ctx: Context, _opts: object, key: string): Promise<voi
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('get').summary('print the effective value of a setting').argument('<key>').action(bind(run)), [
+  const command = parent
+    .command('get')
+    .summary('print the effective value of a setting')
+    .description(
+      'Print the effective value of a setting (flag > environment > profile > default), bare, for scripts. ' +
+        `A setting with no value prints nothing on stdout and exits 5. ${NO_SECRETS}`,
+    )
+    .argument('<key>', 'one of the settings below')
+    .addHelpText('after', settingsHelp());
+  examples(command.action(bind(run)), [
     'trident config get keys.url',
     'url=$(trident --profile sandbox config get catalog.url)',
   ]);

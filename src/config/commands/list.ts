@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { ResolvedSetting } from '../../core/settings.js';
+import { NO_SECRETS } from '../settings-help.js';
 
 /** Every setting with its effective value and where it came from (flag, env, profile or default). */
 export async function run(ctx: Context): Promise<void> {
@@ -17,7 +18,14 @@ export async function run(ctx: Context): Promise<void> {
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('list').summary('show every setting, its value and its source').action(bind(run)), [
+  const command = parent
+    .command('list')
+    .summary('show every setting, its value and its source')
+    .description(
+      'Show every setting with its effective value and where it comes from: flag, env, profile or default ' +
+        `("(unset)" when it has no value). ${NO_SECRETS}`,
+    );
+  examples(command.action(bind(run)), [
     'trident config list',
     'trident --profile sandbox config list -o json',
   ]);

@@ -7,5 +7,12 @@ export async function run(ctx: Context): Promise<void> {
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('path').summary('print where the settings file is').action(bind(run)), ['trident config path']);
+  const command = parent
+    .command('path')
+    .summary('print where the settings file is')
+    .description(
+      'Print the path of the settings file: $TRIDENT_CONFIG_DIR/settings.json, else $XDG_CONFIG_HOME/trident/settings.json, ' +
+        'else ~/.config/trident/settings.json. The file may not exist yet: the first "trident config set" makes it.',
+    );
+  examples(command.action(bind(run)), ['trident config path', 'cat "$(trident config path)"']);
 }

@@ -16,5 +16,9 @@ export async function run(ctx: Context): Promise<void> {
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('profiles').summary('list the saved profiles').action(bind(run)), ['trident config profiles']);
+  const command = parent
+    .command('profiles')
+    .summary('list the saved profiles')
+    .description('List the profiles saved in the settings file, marking the current one (--profile, TRIDENT_PROFILE, default "default").');
+  examples(command.action(bind(run)), ['trident config profiles', 'trident config profiles -o json']);
 }

@@ -1,16 +1,33 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/settings.js';
+import { settingsHelp } from '../settings-help.js';
+
+/** Paths are kept absolute: cron and CI run trident from another directory than the one it was set up in. */
+const PATH_SETTINGS: readonly string[] = ['keys.privateKeyFile', 'caFile'];
 
 export async function run(ctx: Context, _opts: object, key: string, value: string): Promise<void> {
   const setting = assertSettingKey(key);
-  await ctx.settings.store.update(ctx.profile, { [setting]: value });
-  ctx.log.info(`set ${setting} in profile "${ctx.profile}"`);
+  const stored = PATH_SETTINGS.includes(setting) && value !== '' ? resolve(value) : value;
+  await ctx.settings.store.update(ctx.profile, { [setting]: stored });
+  ctx.log.info(`set ${setting} in profile "${ctx.profile}"${stored !== value ? ` to ${stored}` : ''}`);
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('set').summary('set a value in the current profile').argument('<key>').argument('<value>').action(bind(run)), [
+  const command = parent
+    .command('set')
+    .summary('set a value in the current profile')
+    .description(
+      'Set a setting in the current profile (--profile, TRIDENT_PROFILE, default "default"), in the settings file (mode 0600). ' +
+        'The value is checked first: URLs must parse, time.authScheme and output take one of their values; file paths are stored absolute. ' +
+        'A flag or an environment variable still wins over the profile (see trident config list).',
+    )
+    .argument('<key>', 'one of the settings below')
+    .argument('<value>', 'the new value')
+    .addHelpText('after', settingsHelp());
+  examples(command.action(bind(run)), [
     'trident config set keys.url https://api.example.com/trade-api/v2',
     'trident --profile ci config set output json',
   ]);

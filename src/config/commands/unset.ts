@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/settings.js';
+import { settingsHelp } from '../settings-help.js';
 
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
   const setting = assertSettingKey(key);
@@ -10,5 +11,14 @@ export async function run(ctx: Context, _opts: object, key: string): Promise<voi
 }
 
 export function register(parent: Command, bind: Binder): void {
-  examples(parent.command('unset').summary('remove a value from the current profile').argument('<key>').action(bind(run)), ['trident config unset caFile']);
+  const command = parent
+    .command('unset')
+    .summary('remove a value from the current profile')
+    .description(
+      'Remove a setting from the current profile; its value then comes from a flag, the environment or the default, if any. ' +
+        'Removing a setting that is not set is not an error.',
+    )
+    .argument('<key>', 'one of the settings below')
+    .addHelpText('after', settingsHelp());
+  examples(command.action(bind(run)), ['trident config unset caFile', 'trident --profile staging config unset catalog.url']);
 }
