@@ -81,6 +81,6 @@ export function parseBoolean(value: string, flag: string): boolean {
     case 'no':
       return false;
     default:
-      throw usageError(`invalid ${flag} "${value}": expected true or false`);
+      throw usageError(`invalid ${flag} "${value}": expected true or false (yes/no and 1/0 are taken too)`);
   }
 }

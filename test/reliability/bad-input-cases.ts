@@ -137,7 +137,7 @@ export function badInputs(f: Fixtures): BadInput[] {
     time(2, /^--name must not be empty$/, 'projects', 'create', '--name', ''),
     time(2, /^--name contains the control character \\x07$/, 'projects', 'create', '--name', 'ding\u0007'),
     time(2, /^--name is 300 characters long; a name has at most 255$/, 'projects', 'create', '--name', 'n'.repeat(300)),
-    time(2, /^invalid --active "maybe"/, 'projects', 'create', '--name', 'x', '--active', 'maybe'),
+    time(2, /^invalid --active "maybe": expected true or false \(yes\/no and 1\/0 are taken too\)$/, 'projects', 'create', '--name', 'x', '--active', 'maybe'),
     time(2, /^invalid --rate "abc"/, 'projects', 'create', '--name', 'x', '--rate', 'abc'),
     time(2, /^option '--privacy <privacy>' argument 'secret' is invalid/, 'projects', 'create', '--name', 'x', '--privacy', 'secret'),
     time(2, /^invalid --customer-id "abc"/, 'projects', 'create', '--name', 'x', '--customer-id', 'abc'),
