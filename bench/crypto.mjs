@@ -22,6 +22,37 @@ async function loadTridentModules() {
   return { keypair: await import(join(outdir, 'keypair.js')), signing: await import(join(outdir, 'signing.js')) };
 }
 
+// The same keypair module, but its node:crypto hands out one pair made beforehand: what is left of its time
+// is trident's own work around the call, without the random prime search that both sides share.
+const FIXED_PAIR = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+globalThis.__tridentBenchFixedPair = FIXED_PAIR;
+const fixedPair = () => globalThis.__tridentBenchFixedPair;
+
+async function loadKeypairWithFixedPair() {
+  const outdir = mkdtempSync(join(tmpdir(), 'trident-bench-crypto-fixed-'));
+  await build({
+    entryPoints: { keypair: join(ROOT, 'src/keys/keypair.ts') },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'fixed-pair-crypto',
+        setup(b) {
+          b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'crypto', namespace: 'fixed-pair' }));
+          b.onLoad({ filter: /.*/, namespace: 'fixed-pair' }, () => ({
+            contents: "export { createPrivateKey, createPublicKey } from 'crypto'; export const generateKeyPairSync = () => globalThis.__tridentBenchFixedPair;",
+            resolveDir: ROOT,
+          }));
+        },
+      },
+    ],
+  });
+  return import(join(outdir, 'keypair.js'));
+}
+
 const elapsed = async (fn) => {
   const start = process.hrtime.bigint();
   await fn();
@@ -42,6 +73,15 @@ export async function cryptoComparisons({ keygenRuns = 40, signRuns = 2000 } = {
     );
   }
 
+  // trident's own work around generateKeyPairSync, measured against handing out the same fixed pair directly.
+  const fixed = await loadKeypairWithFixedPair();
+  const aroundOurs = [];
+  const aroundBare = [];
+  for (let i = 0; i < 20_000; i += 1) {
+    aroundOurs.push(await elapsed(() => fixed.generateRsaKeyPair(2048)));
+    aroundBare.push(await elapsed(() => fixedPair()));
+  }
+
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = createPrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const signer = { keyId: 'bench', privateKey: key, source: 'bench' };
@@ -58,8 +98,12 @@ export async function cryptoComparisons({ keygenRuns = 40, signRuns = 2000 } = {
     const t = stats(b);
     return { name, target, subject: s, baseline: t, ratio: s.median / t.median };
   };
+  const around = result('trident around the call (the key pair handed out ready-made)', '—', aroundOurs, aroundBare);
+  const keygenBare = stats(bare).median;
+  const overheadMs = around.subject.median - around.baseline.median;
   return [
-    result('RSA-2048 generation (keys create) vs crypto.generateKeyPairSync', '≤ 1.1x', ours, bare),
+    result('RSA-2048 generation (keys create) vs crypto.generateKeyPairSync', '≤ 1.1x (noisy: a random prime search)', ours, bare),
+    { ...around, target: `≤ 1.1x: ${(1 + Math.max(0, overheadMs) / keygenBare).toFixed(4)}x of a median key generation`, ratio: around.subject.median / around.baseline.median },
     result('request signing (signedHeaders) vs crypto.sign', 'negligible', signOurs, signBare),
   ];
 }
