@@ -109,6 +109,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
   const env = options.env ?? process.env;
+  const proxies = options.dispatcher ? undefined : proxiesFrom(env);
+  const proxyFor = (url: URL): ProxyInUse | undefined => {
+    const [value, variable] = url.protocol === 'https:' ? [proxies?.httpsProxy, 'HTTPS_PROXY'] : [proxies?.httpProxy, 'HTTP_PROXY'];
+    return value && URL.canParse(value) ? { url: new URL(value), variable } : undefined;
+  };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
@@ -130,7 +135,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     try {
       response = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body });
     } catch (error) {
-      return networkFailure(error, url, req.method);
+      return networkFailure(error, url, req.method, false, proxyFor(url));
     }
     let body: Buffer;
     try {
@@ -145,7 +150,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           }),
         };
       }
-      return networkFailure(error, url, req.method, true);
+      return networkFailure(error, url, req.method, true, proxyFor(url));
     }
     const text = body.toString('utf8');
     log?.(`< ${response.statusCode} (${now() - started} ms) ${redactText(text.length > 4000 ? `${text.slice(0, 4000)}…` : text)}`);
@@ -318,9 +323,40 @@ function statusError(response: Answer, serviceName: string, retryAfter: string |
   });
 }
 
-function networkFailure(error: unknown, url: URL, method: Method, duringBody = false): { failure: Failure; error: TridentError } {
+interface ProxyInUse {
+  url: URL;
+  /** HTTPS_PROXY or HTTP_PROXY, for messages. */
+  variable: string;
+}
+
+const portOf = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+
+/**
+ * A connection the proxy could not make is not the service's fault: name the proxy. Told apart by the
+ * address the socket tried (the proxy's port or host name, not the service's); with NO_PROXY or equal
+ * ports it stays the service.
+ */
+function failedAtProxy(err: NodeJS.ErrnoException & { port?: number; hostname?: string }, url: URL, proxy: ProxyInUse | undefined): boolean {
+  if (!proxy) return false;
+  const port = err.port !== undefined ? String(err.port) : undefined;
+  if (port !== undefined) return port === portOf(proxy.url) && port !== portOf(url);
+  return err.hostname !== undefined && err.hostname === proxy.url.hostname && err.hostname !== url.hostname;
+}
+
+function networkFailure(error: unknown, url: URL, method: Method, duringBody = false, proxy?: ProxyInUse): { failure: Failure; error: TridentError } {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code ?? '';
+  const failing = (err.cause ?? err) as NodeJS.ErrnoException & { port?: number; hostname?: string };
+  if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') && failedAtProxy(failing, url, proxy)) {
+    return {
+      failure: { kind: 'not-sent' },
+      error: new TridentError(ExitCode.unavailable, `cannot reach the proxy ${proxy!.url.host} (${proxy!.variable}): ${code === 'ECONNREFUSED' ? 'connection refused' : 'unknown host'}`, {
+        hint: `check ${proxy!.variable}, or list ${url.hostname} in NO_PROXY to go direct`,
+        code,
+        cause: error,
+      }),
+    };
+  }
   if (code === 'UND_ERR_INVALID_ARG') {
     // undici refused to build the request (a header value with a control character, say): nothing left here.
     return {

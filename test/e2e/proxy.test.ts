@@ -86,16 +86,24 @@ describe('proxies from the environment', () => {
     expect(seen).toEqual([]);
   });
 
-  it('a proxy that is not there is a network failure (exit 8), not a crash', async () => {
+  it('a proxy that is not there is named as the failure (exit 8), without its password', async () => {
     const closed = createServer();
     closed.listen(0, '127.0.0.1');
     await once(closed, 'listening');
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const result = await runCli(['catalog', 'count', '--retries', '0'], { env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    const result = await runCli(['catalog', 'count', '--retries', '0'], { env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: `http://user:s3cret@127.0.0.1:${port}` } });
     expect(result.exitCode).toBe(8);
-    expect(result.stderr.trim().split('\n')[0]).toMatch(/^trident: /);
+    expect(result.stderr).toBe(
+      `trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused\nhint: check HTTP_PROXY, or list 127.0.0.1 in NO_PROXY to go direct\n`,
+    );
     expect(result.stdout).toBe('');
+
+    // Going direct (NO_PROXY) to a service that is down: the service is named, not the proxy.
+    const direct = await runCli(['catalog', 'count', '--retries', '0'], {
+      env: { TRIDENT_CATALOG_URL: `http://127.0.0.1:${port}`, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+    });
+    expect(direct.stderr.split('\n')[0]).toBe(`trident: cannot connect to 127.0.0.1:${port}: connection refused`);
   });
 
   it('tunnels HTTPS through HTTPS_PROXY: the proxy sees only CONNECT, TLS is end to end', async () => {
