@@ -94,7 +94,9 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     info: (message) => {
       if (!quiet) io.stderr.write(`${oneLine(message, NOTE_MAX)}\n`);
     },
-    warn: (message) => io.stderr.write(`warning: ${oneLine(message, NOTE_MAX)}\n`),
+    warn: (message) => {
+      if (!quiet) io.stderr.write(`warning: ${oneLine(message, NOTE_MAX)}\n`);
+    },
     debug: (message) => {
       if (debugEnabled) io.stderr.write(`debug: ${escapeControls(message)}\n`);
     },

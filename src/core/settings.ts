@@ -2,8 +2,8 @@
 // Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
 // writes atomically, with the file at 0600 and the directory at 0700.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { usageError } from './errors.js';
 
 interface SettingSpec {
@@ -56,11 +56,25 @@ export function assertProfileName(name: string): string {
   return name;
 }
 
-/** `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. */
+/**
+ * `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. A relative
+ * XDG_CONFIG_HOME or HOME is ignored (as the XDG spec says): keys and tokens must not land in whatever
+ * directory a CI job runs in; the home directory then comes from the user database.
+ */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.TRIDENT_CONFIG_DIR) return env.TRIDENT_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
+  const base = absolute(env.XDG_CONFIG_HOME) ?? join(absolute(env.HOME) ?? userHome(), '.config');
   return join(base, 'trident');
+}
+
+/** The home directory from the user database (os.homedir() would return $HOME as it is, even relative). */
+function userHome(): string {
+  try {
+    return userInfo().homedir;
+  } catch {
+    throw usageError('no home directory to keep settings in: HOME is empty or relative and the user has none', 'set TRIDENT_CONFIG_DIR to an absolute path');
+  }
 }
 
 /** Creates the directory 0700 (and tightens it if it was created looser by someone else's umask). */
@@ -113,35 +127,54 @@ export class SettingsStore {
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) validateValue(assertSettingKey(key), value);
     }
-    ensurePrivateDir(this.dir);
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<SettingsFile>({
-      cwd: this.dir,
-      configName: SETTINGS_FILE.replace(/\.json$/, ''),
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
+    await this.change((profiles) => {
+      const next: ProfileValues = { ...profiles[profile] };
+      for (const [key, value] of Object.entries(changes) as Array<[SettingKey, string | undefined]>) {
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+      }
+      profiles[profile] = next;
+      return true;
     });
-    const profiles = { ...conf.get('profiles') };
-    const next: ProfileValues = { ...profiles[profile] };
-    for (const [key, value] of Object.entries(changes) as Array<[SettingKey, string | undefined]>) {
-      if (value === undefined) delete next[key];
-      else next[key] = value;
-    }
-    profiles[profile] = next;
-    conf.set('profiles', profiles);
-    this.cache = undefined;
   }
 
   async removeProfile(profile: string): Promise<boolean> {
     if (!this.read().profiles?.[profile]) return false;
-    ensurePrivateDir(this.dir);
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<SettingsFile>({ cwd: this.dir, configName: 'settings', configFileMode: 0o600, accessPropertiesByDotNotation: false });
-    const profiles = { ...conf.get('profiles') };
-    delete profiles[profile];
-    conf.set('profiles', profiles);
-    this.cache = undefined;
-    return true;
+    return this.change((profiles) => delete profiles[profile]);
+  }
+
+  /**
+   * Every change reads, changes and writes the whole file: under a lock (a `settings.json.lock` directory,
+   * proper-lockfile), so that two trident processes writing at once (a rotation switching its profile and a
+   * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
+   */
+  private async change(mutate: (profiles: Record<string, ProfileValues>) => boolean): Promise<boolean> {
+    // proper-lockfile is CommonJS: its functions hang off the default export (as bundled, there is no other).
+    const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+    const file = join(this.dir, SETTINGS_FILE);
+    let release: (() => Promise<void>) | undefined;
+    try {
+      ensurePrivateDir(this.dir);
+      release = await lockfile.lock(file, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 5, maxTimeout: 100, randomize: true } });
+      const conf = new Conf<SettingsFile>({
+        cwd: this.dir,
+        configName: SETTINGS_FILE.replace(/\.json$/, ''),
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+      });
+      const profiles = { ...conf.get('profiles') };
+      const changed = mutate(profiles);
+      if (changed) conf.set('profiles', profiles);
+      return changed;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
+      if (code && /^E[A-Z]+$/.test(code)) throw usageError(`cannot write the settings in ${this.dir}: ${code}`, 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable');
+      throw error;
+    } finally {
+      this.cache = undefined;
+      await release?.();
+    }
   }
 }
 

@@ -56,6 +56,19 @@ describe('trident binary', () => {
     expect((await runCli(['config', 'get', 'catalog.url'], { configDir })).stdout).toBe('http://127.0.0.1:8000/./x\n');
   });
 
+  it('keeps every config set when several trident processes write at once (a lock around each change)', async () => {
+    const configDir = tempConfigDir();
+    const writers = Array.from({ length: 6 }, async (_, writer) => {
+      for (let n = 0; n < 6; n += 1) {
+        const result = await runCli(['--profile', `w${writer}-${n}`, 'config', 'set', 'catalog.url', `http://127.0.0.1:${n + 1}`], { configDir });
+        expect(result.exitCode, result.stderr).toBe(0);
+      }
+    });
+    await Promise.all(writers);
+    const profiles = JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).profiles;
+    expect(Object.keys(profiles)).toHaveLength(36);
+  }, 60_000);
+
   it('keeps profiles apart and shows where each value comes from', async () => {
     const configDir = tempConfigDir();
     await runCli(['--profile', 'ci', 'config', 'set', 'output', 'json'], { configDir });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -143,5 +144,20 @@ describe('credentials and refusals', () => {
     expect(result.stderr).toContain('debug: > GET');
     expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
     expect(result.stderr).toContain('"KALSHI-ACCESS-SIGNATURE":"[redacted]"');
+  });
+
+});
+
+describe('a key file others can read', () => {
+  it('is warned about, except under -q (nothing on stderr but errors)', async () => {
+    const file = join(dirname(tempConfigDir()), 'world-readable.pem');
+    copyFileSync(sandbox.bootstrap.privateKeyFile, file);
+    chmodSync(file, 0o644);
+    const loud = await runKeys(sandbox, ['list', '--private-key', file, '-o', 'json']);
+    expect(loud.exitCode, loud.stderr).toBe(0);
+    expect(loud.stderr).toBe(`warning: private key file ${file} can be read by other users (mode 644); chmod 600 it\n`);
+    const quiet = await runKeys(sandbox, ['list', '--private-key', file, '-o', 'json', '-q']);
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Settings, SettingsStore, configDir } from '../../src/core/settings.js';
@@ -11,6 +11,22 @@ describe('config dir', () => {
     expect(configDir({ TRIDENT_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/a');
     expect(configDir({ XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/b/trident');
     expect(configDir({ HOME: '/h' })).toBe('/h/.config/trident');
+  });
+
+  it('never lands in the working directory: a relative or empty XDG_CONFIG_HOME or HOME is ignored', () => {
+    const home = userInfo().homedir;
+    expect(configDir({ XDG_CONFIG_HOME: 'relative/dir', HOME: '/h' })).toBe('/h/.config/trident');
+    expect(configDir({ HOME: '' })).toBe(join(home, '.config', 'trident'));
+    expect(configDir({ HOME: 'checkout', XDG_CONFIG_HOME: '' })).toBe(join(home, '.config', 'trident'));
+  });
+});
+
+describe('writing settings', () => {
+  it('a settings directory that cannot be one is a usage error (exit 2), not a bug', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'a-file');
+    writeFileSync(file, '');
+    const error = await new SettingsStore(file).update('default', { output: 'json' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ exitCode: 2, message: `cannot write the settings in ${file}: EEXIST` });
   });
 });
 
