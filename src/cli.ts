@@ -6,6 +6,7 @@ import { makeBinder } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { reportError } from './core/report-error.js';
+import { onStdoutError, outputError } from './core/stdout-failure.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -132,10 +133,15 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   };
   if (deps.io === process) {
     process.on('SIGINT', onSigint);
-    // `trident ... | head` closes the pipe early: that is not an error.
+    // `trident ... | head` closes the pipe early: that is not an error (see core/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(ExitCode.ok);
-      throw error;
+      const exit = onStdoutError(error);
+      if (exit === undefined) return;
+      if (exit !== ExitCode.ok) {
+        const problem = outputError(error);
+        io.stderr.write(errorLines(problem.message, problem.hint));
+      }
+      process.exit(exit);
     });
   }
   const debug = argv.includes('--debug') || deps.env.TRIDENT_DEBUG === '1';

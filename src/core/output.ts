@@ -60,6 +60,22 @@ export async function csvLine(values: unknown[]): Promise<string> {
 
 type Row = Record<string, unknown>;
 
+/** True once the sink has failed (stdout closed or full, see stdout-failure.ts): writes are then dropped. */
+const gone = (sink: Sink) => (sink as { destroyed?: boolean }).destroyed === true;
+
+/** Waits for the sink to take more: 'drain', or its failing or closing (nothing will drain then). */
+async function drainedOrGone(sink: Sink): Promise<void> {
+  const emitter = sink as unknown as NodeJS.EventEmitter;
+  const controller = new AbortController();
+  try {
+    await Promise.race([once(emitter, 'drain', { signal: controller.signal }), once(emitter, 'close', { signal: controller.signal })]);
+  } catch {
+    // 'error' (once() rejects on it): the output is gone, the command goes on or stops as stdout-failure.ts says.
+  } finally {
+    controller.abort();
+  }
+}
+
 /** Past this many characters a batch is written at once, without waiting for the turn to end. */
 const BATCH_CHARACTERS = 64 * 1024;
 
@@ -87,10 +103,11 @@ class RowBatch {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     if (!this.text) return;
-    const accepted = this.sink.write(this.text);
+    const text = this.text;
     this.text = '';
-    if (!accepted && !this.drained) {
-      this.drained = once(this.sink as unknown as NodeJS.EventEmitter, 'drain').then(() => {
+    if (gone(this.sink)) return;
+    if (!this.sink.write(text) && !this.drained) {
+      this.drained = drainedOrGone(this.sink).then(() => {
         this.drained = undefined;
       });
     }
@@ -110,7 +127,19 @@ export class Output {
   ) {}
 
   async write(text: string): Promise<void> {
-    if (!this.sink.write(text)) await once(this.sink as unknown as NodeJS.EventEmitter, 'drain');
+    if (gone(this.sink)) return;
+    if (!this.sink.write(text)) await drainedOrGone(this.sink);
+  }
+
+  /**
+   * Writes and waits until the text has really gone out: for what must not be lost silently (a private key
+   * on stdout). Rejects with the write's error (a closed pipe, a full disk).
+   */
+  async writeConfirmed(text: string): Promise<void> {
+    if (gone(this.sink)) throw Object.assign(new Error('stdout is closed'), { code: 'EPIPE' });
+    await new Promise<void>((resolve, reject) => {
+      (this.sink as NodeJS.WritableStream).write(text, (error) => (error ? reject(error) : resolve()));
+    });
   }
 
   /**

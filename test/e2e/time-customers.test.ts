@@ -55,7 +55,7 @@ describe('time customer-update', () => {
       '3,4,Taken name,false,time service answered 400: name is already taken',
       '4,7,"Smith, Jones",true,',
     ]);
-    expect(result.stderr).toBe('warning: updated 2 of 4 customers; 2 failed (rows 2, 3)\n');
+    expect(result.stderr).toBe('trident: updated 2 of 4 customers; 2 failed (rows 2, 3)\nhint: the result of each row says why\n');
     expect(customerName(7)).toBe('Smith, Jones');
   });
 

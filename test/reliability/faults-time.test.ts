@@ -183,7 +183,7 @@ describe.concurrent('time under faults', () => {
       expect(rows.map((row) => [row.id, row.ok])).toEqual([[3, true], [5, false], [7, false]]);
       expect(rows[1]!.error).toMatch(/outcome is unknown/);
       expect(rows[2]!.error).toMatch(/^time service answered 503/);
-      expect(run.stderr).toBe('warning: updated 1 of 3 customers; 2 failed (rows 2, 3)\n');
+      expect(run.stderr).toBe('trident: updated 1 of 3 customers; 2 failed (rows 2, 3)\nhint: the result of each row says why\n');
       // what the service did: 3 and 5 renamed (5 although its answer was lost), 7 not
       expect(s.time.control.customers().filter((c) => [3, 5, 7].includes(c.id)).map((c) => c.name)).toEqual(['Three', 'Five', 'Smith, Jones and Partners']);
     });

@@ -9,6 +9,7 @@ import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js
 import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
+import { finishWorkIfStdoutFails, outputError } from '../../core/stdout-failure.js';
 
 export type GenerateOptions = NewKeyOptions;
 
@@ -48,7 +49,13 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const { apiKey, privateKeyPem, warning } = generated;
 
   if (opts.out === STDOUT) {
-    await ctx.output.write(privateKeyPem);
+    // The PEM must really reach the reader: a closed pipe or a full disk must not leave a key nobody holds.
+    finishWorkIfStdoutFails();
+    try {
+      await ctx.output.writeConfirmed(privateKeyPem);
+    } catch (error) {
+      throw await undoGenerate(client, apiKey.api_key, 'stdout', outputError(error as NodeJS.ErrnoException));
+    }
     if (warning) ctx.log.warn(`the keys service says: ${warning}`);
     ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);
     return;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { usageError } from '../../core/errors.js';
+import { errorLines, usageError } from '../../core/errors.js';
+import { finishWorkIfStdoutFails, outputError, stdoutFailure } from '../../core/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
@@ -39,6 +40,8 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
   const source = file === '-' ? 'stdin' : file;
   const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file), source);
   const { client } = await connect(ctx, opts);
+  // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
+  finishWorkIfStdoutFails();
 
   const codes: number[] = [];
   const failedRows: number[] = [];
@@ -62,9 +65,14 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
     ctx.log.info(`updated ${updated} of ${rows.length} customers`);
   } else {
     const shown = failedRows.slice(0, 20).join(', ');
-    ctx.log.warn(`updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`);
+    ctx.io.stderr.write(
+      errorLines(`updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`, 'the result of each row says why'),
+    );
   }
-  return batchExitCode(codes);
+  const lost = stdoutFailure();
+  if (lost && lost.code !== 'EPIPE') ctx.io.stderr.write(errorLines(outputError(lost).message, 'every row was still sent: the service has them'));
+  const code = batchExitCode(codes);
+  return code === 0 && lost && lost.code !== 'EPIPE' ? outputError(lost).exitCode : code;
 }
 
 function parseConcurrency(value: string): number {
