@@ -5,6 +5,7 @@ import type { Binder, Group } from './command.js';
 import { makeBinder } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
+import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
 import { reportError } from './core/report-error.js';
 import { onStdoutError, outputError } from './core/stdout-failure.js';
 
@@ -125,14 +126,23 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
       write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
     },
   });
-  const onSigint = () => {
-    // A command that listens for SIGINT itself (the sandbox) shuts down on its own terms.
-    if (process.listenerCount('SIGINT') > 1) return;
-    io.stderr.write('\ntrident: interrupted\n');
+  // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half
+  // is running (core/interrupts.ts). A command that listens itself (the sandbox) stops on its own terms.
+  const onInterrupt = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    // On a terminal "^C" is left on the line: start a new one.
+    const newLine = io.stderr.isTTY ? '\n' : '';
+    const decision = onInterruptSignal();
+    if (!decision.stop) {
+      io.stderr.write(`${newLine}trident: ${decision.note}\n`);
+      return;
+    }
+    io.stderr.write(`${newLine}trident: interrupted${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}\n`);
     process.exit(ExitCode.interrupted);
   };
   if (deps.io === process) {
-    process.on('SIGINT', onSigint);
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
     // `trident ... | head` closes the pipe early: that is not an error (see core/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       const exit = onStdoutError(error);
@@ -156,6 +166,9 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     }
     return reportError(error, io.stderr, debug);
   } finally {
-    if (deps.io === process) process.off('SIGINT', onSigint);
+    if (deps.io === process) {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
   }
 }

@@ -14,6 +14,8 @@ export type Fault = (
   | { kind: 'body'; payload: string; status?: number; contentType?: string }
   /** Answer 200 with a JSON body of about this many bytes. */
   | { kind: 'huge'; bytes: number }
+  /** Answer as usual, only this much later (with afterProcessing: the service has acted meanwhile). */
+  | { kind: 'delay'; ms: number }
 ) & {
   /** Let the service process the request first (the key is minted, the project saved), then misbehave. */
   afterProcessing?: boolean;

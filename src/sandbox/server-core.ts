@@ -93,12 +93,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     requests.push({ method, path: url.pathname, query: url.search, headers: req.headers, body: body.toString('utf8'), at: Date.now() });
 
     const fault = faults.take(method, url.pathname);
-    if (fault && !fault.afterProcessing) {
+    if (fault?.kind === 'delay' && !fault.afterProcessing) {
+      faults.notify(fault);
+      await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    } else if (fault && !fault.afterProcessing) {
       await applyFault(fault, req, res);
       return;
     }
     const response = await options.handler({ method, url, path: url.pathname, headers: req.headers, body });
-    if (fault) {
+    if (fault?.afterProcessing) {
       await applyFault(fault, req, res, response);
       return;
     }
@@ -127,6 +130,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       case 'body':
         res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
         res.end(fault.payload);
+        return;
+      case 'delay':
+        // Only after processing (see the listener for a delay before it).
+        await new Promise((resolve) => setTimeout(resolve, fault.ms));
+        if (!res.destroyed && processed) send(res, processed);
         return;
       case 'huge': {
         res.writeHead(200, { 'content-type': 'application/json' });

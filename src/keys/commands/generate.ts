@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import type { GeneratedKey, KeysClient } from '../client.js';
+import type { GeneratedKey, KeysClient, NewKey } from '../client.js';
 import { connect } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, storePrivateKey } from '../key-files.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
 import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
 import { finishWorkIfStdoutFails, outputError } from '../../core/stdout-failure.js';
 
 export type GenerateOptions = NewKeyOptions;
@@ -40,14 +41,32 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
 
   const before = await idsNamed(client, key.name);
+  // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
+  const made = await finishBeforeInterrupt('making the key', () => mintAndStore(ctx, client, key, before, opts));
+  const { apiKey, warning, path } = made;
+  if (interruptHeldBack()) {
+    throw new TridentError(ExitCode.interrupted, `interrupted after key ${apiKey.api_key} was made: its private key ${path === STDOUT ? 'went to stdout' : `is in ${path}`}`, {
+      hint: `keep it, or delete it with trident keys delete ${apiKey.api_key}`,
+    });
+  }
+  if (path === STDOUT) {
+    if (warning) ctx.log.warn(`the keys service says: ${warning}`);
+    ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);
+    return;
+  }
+  const used = opts.use ? await useKey(ctx, apiKey.api_key, path, apiKey.scopes) : undefined;
+  await printNewKey(ctx, { api_key: apiKey, private_key_file: path, ...(warning ? { warning } : {}), ...(used ? { used } : {}) });
+}
+
+/** The service mints the key; its private half is stored (or handed to stdout), or the key is deleted again. */
+async function mintAndStore(ctx: Context, client: KeysClient, key: NewKey, before: Set<string>, opts: GenerateOptions): Promise<GeneratedKey & { path: string }> {
   let generated: GeneratedKey;
   try {
     generated = await client.generate(key);
   } catch (error) {
     throw answerLost(error) ? await settleLostGenerate(client, key.name, before, error) : error;
   }
-  const { apiKey, privateKeyPem, warning } = generated;
-
+  const { apiKey, privateKeyPem } = generated;
   if (opts.out === STDOUT) {
     // The PEM must really reach the reader: a closed pipe or a full disk must not leave a key nobody holds.
     finishWorkIfStdoutFails();
@@ -56,9 +75,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
     } catch (error) {
       throw await undoGenerate(client, apiKey.api_key, 'stdout', outputError(error as NodeJS.ErrnoException));
     }
-    if (warning) ctx.log.warn(`the keys service says: ${warning}`);
-    ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);
-    return;
+    return { ...generated, path: STDOUT };
   }
   const path = outPath(opts.out) ?? defaultKeyPath(ctx, apiKey.api_key);
   try {
@@ -66,8 +83,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   } catch (error) {
     throw await undoGenerate(client, apiKey.api_key, path, error);
   }
-  const used = opts.use ? await useKey(ctx, apiKey.api_key, path, apiKey.scopes) : undefined;
-  await printNewKey(ctx, { api_key: apiKey, private_key_file: path, ...(warning ? { warning } : {}), ...(used ? { used } : {}) });
+  return { ...generated, path };
 }
 
 export function register(parent: Command, bind: Binder): void {

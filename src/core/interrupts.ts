@@ -1,0 +1,30 @@
+// Ctrl-C (SIGINT) and SIGTERM (CI cancelling a job, `timeout`) stop trident at once, except inside work
+// that must not be cut in half: between asking the service for a new key and storing its private half, an
+// interrupt would leave a key nobody holds. There the interrupt waits for the work; a second one forces.
+let inside: string | undefined;
+let deferred = false;
+
+/** Runs `work` with interrupts held back; `what` says what is being finished ("making the key"). */
+export async function finishBeforeInterrupt<T>(what: string, work: () => Promise<T>): Promise<T> {
+  inside = what;
+  try {
+    return await work();
+  } finally {
+    inside = undefined;
+  }
+}
+
+/**
+ * What to do with a signal: stop now, or say that the current work is finished first. The second signal
+ * during the same work stops at once.
+ */
+export function onInterrupt(): { stop: true } | { stop: false; note: string } {
+  if (inside === undefined || deferred) return { stop: true };
+  deferred = true;
+  return { stop: false, note: `interrupted: finishing ${inside} first (interrupt again to stop at once; the key may then be left on the service)` };
+}
+
+/** True once an interrupt was held back: the command should stop as soon as its protected work is done. */
+export function interruptHeldBack(): boolean {
+  return deferred;
+}

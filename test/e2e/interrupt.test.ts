@@ -1,0 +1,72 @@
+// Ctrl-C and SIGTERM: trident stops with exit 130 and one line, except between asking the keys service for
+// a new key and storing its private half, where stopping would leave a key nobody holds: there it finishes
+// first (a second interrupt stops at once).
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { smallCatalog, startSandbox as startCatalog } from './catalog-fixtures.js';
+import { keyFiles, sandboxEnv, startSandbox as startKeys } from './keys-helpers.js';
+
+let keys: KeysSandbox;
+let catalog: CatalogSandbox;
+
+beforeAll(async () => {
+  [keys, catalog] = await Promise.all([startKeys(), startCatalog(smallCatalog())]);
+});
+afterAll(async () => {
+  await Promise.all([keys.close(), catalog.close()]);
+});
+
+describe('interrupts', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} while the service mints a key: the key is stored first, then trident stops (exit 130)`, async () => {
+      const configDir = tempConfigDir();
+      const name = `interrupted-${signal}`;
+      keys.server.faults.add({ method: 'POST', path: /api_keys\/generate$/, fault: { kind: 'delay', ms: 800, afterProcessing: true } });
+      const child = spawnCli(['keys', 'generate', '--name', name], { configDir, env: sandboxEnv(keys) });
+      await keys.server.faults.next(); // minted; the answer is on its way
+      child.kill(signal);
+      const result = await child;
+      expect(result.exitCode, String(result.stderr)).toBe(130);
+      const minted = keys.control.listKeys().find((key) => key.name === name)!;
+      const file = join(configDir, 'keys', `${minted.api_key}.pem`);
+      expect(String(result.stderr)).toBe(
+        'trident: interrupted: finishing making the key first (interrupt again to stop at once; the key may then be left on the service)\n' +
+          `trident: interrupted after key ${minted.api_key} was made: its private key is in ${file}\n` +
+          `hint: keep it, or delete it with trident keys delete ${minted.api_key}\n`,
+      );
+      // The stored private key is that key's: a request signed with it is accepted.
+      const signed = await runCli(['keys', 'list', '--key-id', minted.api_key, '--private-key', file, '-o', 'json'], { configDir, env: { TRIDENT_KEYS_URL: keys.url } });
+      expect(signed.exitCode, signed.stderr).toBe(0);
+    });
+  }
+
+  it('a second interrupt stops at once', async () => {
+    const configDir = tempConfigDir();
+    keys.server.faults.add({ method: 'POST', path: /api_keys\/generate$/, fault: { kind: 'delay', ms: 3000, afterProcessing: true } });
+    const child = spawnCli(['keys', 'generate', '--name', 'forced'], { configDir, env: sandboxEnv(keys) });
+    await keys.server.faults.next();
+    const started = Date.now();
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(String(result.stderr).trimEnd().split('\n').at(-1)).toBe('trident: interrupted');
+    expect(keyFiles(configDir)).toEqual([]); // stopped before the answer came: nothing stored
+  });
+
+  it('SIGTERM anywhere else stops at once with one line', async () => {
+    catalog.server.faults.add({ path: '/products', fault: { kind: 'hang' } });
+    const child = spawnCli(['catalog', 'products'], { env: { TRIDENT_CATALOG_URL: catalog.url } });
+    await catalog.server.faults.next();
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toBe('trident: interrupted (SIGTERM)\n');
+    expect(String(result.stdout)).toBe('');
+  });
+});
