@@ -44,6 +44,16 @@ describe('trident binary', () => {
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
   });
 
+  it('config get and path print the bare value, or an object with -o json', async () => {
+    const configDir = tempConfigDir();
+    await runCli(['config', 'set', 'catalog.url', 'http://127.0.0.1:8000'], { configDir });
+    expect((await runCli(['config', 'get', 'catalog.url'], { configDir })).stdout).toBe('http://127.0.0.1:8000\n');
+    const json = await runCli(['config', 'get', 'catalog.url', '-o', 'json'], { configDir });
+    expect(JSON.parse(json.stdout)).toEqual({ key: 'catalog.url', value: 'http://127.0.0.1:8000', source: 'profile' });
+    const path = await runCli(['config', 'path', '--json'], { configDir });
+    expect(JSON.parse(path.stdout)).toEqual({ path: join(configDir, 'settings.json') });
+  });
+
   it('stores file settings as absolute paths (cron runs elsewhere)', async () => {
     const configDir = tempConfigDir();
     for (const key of ['keys.privateKeyFile', 'caFile']) {

@@ -3,13 +3,14 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { notFoundError } from '../../core/errors.js';
 import { assertSettingKey } from '../../core/settings.js';
+import { printBareOr } from '../print.js';
 import { NO_SECRETS, settingsHelp } from '../settings-help.js';
 
-/** Prints the effective value (flag > env > profile > default), bare, for scripts. */
+/** Prints the effective value (flag > env > profile > default): bare, or with -o json/ndjson/csv its key and source too. */
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
-  const { value } = ctx.settings.resolve(assertSettingKey(key));
+  const { value, source } = ctx.settings.resolve(assertSettingKey(key));
   if (value === undefined) throw notFoundError(`${key} is not set in profile "${ctx.profile}"`);
-  ctx.io.stdout.write(`${value}\n`);
+  await printBareOr(ctx, value, { key, value, source });
 }
 
 export function register(parent: Command, bind: Binder): void {

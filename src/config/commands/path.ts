@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
+import { printBareOr } from '../print.js';
 
 export async function run(ctx: Context): Promise<void> {
-  ctx.io.stdout.write(`${ctx.settings.store.path}\n`);
+  await printBareOr(ctx, ctx.settings.store.path, { path: ctx.settings.store.path });
 }
 
 export function register(parent: Command, bind: Binder): void {
