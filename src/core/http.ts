@@ -382,10 +382,15 @@ function networkFailure(error: unknown, url: URL, method: Method, duringBody = f
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
   } else if (tls) {
-    message = `TLS error talking to ${url.host}: ${err.cause?.message ?? err.message}`;
+    // OpenSSL's own text ("80AC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…\n"): its reason.
+    const raw = (err.cause?.message ?? err.message).trim();
+    const reason = /SSL routines:[^:]*:([^:]+)/.exec(raw)?.[1] ?? raw;
+    message = `TLS error talking to ${url.host}: ${reason}`;
     hint = /ALTNAME/i.test(code)
       ? `the certificate is not valid for the name ${url.hostname}: check the host in the URL`
-      : 'if the service uses a private CA, pass it with --ca-file';
+      : /wrong version number|packet length too long|unknown protocol/i.test(reason)
+        ? `${url.host} does not answer with TLS: check that this port serves https`
+        : 'if the service uses a private CA, pass it with --ca-file';
   } else {
     message = `connection to ${url.host} failed${duringBody ? ' while reading the answer' : ''}: ${err.cause?.message ?? err.message}`;
     hint = 'check that the service is up, then try again';

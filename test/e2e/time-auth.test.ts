@@ -1,4 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
@@ -13,6 +16,20 @@ function login(configDir: string, extra: string[] = [], password = `${SANDBOX_TI
 }
 
 describe('time login, commands, logout over HTTPS', () => {
+  it('a port that does not serve TLS is said so in one line, not in the words of OpenSSL', async () => {
+    const plain = createServer((_req, res) => res.end('hello'));
+    plain.listen(0, '127.0.0.1');
+    await once(plain, 'listening');
+    const { port } = plain.address() as AddressInfo;
+    try {
+      const result = await runCli(['time', 'projects', '--url', `https://127.0.0.1:${port}/api/v1`, '--retries', '0'], { env: time.tokenEnv() });
+      expect(result.exitCode).toBe(8);
+      expect(result.stderr).toBe(`trident: TLS error talking to 127.0.0.1:${port}: wrong version number\nhint: 127.0.0.1:${port} does not answer with TLS: check that this port serves https\n`);
+    } finally {
+      plain.close();
+    }
+  });
+
   it('login with --url and --ca-file keeps them in the profile: the next command needs only --profile', async () => {
     const configDir = tempConfigDir();
     const { url, caFile } = time.sandbox;
