@@ -20,3 +20,10 @@ export function unknownOutcomeError(error: TridentError, verb: 'create' | 'gener
     cause: error,
   });
 }
+
+/** An interrupt held back while a key was made (core/interrupts.ts): the key exists, and where its private half is. */
+export function interruptedAfterKey(apiKey: string, privateKeyFile: string | undefined): TridentError {
+  return new TridentError(ExitCode.interrupted, `interrupted after key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`, {
+    hint: `keep it, or delete it with trident keys delete ${apiKey}`,
+  });
+}

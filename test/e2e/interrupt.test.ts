@@ -43,6 +43,19 @@ describe('interrupts', () => {
     });
   }
 
+  it('SIGINT while a key made here is uploaded: its private key is put in place first', async () => {
+    const configDir = tempConfigDir();
+    keys.server.faults.add({ method: 'POST', path: /api_keys$/, fault: { kind: 'delay', ms: 800, afterProcessing: true } });
+    const child = spawnCli(['keys', 'create', '--name', 'interrupted-create'], { configDir, env: sandboxEnv(keys) });
+    await keys.server.faults.next();
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode, String(result.stderr)).toBe(130);
+    const made = keys.control.listKeys().find((key) => key.name === 'interrupted-create')!;
+    expect(String(result.stderr)).toContain(`trident: interrupted after key ${made.api_key} was made: its private key is in ${join(configDir, 'keys', `${made.api_key}.pem`)}\n`);
+    expect(keyFiles(configDir)).toEqual([`${made.api_key}.pem`]);
+  });
+
   it('a second interrupt stops at once', async () => {
     const configDir = tempConfigDir();
     keys.server.faults.add({ method: 'POST', path: /api_keys\/generate$/, fault: { kind: 'delay', ms: 3000, afterProcessing: true } });

@@ -13,6 +13,8 @@ import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } 
 import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
+import { interruptedAfterKey } from '../outcomes.js';
 
 export interface CreateOptions extends NewKeyOptions {
   publicKey?: string;
@@ -67,40 +69,45 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   const staged = await stagePrivateKey(stagingDir(ctx, opts.out), pair.privateKeyPem);
   const out = outPath(opts.out);
 
-  let created: CreatedKey;
-  try {
-    created = await client.create({ ...key, publicKeyPem: pair.publicKeyPem });
-  } catch (error) {
-    if (!answerLost(error)) {
-      await staged.discard();
-      throw error;
+  // From the upload to the private key in place, an interrupt waits (see core/interrupts.ts).
+  const { created, path } = await finishBeforeInterrupt('making the key', async () => {
+    let created: CreatedKey;
+    try {
+      created = await client.create({ ...key, publicKeyPem: pair.publicKeyPem });
+    } catch (error) {
+      if (!answerLost(error)) {
+        await staged.discard();
+        throw error;
+      }
+      const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
+      if (found === null) {
+        await staged.discard();
+        throw new TridentError(error.exitCode, `the create request for key "${key.name}" failed (${error.message}); a check found that no key was made`, {
+          hint: 'nothing is left behind: run the command again',
+          cause: error,
+        });
+      }
+      if (found === undefined) {
+        // The key may exist now: keep its private half, where it was asked for if possible.
+        if (out !== undefined) await staged.place(out, force).catch(() => undefined);
+        throw unknownOutcomeError(error, 'create', key.name, staged.path);
+      }
+      ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);
+      created = { apiKey: found };
     }
-    const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
-    if (found === null) {
-      await staged.discard();
-      throw new TridentError(error.exitCode, `the create request for key "${key.name}" failed (${error.message}); a check found that no key was made`, {
-        hint: 'nothing is left behind: run the command again',
+    const id = created.apiKey.api_key;
+    const path = out ?? defaultKeyPath(ctx, id);
+    try {
+      await staged.place(path, force);
+    } catch (error) {
+      throw new TridentError(ExitCode.usage, `key ${id} was created, but its private key could not be moved to ${path} (${(error as Error).message}); it is at ${staged.path}`, {
+        hint: `move it yourself: mv ${staged.path} ${path}`,
         cause: error,
       });
     }
-    if (found === undefined) {
-      // The key may exist now: keep its private half, where it was asked for if possible.
-      if (out !== undefined) await staged.place(out, force).catch(() => undefined);
-      throw unknownOutcomeError(error, 'create', key.name, staged.path);
-    }
-    ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);
-    created = { apiKey: found };
-  }
-  const id = created.apiKey.api_key;
-  const path = out ?? defaultKeyPath(ctx, id);
-  try {
-    await staged.place(path, force);
-  } catch (error) {
-    throw new TridentError(ExitCode.usage, `key ${id} was created, but its private key could not be moved to ${path} (${(error as Error).message}); it is at ${staged.path}`, {
-      hint: `move it yourself: mv ${staged.path} ${path}`,
-      cause: error,
-    });
-  }
+    return { created, path };
+  });
+  if (interruptHeldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
 }
 

@@ -9,6 +9,7 @@ import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js
 import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
+import { interruptedAfterKey } from '../outcomes.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
 import { finishWorkIfStdoutFails, outputError } from '../../core/stdout-failure.js';
 
@@ -44,11 +45,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
   const made = await finishBeforeInterrupt('making the key', () => mintAndStore(ctx, client, key, before, opts));
   const { apiKey, warning, path } = made;
-  if (interruptHeldBack()) {
-    throw new TridentError(ExitCode.interrupted, `interrupted after key ${apiKey.api_key} was made: its private key ${path === STDOUT ? 'went to stdout' : `is in ${path}`}`, {
-      hint: `keep it, or delete it with trident keys delete ${apiKey.api_key}`,
-    });
-  }
+  if (interruptHeldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
   if (path === STDOUT) {
     if (warning) ctx.log.warn(`the keys service says: ${warning}`);
     ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);
