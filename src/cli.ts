@@ -7,7 +7,7 @@ import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
 import { reportError } from './core/report-error.js';
-import { onStdoutError, outputError } from './core/stdout-failure.js';
+import { onStdoutError, stdoutWriteError } from './core/stdout-failure.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -148,7 +148,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
       const exit = onStdoutError(error);
       if (exit === undefined) return;
       if (exit !== ExitCode.ok) {
-        const problem = outputError(error);
+        const problem = stdoutWriteError(error);
         io.stderr.write(errorLines(problem.message, problem.hint));
       }
       process.exit(exit);
@@ -161,7 +161,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Commander has printed its message already (see outputError).
+      // Commander has printed its message already (see configureOutput above).
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     return reportError(error, io.stderr, debug);

@@ -23,7 +23,7 @@ export function onStdoutError(error: NodeJS.ErrnoException): number | undefined 
   return error.code === 'EPIPE' ? ExitCode.ok : ExitCode.unavailable;
 }
 
-export function outputError(error: NodeJS.ErrnoException): TridentError {
+export function stdoutWriteError(error: NodeJS.ErrnoException): TridentError {
   return new TridentError(ExitCode.unavailable, `cannot write the output: ${error.code ?? error.message}`, {
     hint: error.code === 'ENOSPC' ? 'the disk is full' : 'check where stdout goes',
   });

@@ -11,7 +11,7 @@ import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { interruptedAfterKey } from '../outcomes.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
-import { finishWorkIfStdoutFails, outputError } from '../../core/stdout-failure.js';
+import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/stdout-failure.js';
 
 export type GenerateOptions = NewKeyOptions;
 
@@ -70,7 +70,7 @@ async function mintAndStore(ctx: Context, client: KeysClient, key: NewKey, befor
     try {
       await ctx.output.writeConfirmed(privateKeyPem);
     } catch (error) {
-      throw await undoGenerate(client, apiKey.api_key, 'stdout', outputError(error as NodeJS.ErrnoException));
+      throw await undoGenerate(client, apiKey.api_key, 'stdout', stdoutWriteError(error as NodeJS.ErrnoException));
     }
     return { ...generated, path: STDOUT };
   }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';
-import { finishWorkIfStdoutFails, outputError, stdoutFailure } from '../../core/stdout-failure.js';
+import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
@@ -69,10 +69,12 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
       errorLines(`updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`, 'the result of each row says why'),
     );
   }
+  // A reader that went away (EPIPE) is no failure of the batch; a full disk is, once every row was sent.
   const lost = stdoutFailure();
-  if (lost && lost.code !== 'EPIPE') ctx.io.stderr.write(errorLines(outputError(lost).message, 'every row was still sent: the service has them'));
+  const outputLost = lost && lost.code !== 'EPIPE' ? stdoutWriteError(lost) : undefined;
+  if (outputLost) ctx.io.stderr.write(errorLines(outputLost.message, 'every row was still sent: the service has them'));
   const code = batchExitCode(codes);
-  return code === 0 && lost && lost.code !== 'EPIPE' ? outputError(lost).exitCode : code;
+  return code === 0 && outputLost ? outputLost.exitCode : code;
 }
 
 function parseConcurrency(value: string): number {
