@@ -127,14 +127,13 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     },
   });
   // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half
-  // is running (core/interrupts.ts). A command that listens itself (the sandbox) stops on its own terms.
+  // is running, or the command stops on its own terms (the sandbox): see core/interrupts.ts.
   const onInterrupt = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return;
     // On a terminal "^C" is left on the line: start a new one.
     const newLine = io.stderr.isTTY ? '\n' : '';
     const decision = onInterruptSignal();
     if (!decision.stop) {
-      io.stderr.write(`${newLine}trident: ${decision.note}\n`);
+      if (decision.note) io.stderr.write(`${newLine}trident: ${decision.note}\n`);
       return;
     }
     io.stderr.write(`${newLine}trident: interrupted${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}\n`);

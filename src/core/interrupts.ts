@@ -3,6 +3,15 @@
 // interrupt would leave a key nobody holds. There the interrupt waits for the work; a second one forces.
 let inside: string | undefined;
 let deferred = false;
+let ownHandler = false;
+
+/**
+ * For a command that stops on its own terms (the sandbox): from now on SIGINT and SIGTERM are left to it.
+ * (Counting the listeners would not tell: libraries such as proper-lockfile's signal-exit add their own.)
+ */
+export function handleInterruptsHere(): void {
+  ownHandler = true;
+}
 
 /** Runs `work` with interrupts held back; `what` says what is being finished ("making the key"). */
 export async function finishBeforeInterrupt<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -18,7 +27,8 @@ export async function finishBeforeInterrupt<T>(what: string, work: () => Promise
  * What to do with a signal: stop now, or say that the current work is finished first. The second signal
  * during the same work stops at once.
  */
-export function onInterrupt(): { stop: true } | { stop: false; note: string } {
+export function onInterrupt(): { stop: true } | { stop: false; note?: string } {
+  if (ownHandler) return { stop: false };
   if (inside === undefined || deferred) return { stop: true };
   deferred = true;
   return { stop: false, note: `interrupted: finishing ${inside} first (interrupt again to stop at once; the key may then be left on the service)` };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
+import { handleInterruptsHere } from '../core/interrupts.js';
 import { DEFAULT_SANDBOX_PORT, SANDBOX_PROFILE, startSandbox, writeSandboxProfile, type RunningSandbox } from './run.js';
 
 interface SandboxFlags {
@@ -53,6 +54,7 @@ Try, in another terminal:
 }
 
 function untilSignal(): Promise<void> {
+  handleInterruptsHere();
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

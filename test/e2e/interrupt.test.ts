@@ -8,6 +8,7 @@ import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { smallCatalog, startSandbox as startCatalog } from './catalog-fixtures.js';
 import { keyFiles, sandboxEnv, startSandbox as startKeys } from './keys-helpers.js';
+import { profileWithKey, spawnRotate } from './keys-rotate-helpers.js';
 
 let keys: KeysSandbox;
 let catalog: CatalogSandbox;
@@ -70,6 +71,18 @@ describe('interrupts', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(String(result.stderr).trimEnd().split('\n').at(-1)).toBe('trident: interrupted');
     expect(keyFiles(configDir)).toEqual([]); // stopped before the answer came: nothing stored
+  });
+
+  it('Ctrl-C still works after settings were written (their lock library listens for signals too)', async () => {
+    const setup = profileWithKey(keys);
+    // The rotation switches the profile (a settings write), then deletes the old key: that delete hangs.
+    keys.server.faults.add({ method: 'DELETE', path: new RegExp(`${setup.oldId}$`), fault: { kind: 'hang' } });
+    const child = spawnRotate(setup, ['--yes', '-o', 'json']);
+    await keys.server.faults.next();
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr).trimEnd().split('\n').at(-1)).toBe('trident: interrupted');
   });
 
   it('SIGTERM anywhere else stops at once with one line', async () => {
