@@ -142,6 +142,9 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   if (deps.io === process) {
     process.on('SIGINT', onInterrupt);
     process.on('SIGTERM', onInterrupt);
+    // stderr going away (`2>&1 | tee log` and the tee killed) must not crash a command, least of all one
+    // finishing work an interrupt waits for: messages that cannot be shown are dropped.
+    process.stderr.on('error', () => undefined);
     // `trident ... | head` closes the pipe early: that is not an error (see core/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       const exit = onStdoutError(error);

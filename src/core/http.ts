@@ -111,7 +111,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const env = options.env ?? process.env;
   const proxies = options.dispatcher ? undefined : proxiesFrom(env);
   const proxyFor = (url: URL): ProxyInUse | undefined => {
-    const [value, variable] = url.protocol === 'https:' ? [proxies?.httpsProxy, 'HTTPS_PROXY'] : [proxies?.httpProxy, 'HTTP_PROXY'];
+    // As undici's EnvHttpProxyAgent: https goes through HTTPS_PROXY, else HTTP_PROXY.
+    const [value, variable] = url.protocol === 'https:' && proxies?.httpsProxy ? [proxies.httpsProxy, 'HTTPS_PROXY'] : [proxies?.httpProxy, 'HTTP_PROXY'];
     return value && URL.canParse(value) ? { url: new URL(value), variable } : undefined;
   };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));

@@ -6,11 +6,16 @@ let deferred = false;
 let ownHandler = false;
 
 /**
- * For a command that stops on its own terms (the sandbox): from now on SIGINT and SIGTERM are left to it.
+ * For a command that stops on its own terms (the sandbox): SIGINT and SIGTERM are left to it until it calls
+ * the function returned.
  * (Counting the listeners would not tell: libraries such as proper-lockfile's signal-exit add their own.)
  */
-export function handleInterruptsHere(): void {
+export function handleInterruptsHere(): () => void {
   ownHandler = true;
+  // Once the command has heard its signal, another one is trident's again (and stops at once).
+  return () => {
+    ownHandler = false;
+  };
 }
 
 /** Runs `work` with interrupts held back; `what` says what is being finished ("making the key"). */

@@ -155,7 +155,13 @@ export class SettingsStore {
     let release: (() => Promise<void>) | undefined;
     try {
       ensurePrivateDir(this.dir);
-      release = await lockfile.lock(file, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 5, maxTimeout: 100, randomize: true } });
+      release = await lockfile.lock(file, {
+        realpath: false,
+        stale: 10_000,
+        retries: { retries: 100, minTimeout: 5, maxTimeout: 100, randomize: true },
+        // A lock taken over as stale while held: the write is a single atomic rename anyway; do not crash.
+        onCompromised: () => undefined,
+      });
       const conf = new Conf<SettingsFile>({
         cwd: this.dir,
         configName: SETTINGS_FILE.replace(/\.json$/, ''),
@@ -173,7 +179,8 @@ export class SettingsStore {
       throw error;
     } finally {
       this.cache = undefined;
-      await release?.();
+      // A lock that cannot be removed goes stale and is taken over by the next writer.
+      await release?.().catch(() => undefined);
     }
   }
 }

@@ -54,11 +54,12 @@ Try, in another terminal:
 }
 
 function untilSignal(): Promise<void> {
-  handleInterruptsHere();
+  const giveBack = handleInterruptsHere();
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      giveBack();
       resolve();
     };
     process.on('SIGINT', stop);

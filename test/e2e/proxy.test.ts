@@ -99,6 +99,11 @@ describe('proxies from the environment', () => {
     );
     expect(result.stdout).toBe('');
 
+    // HTTPS with only HTTP_PROXY set goes through HTTP_PROXY (as curl and undici do): that proxy is named.
+    const https = await runCli(['time', 'projects', '--retries', '0'], { env: { ...time.tokenEnv(), HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    expect(https.exitCode).toBe(8);
+    expect(https.stderr.split('\n')[0]).toBe(`trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused`);
+
     // Going direct (NO_PROXY) to a service that is down: the service is named, not the proxy.
     const direct = await runCli(['catalog', 'count', '--retries', '0'], {
       env: { TRIDENT_CATALOG_URL: `http://127.0.0.1:${port}`, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },

@@ -75,4 +75,15 @@ describe('stdout going away', () => {
     const names = new Map(time.sandbox.control.customers().map((customer) => [customer.id, customer.name]));
     expect([names.get(3), names.get(5), names.get(7)]).toEqual(['Closed Pipe One', 'Closed Pipe Two', 'Closed Pipe Three']);
   });
+
+  it('stderr going away (its reader killed) does not stop a batch either', async () => {
+    const file = join(tempConfigDir(), '..', 'batch-stderr.csv');
+    writeFileSync(file, 'id,name\n3,Closed Stderr One\n5,Closed Stderr Two\n');
+    const child = spawnCli(['time', 'customer-update', '--from-csv', file, '--concurrency', '1', '-o', 'ndjson'], { env: time.tokenEnv() });
+    child.stderr!.destroy();
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    const names = new Map(time.sandbox.control.customers().map((customer) => [customer.id, customer.name]));
+    expect([names.get(3), names.get(5)]).toEqual(['Closed Stderr One', 'Closed Stderr Two']);
+  });
 });
