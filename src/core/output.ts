@@ -217,7 +217,7 @@ export class Output {
   }
 
   private async table(head: string[] | undefined, body: unknown[][]): Promise<string> {
-    const [{ default: Table }, { fitWidths, naturalWidths }] = await Promise.all([import('cli-table3'), import('./table-fit.js')]);
+    const [{ default: Table }, { fitWidths, naturalWidths, wrapCell }] = await Promise.all([import('cli-table3'), import('./table-fit.js')]);
     // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
     // whether the terminal supports colour: --no-color, NO_COLOR and FORCE_COLOR must decide.
     const bold = (text: string) => (this.color ? `\u001b[1m${text}\u001b[22m` : text);
@@ -225,15 +225,19 @@ export class Output {
     const rows = body.map((row) => row.map((value) => escapeControls(cellText(value), { keepNewlines: true })));
     const columns = this.sink.columns;
     const colWidths = columns ? fitWidths(naturalWidths(head ? [head, ...rows] : rows), columns) : [];
-    // Lists (with a header) keep a row a line, cut to fit; a record's values wrap instead.
+    // Lists (with a header) keep a row a line, cut to fit; a record's values are wrapped here instead (paths
+    // and ids split, not cut: cli-table3 would cut a long word, and its hard wrap breaks colour codes).
     const table = new Table({
       head: (head ?? []).map(bold),
       style: { head: [], border: [] },
       colWidths,
-      wordWrap: !head,
+      wordWrap: false,
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     });
-    for (const cells of rows) table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
+    for (const cells of rows) {
+      if (head) table.push(cells);
+      else table.push([bold(cells[0]!), ...cells.slice(1).map((cell, i) => (colWidths[i + 1] ? wrapCell(cell, colWidths[i + 1]! - 2) : cell))]);
+    }
     const lines = table.toString().split('\n');
     // Rows go without lines between them (a list of 100 stays 100 lines); the header keeps one.
     if (head && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));

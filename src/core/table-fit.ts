@@ -35,3 +35,40 @@ export function fitWidths(natural: number[], available: number): number[] {
   }
   return widths;
 }
+
+/**
+ * A cell's text wrapped to `width` columns: at spaces where it can, and through words longer than a line
+ * (a path, an id, a URL), which are split rather than cut, since they are what gets copied.
+ */
+export function wrapCell(text: string, width: number): string {
+  if (width < 1) return text;
+  return text
+    .split('\n')
+    .flatMap((paragraph) => wrapLine(paragraph, width))
+    .join('\n');
+}
+
+function wrapLine(line: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const joined = current === '' ? word : `${current} ${word}`;
+    if (stringWidth(joined) <= width) {
+      current = joined;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    current = '';
+    let rest = '';
+    for (const char of word) {
+      if (stringWidth(rest + char) > width) {
+        lines.push(rest);
+        rest = '';
+      }
+      rest += char;
+    }
+    current = rest;
+  }
+  lines.push(current);
+  return lines;
+}

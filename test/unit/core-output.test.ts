@@ -133,11 +133,16 @@ describe('Output', () => {
     const stream = Object.assign(new PassThrough(), { columns: 50 });
     let text = '';
     stream.on('data', (chunk) => (text += chunk));
-    await new Output(stream, 'table', true).object({ title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', price: 91.98 });
+    const file = '/home/ci/.config/trident/keys/0146d6eb-a68f-4103-802e-a8ca5faad817.pem';
+    await new Output(stream, 'table', true).object({ title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', price: 91.98, private_key_file: file });
     const lines = text.trimEnd().split('\n');
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(50);
     const plain = text.replace(/\u001b\[\d+m/g, '');
     for (const word of ['Крупа', 'гречневая', 'отборная,', 'варки', '91.98']) expect(plain).toContain(word);
+    expect(plain).not.toContain('…');
+    // The path is split over lines, not cut: its pieces, in order, give it back.
+    const valueLines = plain.split('\n').map((line) => line.split('│')[2]?.trim() ?? '');
+    expect(valueLines.join('')).toContain(file);
     expect(text).toContain('\u001b[1mtitle\u001b[22m');
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MIN_COLUMN_WIDTH, fitWidths, naturalWidths } from '../../src/core/table-fit.js';
+import stringWidth from 'string-width';
+import { MIN_COLUMN_WIDTH, fitWidths, naturalWidths, wrapCell } from '../../src/core/table-fit.js';
 
 const tableWidth = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + widths.length + 1;
 
@@ -30,6 +31,23 @@ describe('table widths for a terminal', () => {
         expect(tableWidth(widths)).toBeLessThanOrEqual(Math.max(available, floor));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('wraps a cell at spaces, and splits a word longer than a line instead of cutting it', () => {
+    expect(wrapCell('Крупа гречневая ядрица 800 г', 22)).toBe('Крупа гречневая ядрица\n800 г');
+    expect(wrapCell('/home/ci/.config/trident/keys/0146d6eb.pem', 16)).toBe('/home/ci/.config\n/trident/keys/01\n46d6eb.pem');
+  });
+
+  it('wrapping loses no character and keeps every line within the width', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 2, max: 40 }), (text, width) => {
+        const clean = text.replace(/\n/g, ' ');
+        const wrapped = wrapCell(clean, width);
+        for (const line of wrapped.split('\n')) if ([...line].length > 1) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+        expect(wrapped.replace(/[\n ]/g, '')).toBe(clean.replace(/ /g, ''));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
