@@ -7,4 +7,4 @@ function assert(value, message) {
   if (!value) require('node:assert')(value, message);
 }
 
-module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : require('node:assert')[key]) });
+module.exports = require('./undici-stand-in.cjs')('node:assert', assert);

@@ -17,4 +17,4 @@ const known = {
   IncomingMessage: IncomingMessageNeverSentByTrident,
 };
 
-module.exports = new Proxy(known, { get: (target, key) => (key in target ? target[key] : require('node:http')[key]) });
+module.exports = require('./undici-stand-in.cjs')('node:http', known);

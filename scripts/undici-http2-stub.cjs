@@ -18,4 +18,4 @@ const constants = {
   NGHTTP2_CANCEL: 8,
 };
 
-module.exports = new Proxy({}, { get: (_target, key) => (key === 'constants' ? constants : require('node:http2')[key]) });
+module.exports = require('./undici-stand-in.cjs')('node:http2', { constants });

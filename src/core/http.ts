@@ -108,8 +108,7 @@ export async function openHttpClient(options: HttpClientOptions): Promise<HttpCl
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
-  const env = options.env ?? process.env;
-  const proxies = options.dispatcher ? undefined : proxiesFrom(env);
+  const proxies = options.dispatcher ? undefined : proxiesFrom(options.env ?? process.env);
   const proxyFor = (url: URL): ProxyInUse | undefined => {
     // As undici's EnvHttpProxyAgent: https goes through HTTPS_PROXY, else HTTP_PROXY.
     const [value, variable] = url.protocol === 'https:' && proxies?.httpsProxy ? [proxies.httpsProxy, 'HTTPS_PROXY'] : [proxies?.httpProxy, 'HTTP_PROXY'];
@@ -119,7 +118,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, env, options.pipelining, options.proxyAgent);
+  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, proxies, options.pipelining, options.proxyAgent);
   const log = options.debug;
 
   async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | { failure: Failure; error: TridentError }> {
@@ -193,7 +192,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-function proxiesFrom(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } | undefined {
+type Proxies = { httpProxy?: string; httpsProxy?: string; noProxy?: string };
+
+function proxiesFrom(env: NodeJS.ProcessEnv): Proxies | undefined {
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   return httpsProxy || httpProxy ? { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy } : undefined;
@@ -202,7 +203,7 @@ function proxiesFrom(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?:
 function makeDispatcher(
   timeoutMs: number,
   caFile: string | undefined,
-  env: NodeJS.ProcessEnv,
+  proxies: Proxies | undefined,
   pipelining?: number,
   ProxyAgent?: typeof EnvHttpProxyAgent,
 ): Dispatcher {
@@ -227,7 +228,6 @@ function makeDispatcher(
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
     ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
   };
-  const proxies = proxiesFrom(env);
   if (!proxies) return new Agent(settings);
   if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');
   // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy

@@ -3,6 +3,7 @@
 // items from the filtered rows of the products on a page.
 import { dbTimestampToIsoZ, readDbInstant, type Instant } from './catalog-time.js';
 import { asFloat, safeStr, splitCsv } from './catalog-values.js';
+import type { ProductItem } from '../catalog/client.js';
 
 export const PRODUCT_SORTS = ['observed_at_desc', 'observed_at_asc', 'price_asc', 'price_desc', 'rating_desc'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -22,17 +23,8 @@ export interface ProductFilters {
   priceMax?: number | null;
 }
 
-export interface ProductItem {
-  canonical_product_id: string;
-  title: string | null;
-  brand: string | null;
-  price_from: number | null;
-  price_unit: string | null;
-  sources_count: number;
-  observed_at_latest: string | null;
-  image_url: string | null;
-  parsers: string[];
-}
+/** A product as the service answers it: the same wire shape the client reads. */
+export type { ProductItem };
 
 /** A row of catalog_products as the list query reads it. */
 export interface ProductRow {
