@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { itWithTools } from '../helpers/system-tools.js';
 
 const COMMITTED = { bash: 'completions/trident.bash', zsh: 'completions/_trident', fish: 'completions/trident.fish' } as const;
 
@@ -42,16 +43,16 @@ describe('completion scripts', () => {
     expect(complete(bash, ['trident', '--ca-file', 'trid'])).toEqual(['trident.bash']);
   });
 
-  it('zsh and fish scripts are valid syntax', async () => {
-    for (const [shell, check] of [
-      ['zsh', ['-n']],
-      ['fish', ['--no-execute']],
-    ] as const) {
+  for (const [shell, check] of [
+    ['zsh', ['-n']],
+    ['fish', ['--no-execute']],
+  ] as const) {
+    itWithTools([shell], `the ${shell} script is valid ${shell} syntax`, async () => {
       const file = join(mkdtempSync(join(tmpdir(), 'trident-completion-')), `script.${shell}`);
       writeFileSync(file, await script(shell));
       expect(() => execFileSync(shell, [...check, file], { stdio: 'pipe' })).not.toThrow();
-    }
-  });
+    });
+  }
 
   it('refuses an unknown shell with exit 2', async () => {
     expect((await runCli(['completion', 'powershell'])).exitCode).toBe(2);
