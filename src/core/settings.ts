@@ -240,13 +240,12 @@ export function validateValue(key: SettingKey, value: string): void {
   if (spec.choices && !spec.choices.includes(value)) {
     throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
   }
-  if (spec.url && !isWebUrl(value)) {
+  if (spec.url && !URL.canParse(value)) {
+    throw usageError(`invalid URL "${value}" for ${key}`);
+  }
+  if (spec.url && !['http:', 'https:'].includes(new URL(value).protocol)) {
     throw usageError(`invalid URL "${value}" for ${key}: expected an http:// or https:// URL`);
   }
-}
-
-function isWebUrl(value: string): boolean {
-  return URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
 }
 
 /** The effective settings of one invocation: flags, then environment, then the profile, then defaults. */

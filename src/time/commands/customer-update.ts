@@ -94,7 +94,7 @@ export function register(parent: Command, bind: Binder): void {
     )
     .argument('[customer_id]', 'customer id (not with --from-csv)')
     .option('--name <name>', 'the new name')
-    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin)')
+    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin); at most TRIDENT_MAX_CSV_MB MiB, default 64')
     .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4');
   addConnectionOptions(command).action(bind(run));
   examples(command, [
