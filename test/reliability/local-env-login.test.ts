@@ -111,6 +111,12 @@ describe('time login on a full disk', () => {
       session.expectKept();
       expect(readdirSync(join(dir!, 'tokens'))).toEqual(['default.json']);
 
+      // A settings write on the same full disk: exit 2 naming ENOSPC, no settings file, no lock left behind.
+      const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir! });
+      expect(set.exitCode, set.stderr).toBe(2);
+      expect(errorOf(set)).toEqual({ message: `cannot write the settings in ${dir}: ENOSPC`, hint: 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable' });
+      expect(readdirSync(dir!).filter((name) => !name.startsWith('filler-')).sort()).toEqual(['tokens']);
+
       // With room again, the same login goes through and replaces the token.
       for (let n = 0; n < filled; n += 1) rmSync(join(dir!, `filler-${n}`));
       const again = await session.login();

@@ -219,3 +219,15 @@ describe('file trust (core/file-trust.ts)', () => {
     expect(() => assertTrustedDir(dir, 'directory')).toThrow(/refused$/);
   });
 });
+
+describe('error reporting of the environment', () => {
+  it('a file-system error no command caught (ENOSPC, EROFS, EACCES …) is exit 2 naming the file, never a bug', () => {
+    let text = '';
+    const stream = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/cfg/keys/x.pem' });
+    expect(reportError(full, stream, false)).toBe(2);
+    expect(text).toBe('trident: cannot write /cfg/keys/x.pem: ENOSPC\nhint: check the disk (space, read-only) and the permissions of that path\n');
+    // Without a path it is not known to be local: still a bug.
+    expect(reportError(Object.assign(new Error('x'), { code: 'EINVAL' }), stream, false)).toBe(1);
+  });
+});
