@@ -117,10 +117,6 @@ export class SettingsStore {
     return this.cache;
   }
 
-  exists(): boolean {
-    return existsSync(this.path);
-  }
-
   hasProfile(profile: string): boolean {
     return Object.hasOwn(this.read().profiles ?? {}, profile);
   }
