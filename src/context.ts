@@ -1,6 +1,8 @@
 // The Context handed to every command: io, env, clock, settings, output, logging, prompts and an HTTP
 // client factory. Commands reach nothing global, so tests can build their own Context and call run().
+import { mebibytesFromEnv } from './core/capped-read.js';
 import { ExitCode, TridentError, usageError } from './core/errors.js';
+import { configureFileTrust } from './core/file-trust.js';
 import type { HttpClient, HttpClientOptions } from './core/http.js';
 import { Output, chooseFormat, useColor, type Format } from './core/output.js';
 import { escapeControls, oneLine } from './core/printable.js';
@@ -70,6 +72,7 @@ const NOTE_MAX = 2000;
 
 export function createContext(globals: GlobalOptions, deps: ContextDeps): Context {
   const { io, env } = deps;
+  configureFileTrust(env);
   const profile = assertProfileName(globals.profile ?? env.TRIDENT_PROFILE ?? 'default');
   const dir = configDir(env);
   const settings = new Settings(new SettingsStore(dir), profile, env, {
@@ -83,7 +86,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
   const quiet = Boolean(globals.quiet);
   const timeoutMs = parseSeconds(globals.timeout ?? env.TRIDENT_TIMEOUT, globals.timeout !== undefined ? '--timeout' : 'TRIDENT_TIMEOUT');
   const retries = parseCount(globals.retries, '--retries');
-  const maxResponseBytes = parseMebibytes(env.TRIDENT_MAX_RESPONSE_MB, 'TRIDENT_MAX_RESPONSE_MB');
+  const maxResponseBytes = mebibytesFromEnv(env, 'TRIDENT_MAX_RESPONSE_MB');
   // CI=true (or any value) means no prompts; CI=false and CI=0 are the usual ways of saying it is not CI.
   const noInput = globals.input === false || !['', 'false', '0', undefined].includes(env.CI?.toLowerCase());
   const clients: HttpClient[] = [];
@@ -151,13 +154,6 @@ function sourceName(source: SettingSource | undefined, envName: string, profile:
   if (source === 'env') return envName;
   if (source === 'profile') return `${key} setting of profile "${profile}"`;
   return `--${key}`;
-}
-
-/** TRIDENT_MAX_RESPONSE_MB: the cap on one answer, in MiB (1 to 4096). */
-function parseMebibytes(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 4096) throw usageError(`invalid ${name} "${value}": expected a whole number of MiB from 1 to 4096`);
-  return Number(value) * 1024 * 1024;
 }
 
 function parseCount(value: string | undefined, flag: string): number | undefined {

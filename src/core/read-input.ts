@@ -1,21 +1,23 @@
-// Text from a file named on the command line, or from stdin for "-".
-// fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
-import { promises as fs } from 'node:fs';
+// Text from a file named on the command line, or from stdin for "-", never more than a cap (core/capped-read.ts).
 import type { Context } from '../context.js';
-import { usageError } from './errors.js';
+import { INPUT_CAPS, readFileCapped, readStreamCapped } from './capped-read.js';
+import { TridentError, usageError } from './errors.js';
 
-export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+export interface ReadInputOptions {
+  /** Default: the cap of keys, 1 MiB. */
+  maxBytes?: number;
+  /** Said when the cap is hit (e.g. how to raise it). */
+  hint?: string;
 }
 
 /** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2) naming `what`. */
-export async function readFileOrStdin(ctx: Context, path: string, what = path): Promise<string> {
-  if (path === '-') return readStream(ctx.io.stdin);
+export async function readFileOrStdin(ctx: Context, path: string, what = path, options: ReadInputOptions = {}): Promise<string> {
+  const maxBytes = options.maxBytes ?? INPUT_CAPS.key;
+  if (path === '-') return readStreamCapped(ctx.io.stdin, maxBytes, `${what === '-' ? 'stdin' : what}`, options.hint);
   try {
-    return await fs.readFile(path, 'utf8');
+    return await readFileCapped(path, maxBytes, what, options.hint);
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     throw usageError(`cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { constants, accessSync, existsSync, promises as fs, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { ensurePrivateDir } from './settings.js';
-import { usageError } from './errors.js';
+import { TridentError, usageError } from './errors.js';
+import { assertTrustedDir } from './file-trust.js';
 
 export interface SecretWriteOptions {
   /** Replace an existing file. */
@@ -30,11 +31,13 @@ export function preflightSecretDir(dir: string): void {
   try {
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+      assertTrustedDir(dir, 'directory');
       accessSync(dir, constants.W_OK | constants.X_OK);
     } else {
       ensurePrivateDir(dir);
     }
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     throw usageError(`cannot write to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }

@@ -1,10 +1,12 @@
 // Profiles and the precedence flag > env > profile > default, with the source of every value.
 // Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
 // writes atomically, with the file at 0600 and the directory at 0700.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { usageError } from './errors.js';
+import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
+import { TridentError, usageError } from './errors.js';
+import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
 
 interface SettingSpec {
   env?: string;
@@ -97,16 +99,26 @@ export class SettingsStore {
     this.path = join(dir, SETTINGS_FILE);
   }
 
+  /** The file as stored, after checking that only its owner can have written it and that it has the right shape. */
   private read(): SettingsFile {
     if (!this.cache) {
+      assertTrustedDir(this.dir, 'config directory');
       if (!existsSync(this.path)) return (this.cache = {});
+      assertTrustedFile(this.path, 'settings file', 'refuse');
+      let text: string;
       try {
-        this.cache = JSON.parse(readFileSync(this.path, 'utf8')) as SettingsFile;
+        text = readFileCappedSync(this.path, INPUT_CAPS.settings, `settings file ${this.path}`);
       } catch (error) {
-        throw usageError(`cannot read settings ${this.path}: ${(error as Error).message}`, 'fix or remove the file');
+        if (error instanceof TridentError) throw error;
+        throw usageError(`cannot read settings ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'check the file and its directory');
       }
+      this.cache = parseSettings(text, this.path);
     }
     return this.cache;
+  }
+
+  hasProfile(profile: string): boolean {
+    return Object.hasOwn(this.read().profiles ?? {}, profile);
   }
 
   profiles(): string[] {
@@ -149,19 +161,16 @@ export class SettingsStore {
    * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
    */
   private async change(mutate: (profiles: Record<string, ProfileValues>) => boolean): Promise<boolean> {
-    // proper-lockfile is CommonJS: its functions hang off the default export (as bundled, there is no other).
-    const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+    const [{ default: Conf }, { lockFile }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
     const file = join(this.dir, SETTINGS_FILE);
     let release: (() => Promise<void>) | undefined;
     try {
+      assertTrustedDir(this.dir, 'config directory');
       ensurePrivateDir(this.dir);
-      release = await lockfile.lock(file, {
-        realpath: false,
-        stale: 10_000,
-        retries: { retries: 100, minTimeout: 5, maxTimeout: 100, randomize: true },
-        // A lock taken over as stale while held: the write is a single atomic rename anyway; do not crash.
-        onCompromised: () => undefined,
-      });
+      release = await lockFile(file);
+      this.cache = undefined;
+      // Checked under the lock: a broken or foreign file is never rewritten.
+      this.read();
       const conf = new Conf<SettingsFile>({
         cwd: this.dir,
         configName: SETTINGS_FILE.replace(/\.json$/, ''),
@@ -173,6 +182,7 @@ export class SettingsStore {
       if (changed) conf.set('profiles', profiles);
       return changed;
     } catch (error) {
+      if (error instanceof TridentError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
       if (code && /^E[A-Z]+$/.test(code)) throw usageError(`cannot write the settings in ${this.dir}: ${code}`, 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable');
@@ -185,6 +195,42 @@ export class SettingsStore {
   }
 }
 
+/** The settings file's JSON, refused (exit 2) unless it is an object of profiles holding strings. */
+function parseSettings(text: string, path: string): SettingsFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`cannot read settings ${path}: ${(error as Error).message}`, 'fix or remove the file');
+  }
+  const problem = settingsProblem(parsed);
+  if (problem) throw usageError(`cannot read settings ${path}: ${problem}`, 'fix or remove the file');
+  return parsed as SettingsFile;
+}
+
+function settingsProblem(parsed: unknown): string | undefined {
+  if (!isRecord(parsed)) return `expected a JSON object, found ${kindOf(parsed)}`;
+  if (parsed.profiles === undefined) return undefined;
+  if (!isRecord(parsed.profiles)) return `"profiles" must be an object, found ${kindOf(parsed.profiles)}`;
+  for (const [name, values] of Object.entries(parsed.profiles)) {
+    if (!isRecord(values)) return `profile "${name}" must be an object, found ${kindOf(values)}`;
+    for (const [key, value] of Object.entries(values)) {
+      if (isSettingKey(key) && typeof value !== 'string') return `${key} of profile "${name}" must be a string, found ${kindOf(value)}`;
+    }
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 export function validateValue(key: SettingKey, value: string): void {
   const spec: SettingSpec = SETTINGS[key];
   if (spec.choices && !spec.choices.includes(value)) {
@@ -192,6 +238,9 @@ export function validateValue(key: SettingKey, value: string): void {
   }
   if (spec.url && !URL.canParse(value)) {
     throw usageError(`invalid URL "${value}" for ${key}`);
+  }
+  if (spec.url && !['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw usageError(`invalid URL "${value}" for ${key}: expected an http:// or https:// URL`);
   }
 }
 

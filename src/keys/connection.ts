@@ -1,9 +1,11 @@
 // Where a keys command gets its service URL and signing key: flag > environment > profile (the PEM itself
 // may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { requireSetting, type Context } from '../context.js';
+import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
+import { assertTrustedFile } from '../core/file-trust.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
 import { KeysClient } from './client.js';
 import { privateKeyFromPem } from './keypair.js';
@@ -46,11 +48,13 @@ export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
 function readKeyFile(ctx: Context, file: string): string {
   try {
     // Read first: a path that cannot be read (a directory, a missing file) gets no warning about its mode.
-    const pem = readFileSync(file, 'utf8');
+    const pem = readFileCappedSync(file, INPUT_CAPS.key, `private key file ${file}`);
+    assertTrustedFile(file, 'private key file', 'follow');
     const mode = statSync(file).mode;
     if ((mode & 0o077) !== 0) ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
     return pem;
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     throw new TridentError(ExitCode.auth, `cannot read private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'check --private-key, TRIDENT_PRIVATE_KEY_FILE or keys.privateKeyFile',
     });

@@ -1,6 +1,8 @@
 // The CSV of `customer-update --from-csv`: columns id and name in any order, parsed with csv-parse (quotes,
 // commas and newlines inside quotes, a BOM, CRLF), and the whole file checked before any request.
+import { mebibytesFromEnv } from '../core/capped-read.js';
 import { usageError } from '../core/errors.js';
+import type { ReadInputOptions } from '../core/read-input.js';
 import { nameProblem } from '../core/names.js';
 import { positiveId } from './ids.js';
 
@@ -14,6 +16,16 @@ export interface CustomerRow {
 }
 
 const COLUMNS = ['id', 'name'];
+export const CSV_MAX_ENV = 'TRIDENT_MAX_CSV_MB';
+const DEFAULT_CSV_MB = 64;
+
+/** How much of a --from-csv file (or stdin) is read at most: TRIDENT_MAX_CSV_MB, default 64 MiB. */
+export function csvReadOptions(env: NodeJS.ProcessEnv): ReadInputOptions {
+  return {
+    maxBytes: mebibytesFromEnv(env, CSV_MAX_ENV) ?? DEFAULT_CSV_MB * 1024 * 1024,
+    hint: `split the file, or raise ${CSV_MAX_ENV} (MiB, default ${DEFAULT_CSV_MB})`,
+  };
+}
 const MAX_PROBLEMS_SHOWN = 5;
 
 /** Rows of the file, or a usage error (exit 2) naming the line of every problem found. */

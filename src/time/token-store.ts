@@ -1,9 +1,11 @@
 // The token `time login` obtained, one file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
 // in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
+import { assertTrustedFile } from '../core/file-trust.js';
 import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/secret-file.js';
 
 export interface StoredToken {
@@ -31,6 +33,7 @@ export async function saveToken(path: string, stored: StoredToken): Promise<void
 /** The stored token, or undefined when there is none. `warn` hears about a file others can read. */
 export function loadToken(path: string, warn?: (message: string) => void): StoredToken | undefined {
   if (!existsSync(path)) return undefined;
+  assertTrustedFile(path, 'token file', 'refuse');
   const text = readTokenText(path);
   if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
   const parsed = parseTokenText(text);
@@ -53,6 +56,7 @@ export const removeToken = removeSecretFile;
  */
 export function readTokenFile(path: string): { token: string; userAgent?: string } {
   const text = readTokenText(path);
+  assertTrustedFile(path, 'token file', 'follow');
   const parsed = parseTokenText(text);
   const token = parsed ? parsed.token : text.trim();
   if (!token || !isTokenShaped(token)) throw usageError(`${path} does not hold a token`, 'the file should contain the token alone, or be a file written by trident time login');
@@ -69,11 +73,12 @@ export function isTokenShaped(token: string): boolean {
   return token.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e]+$/.test(token);
 }
 
-/** A token file that cannot be read is a missing credential (exit 4), like a private key file. */
+/** A token file that cannot be read is a missing credential (exit 4), like a private key file; one too large for a token, exit 2. */
 function readTokenText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileCappedSync(path, INPUT_CAPS.token, `token file ${path}`);
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     throw new TridentError(ExitCode.auth, `cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'check --token-file, or log in again: trident time login',
     });

@@ -81,7 +81,8 @@ describe('time login, commands, logout over HTTPS', () => {
 
     const sent = time.sandbox.server.requests.slice(before);
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/projects/57', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke',
+      // login checks the new token with one GET before it stores it
+      'POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/projects', 'GET /api/v1/projects/57', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke',
     ]);
     expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set(['trident-cli']));
     expect(sent[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');

@@ -131,7 +131,8 @@ const loginCases: FaultCase[] = [
     input: PASSWORD,
     exit: 0,
     notes: /^logged in as /,
-    sent: times(2, AUTH),
+    // then the one GET with which login checks the new token before storing it
+    sent: [...times(2, AUTH), 'GET /api/v1/projects'],
     minMs: 1000,
     check: (run) => expect(entries(tokensDir(run))).toEqual(['default.json']),
   },

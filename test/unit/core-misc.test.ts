@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../src/core/capped-read.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../../src/core/errors.js';
+import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../src/core/file-trust.js';
 import { redactHeaders, redactText } from '../../src/core/redact.js';
 import { backoffMs, mayRetry, parseRetryAfter } from '../../src/core/retry.js';
 import { preflightSecretPath, writeSecretFile } from '../../src/core/secret-file.js';
@@ -149,5 +151,83 @@ describe('error reporting', () => {
     const debug = sink();
     reportError(new Error('boom'), debug.stream, true);
     expect(debug.text()).toContain('core-misc.test.ts');
+  });
+});
+
+describe('capped reads (core/capped-read.ts)', () => {
+  it('reads a file up to the cap, and refuses one byte more (exit 2), sync and async alike', async () => {
+    const file = join(tmp(), 'f');
+    writeFileSync(file, 'x'.repeat(1024));
+    expect(readFileCappedSync(file, 1024, 'the file')).toHaveLength(1024);
+    expect(await readFileCapped(file, 1024, 'the file')).toHaveLength(1024);
+    expect(() => readFileCappedSync(file, 1023, 'the file')).toThrow(/^the file is larger than .* KiB: not read$/);
+    await expect(readFileCapped(file, 1023, 'the file', 'a hint')).rejects.toMatchObject({ exitCode: 2, hint: 'a hint' });
+  });
+
+  it('stops reading /dev/zero at the cap', async () => {
+    expect(() => readFileCappedSync('/dev/zero', 64 * 1024, '/dev/zero')).toThrow('/dev/zero is larger than 64 KiB: not read');
+    await expect(readFileCapped('/dev/zero', 1024 * 1024, '/dev/zero')).rejects.toThrow('/dev/zero is larger than 1 MiB: not read');
+  });
+
+  it('drops a stream that says more than the cap', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stream = new PassThrough();
+    stream.end(Buffer.alloc(2048));
+    await expect(readStreamCapped(stream, 1024, 'stdin')).rejects.toThrow('stdin is larger than 1 KiB: not read');
+    const small = new PassThrough();
+    small.end('hello');
+    expect(await readStreamCapped(small, 1024, 'stdin')).toBe('hello');
+  });
+
+  it('reads a MiB setting from the environment, refusing anything but 1..4096', () => {
+    expect(mebibytesFromEnv({ X: '2' }, 'X')).toBe(2 * 1024 * 1024);
+    expect(mebibytesFromEnv({ X: '' }, 'X')).toBeUndefined();
+    for (const bad of ['0', '4097', '1.5', 'lots']) expect(() => mebibytesFromEnv({ X: bad }, 'X')).toThrow(`invalid X "${bad}"`);
+  });
+});
+
+describe('file trust (core/file-trust.ts)', () => {
+  it('refuses what others can write, accepts sticky directories, follows or refuses links as asked', () => {
+    const dir = tmp();
+    const file = join(dir, 'secret');
+    writeFileSync(file, 's', { mode: 0o600 });
+    expect(() => assertTrustedFile(file, 'token file', 'refuse')).not.toThrow();
+    chmodSync(file, 0o660);
+    expect(() => assertTrustedFile(file, 'token file', 'refuse')).toThrow(`token file ${file} can be written by other users (mode 660): refused`);
+    chmodSync(file, 0o644);
+    expect(() => assertTrustedFile(file, 'token file', 'refuse')).not.toThrow();
+    const link = join(tmp(), 'link');
+    symlinkSync(file, link);
+    expect(() => assertTrustedFile(link, 'token file', 'refuse')).toThrow(/is a symbolic link: refused$/);
+    expect(() => assertTrustedFile(link, 'token file', 'follow')).not.toThrow();
+    chmodSync(dir, 0o1777);
+    expect(() => assertTrustedDir(dir, 'directory')).not.toThrow();
+    chmodSync(dir, 0o777);
+    expect(() => assertTrustedFile(link, 'token file', 'follow')).toThrow(`directory ${dir} can be written by other users (mode 777): refused`);
+    expect(() => assertTrustedFile(join(dir, 'missing'), 'token file', 'refuse')).not.toThrow();
+  });
+
+  it('TRIDENT_INSECURE_CONFIG=1 turns the checks off', () => {
+    const dir = tmp();
+    chmodSync(dir, 0o777);
+    try {
+      configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
+      expect(() => assertTrustedDir(dir, 'directory')).not.toThrow();
+    } finally {
+      configureFileTrust({});
+    }
+    expect(() => assertTrustedDir(dir, 'directory')).toThrow(/refused$/);
+  });
+});
+
+describe('error reporting of the environment', () => {
+  it('a file-system error no command caught (ENOSPC, EROFS, EACCES …) is exit 2 naming the file, never a bug', () => {
+    let text = '';
+    const stream = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/cfg/keys/x.pem' });
+    expect(reportError(full, stream, false)).toBe(2);
+    expect(text).toBe('trident: cannot write /cfg/keys/x.pem: ENOSPC\nhint: check the disk (space, read-only) and the permissions of that path\n');
+    // Without a path it is not known to be local: still a bug.
+    expect(reportError(Object.assign(new Error('x'), { code: 'EINVAL' }), stream, false)).toBe(1);
   });
 });

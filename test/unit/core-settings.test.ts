@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +90,67 @@ describe('Settings precedence', () => {
     await store.update('default', { 'catalog.url': 'http://127.0.0.1:1' });
     const settings = new Settings(store, 'default', { TRIDENT_CATALOG_URL: '' });
     expect(settings.resolve('catalog.url').source).toBe('profile');
+  });
+});
+
+describe('settings file shape and trust', () => {
+  it('refuses a file that is not an object of profiles holding strings, naming what is wrong (exit 2)', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['null', /expected a JSON object, found null$/],
+      ['[1]', /expected a JSON object, found an array$/],
+      ['{"profiles": 3}', /"profiles" must be an object, found a number$/],
+      ['{"profiles": {"p": "x"}}', /profile "p" must be an object, found a string$/],
+      ['{"profiles": {"p": {"keys.keyId": 7}}}', /keys.keyId of profile "p" must be a string, found a number$/],
+    ];
+    for (const [text, problem] of cases) {
+      const dir = freshDir();
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const store = new SettingsStore(dir);
+      writeFileSync(store.path, text, { mode: 0o600 });
+      let caught: unknown;
+      try {
+        store.profiles();
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, text).toMatchObject({ exitCode: 2, hint: 'fix or remove the file' });
+      expect((caught as Error).message, text).toMatch(problem);
+    }
+  });
+
+  it('refuses a URL setting that is not http(s), keeping the old message for one that does not parse', async () => {
+    const store = new SettingsStore(freshDir());
+    await expect(store.update('default', { 'keys.url': 'ftp://x' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "ftp://x" for keys.url: expected an http:// or https:// URL' });
+    await expect(store.update('default', { 'time.url': 'nope' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "nope" for time.url' });
+    await store.update('default', { 'catalog.url': 'http://127.0.0.1:1' });
+    expect(store.hasProfile('default')).toBe(true);
+    expect(store.hasProfile('other')).toBe(false);
+  });
+
+  it('refuses a settings file others can write, and a symlinked one', () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{}', { mode: 0o600 });
+    chmodSync(store.path, 0o606);
+    expect(() => store.profiles()).toThrow(`settings file ${store.path} can be written by other users (mode 606): refused`);
+    const linked = new SettingsStore(freshDir());
+    mkdirSync(linked.dir, { recursive: true, mode: 0o700 });
+    symlinkSync(store.path, linked.path);
+    expect(() => linked.profiles()).toThrow(`settings file ${linked.path} is a symbolic link: refused`);
+  });
+
+  it('takes over a lock whose holder is dead at once, and removes lock and pid after the write', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    mkdirSync(`${store.path}.lock`);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(`${store.path}.lock`, 'pid'), `${dead}\n`);
+    const started = performance.now();
+    await store.update('default', { output: 'json' });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(store.values('default')).toEqual({ output: 'json' });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
   });
 });

@@ -36,6 +36,7 @@ describe('time login on a terminal', () => {
     const prompter = terminal(['demo@example.com', 's3cret']);
     ctx.prompter = prompter;
     pool.intercept({ path: '/api/v1/auth', method: 'POST' }).reply(recordingReply(sent, 200, { token: 'tok-xyz', account_id: '1' }));
+    pool.intercept({ path: '/api/v1/projects', method: 'GET' }).reply(recordingReply(sent, 200, { data: [] }));
     await login.run(ctx, {});
     expect(prompter.asked).toEqual([
       { question: 'Email: ', hidden: false },
@@ -53,6 +54,7 @@ describe('time login on a terminal', () => {
     const service = mockService();
     fake.ctx.http = async (options) => mockHttp(service.agent, options.userAgent);
     service.pool.intercept({ path: '/api/v1/auth', method: 'POST' }).reply(recordingReply(service.sent, 200, { token: 't', account_id: 1 }));
+    service.pool.intercept({ path: '/api/v1/projects', method: 'GET' }).reply(recordingReply(service.sent, 200, { data: [] }));
     await login.run(fake.ctx, { email: 'demo@example.com', passwordStdin: true, accountId: '1' });
     expect(new URLSearchParams(service.sent[0]!.body).get('password')).toBe('pass word ');
     expect(new URLSearchParams(service.sent[0]!.body).get('account_id')).toBe('1');

@@ -9,7 +9,15 @@ import { NO_SECRETS, settingsHelp } from '../settings-help.js';
 /** Prints the effective value (flag > env > profile > default): bare, or with -o json/ndjson/csv its key and source too. */
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
   const { value, source } = ctx.settings.resolve(assertSettingKey(key));
+  const missingProfile = ctx.profile !== 'default' && !ctx.settings.store.hasProfile(ctx.profile);
+  if (value === undefined && missingProfile) {
+    const profiles = ctx.settings.store.profiles();
+    throw notFoundError(`${key} is not set: profile "${ctx.profile}" does not exist`, {
+      hint: profiles.length > 0 ? `profiles are: ${profiles.join(', ')}` : 'no profile is saved yet',
+    });
+  }
   if (value === undefined) throw notFoundError(`${key} is not set in profile "${ctx.profile}"`);
+  if (missingProfile) ctx.log.warn(`profile "${ctx.profile}" does not exist: ${key} comes from ${source === 'env' ? 'the environment' : `the ${source}`}`);
   await printBareOr(ctx, value, { key, value, source });
 }
 

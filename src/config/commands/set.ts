@@ -11,7 +11,10 @@ const PATH_SETTINGS: readonly string[] = ['keys.privateKeyFile', 'caFile'];
 export async function run(ctx: Context, _opts: object, key: string, value: string): Promise<void> {
   const setting = assertSettingKey(key);
   const stored = PATH_SETTINGS.includes(setting) && value !== '' ? resolve(value) : value;
+  // A misspelt --profile or TRIDENT_PROFILE would otherwise make a new profile without a word.
+  const creating = !ctx.settings.store.hasProfile(ctx.profile);
   await ctx.settings.store.update(ctx.profile, { [setting]: stored });
+  if (creating) ctx.log.info(`created profile "${ctx.profile}" (it did not exist; see trident config profiles)`);
   ctx.log.info(`set ${setting} in profile "${ctx.profile}"${stored !== value ? ` to ${stored}` : ''}`);
 }
 
@@ -21,7 +24,8 @@ export function register(parent: Command, bind: Binder): void {
     .summary('set a value in the current profile')
     .description(
       'Set a setting in the current profile (--profile, TRIDENT_PROFILE, default "default"), in the settings file (mode 0600). ' +
-        'The value is checked first: URLs must parse, time.authScheme and output take one of their values; file paths are stored absolute. ' +
+        'The value is checked first: URLs must be http:// or https://, time.authScheme and output take one of their values; file paths are stored absolute. ' +
+        'A profile that does not exist yet is created (and said so on stderr). ' +
         'A flag or an environment variable still wins over the profile (see trident config list).',
     )
     .argument('<key>', 'one of the settings below')

@@ -6,7 +6,7 @@ import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
-import { parseCustomerCsv } from '../csv.js';
+import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
 import { readFileOrStdin } from '../../core/read-input.js';
 
@@ -38,7 +38,7 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
 async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string): Promise<number> {
   const concurrency = parseConcurrency(opts.concurrency ?? '4');
   const source = file === '-' ? 'stdin' : file;
-  const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file), source);
+  const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file, source, csvReadOptions(ctx.env)), source);
   const { client } = await connect(ctx, opts);
   // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
   finishWorkIfStdoutFails();
@@ -94,7 +94,7 @@ export function register(parent: Command, bind: Binder): void {
     )
     .argument('[customer_id]', 'customer id (not with --from-csv)')
     .option('--name <name>', 'the new name')
-    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin)')
+    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin); at most TRIDENT_MAX_CSV_MB MiB, default 64')
     .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4');
   addConnectionOptions(command).action(bind(run));
   examples(command, [

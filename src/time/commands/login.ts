@@ -4,8 +4,9 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { addUrlOption, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
-import { readStream } from '../../core/read-input.js';
-import { preflightTokenPath, saveToken } from '../token-store.js';
+import { INPUT_CAPS, readStreamCapped } from '../../core/capped-read.js';
+import { keepIssuedToken } from '../issued-token.js';
+import { preflightTokenPath } from '../token-store.js';
 
 export interface LoginOptions extends UrlFlag {
   email?: string;
@@ -20,13 +21,13 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   preflightTokenPath(path);
   const email = (opts.email ?? (await askEmail(ctx))).trim();
   if (email === '') throw usageError('the email must not be empty');
-  const password = opts.passwordStdin ? (await readStream(ctx.io.stdin)).replace(/\r?\n$/, '') : await askPassword(ctx);
+  const password = opts.passwordStdin ? (await readStreamCapped(ctx.io.stdin, INPUT_CAPS.token, 'the password on stdin')).replace(/\r?\n$/, '') : await askPassword(ctx);
   if (password === '') throw usageError('the password must not be empty');
 
   const userAgent = timeUserAgent(ctx);
   const client = await timeClient(ctx, baseUrl);
   const { token, accountId } = await client.login({ email, password, accountId: opts.accountId });
-  await saveToken(path, { token, userAgent, accountId: accountId ?? opts.accountId ?? null, email, createdAt: ctx.now().toISOString() });
+  await keepIssuedToken(ctx, baseUrl, path, { token, userAgent, accountId: accountId ?? opts.accountId ?? null, email, createdAt: ctx.now().toISOString() });
 
   ctx.log.info(`logged in as ${email}; token stored in ${path} (mode 0600), bound to User-Agent "${userAgent}"`);
   await rememberService(ctx, opts);
@@ -67,7 +68,8 @@ export function register(parent: Command, bind: Binder): void {
     .summary('log in and store a token for this profile')
     .description(
       'Log in with email and password (POST /auth) and store the token for the current profile in ' +
-        '<config dir>/tokens/<profile>.json, mode 0600. No OS keyring is available here: that file is the store. ' +
+        '<config dir>/tokens/<profile>.json, mode 0600. The new token is checked first (its characters, then one GET /projects with it): ' +
+        'a stored token is only replaced by one that works, and a token that cannot be stored is revoked again. No OS keyring is available here: that file is the store. ' +
         'The password is asked for on a terminal (hidden) or read from stdin with --password-stdin; never from a flag. ' +
         'The token only works with the User-Agent it was created with (time.userAgent). A --url given here is kept in the profile (as time.url), and so is --ca-file if the profile has no caFile yet.',
     )
