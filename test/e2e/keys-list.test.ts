@@ -33,9 +33,11 @@ describe('keys list', () => {
       scopes: ['read', 'write'],
       created_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       subaccount: null,
+      in_use: true,
+      age_seconds: expect.any(Number),
     });
     const tsv = await runKeys(sandbox, ['list']);
-    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount');
+    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount\tin_use\tage_seconds');
   });
 
   it('filters by FCM subtrader and carries fcm_subtrader_id', async () => {
@@ -43,7 +45,7 @@ describe('keys list', () => {
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_desk', '-o', 'ndjson']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk' }]);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
     expect(sandbox.server.requests.at(-1)!.query).toBe('?fcm_subtrader_id=u9_desk');
     expect(seen()).toHaveLength(1);
   });
