@@ -7,7 +7,7 @@
 //   options: --fail-on <step,...>  exit 3 at these TRIDENT_DEPLOY_STEPs (deploy|verify|rollback), nothing changed
 //            --until-repaired: only while <dir>/broken exists (an outage that ends)
 //            --hang-on <step,...>  start a grandchild `sleep`, then never exit
-//            --kill-trident-on <step,...>  SIGKILL trident (the hook's parent) after doing the work
+//            --kill-trident-on <step,...>  SIGKILL trident (the hook's parent) after doing the work, once
 //
 // Every call appends one line to <dir>/calls.ndjson: step, key id, argv, the whole environment and `ps`, so
 // that a test can check that no secret ever reached a hook other than on stdin.
@@ -82,7 +82,10 @@ async function main() {
     console.error(`key-app: a request signed by key ${id} answered ${status}`);
     if (status !== 200) process.exit(4);
   }
-  if (optionList('--kill-trident-on').includes(step)) process.kill(tridentPid(), 'SIGKILL');
+  if (optionList('--kill-trident-on').includes(step) && !existsSync(join(dir, 'killed'))) {
+    writeFileSync(join(dir, 'killed'), '');
+    process.kill(tridentPid(), 'SIGKILL');
+  }
 }
 
 await main();
