@@ -52,6 +52,18 @@ async function finish({ setup, app, before }: Crashed, action: 'resume' | 'abort
 }
 
 describe.concurrent('a rotation with hooks killed in each application phase', () => {
+  it('--dry-run of --resume and --abort after "deployed" shows the hooks still to run', async () => {
+    const crashed = await crash({ point: 'deployed', phase: 'deployed' });
+    const plan = async (action: string) => {
+      const result = await rotate(crashed.setup, [`--${action}`, '--dry-run', '-o', 'json']);
+      expect(result.exitCode, result.stderr).toBe(0);
+      return JSON.parse(result.stdout).steps.map((step: { step: string }) => step.step);
+    };
+    expect(await plan('resume')).toEqual(['verify-app', 'delete-old', 'remove-old-file']);
+    expect(await plan('abort')).toEqual(['rollback-deploy', 'restore-profile', 'delete-new', 'remove-new-files']);
+    await finish(crashed, 'abort');
+  });
+
   for (const point of POINTS) {
     for (const action of ['resume', 'abort'] as const) {
       for (let run = 1; run <= RUNS; run++) {

@@ -8,6 +8,7 @@ import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from './keys-helpers.js';
 import { keyApp, type KeyApp } from './keys-rotate-app.js';
 import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, type RotationSetup } from './keys-rotate-helpers.js';
+import { running } from '../helpers/processes.js';
 
 let sandbox: KeysSandbox;
 
@@ -18,15 +19,6 @@ afterAll(() => sandbox.close());
 
 function appOf(setup: RotationSetup): KeyApp {
   return keyApp(sandbox, setup.oldId, setup.oldFile);
-}
-
-/** Alive and not a zombie waiting for a reaper. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** Requests signed by this test's old key from now on (other tests share the sandbox). */
