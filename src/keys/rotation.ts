@@ -372,12 +372,10 @@ export class Rotation {
       this.ctx.env,
       this.ctx.io.stderr,
     );
-    const record = { step: HOOK_STEP_NAMES[step], ms: outcome.ms, api_key: deployed.api_key, exit_code: outcome.exitCode, ...(outcome.timedOut ? { timed_out: true } : {}) };
-    if (hookSucceeded(outcome)) {
-      this.record({ ...record, status: 'done' });
-      return undefined;
-    }
-    this.record({ ...record, status: 'failed' });
+    const succeeded = hookSucceeded(outcome);
+    const details = { api_key: deployed.api_key, exit_code: outcome.exitCode, ...(outcome.timedOut ? { timed_out: true } : {}) };
+    this.record({ step: HOOK_STEP_NAMES[step], status: succeeded ? 'done' : 'failed', ms: outcome.ms, ...details });
+    if (succeeded) return undefined;
     const what = step === 'rollback' ? `the ${flag} command, run again with the old key ${deployed.api_key},` : `the ${flag} command (${step} of the new key ${deployed.api_key})`;
     return new TridentError(ExitCode.unavailable, `${what} failed: ${describeOutcome(outcome, timeoutMs)}`, {
       hint: `its output is above; ${outcome.timedOut ? 'raise --hook-timeout if it needs longer' : 'a hook must exit 0 when it succeeded'}`,

@@ -154,12 +154,11 @@ export function register(parent: Command, bind: Binder): void {
 
 const RECIPES = `
 Recipes (the hooks must be idempotent: --resume runs an interrupted one again):
-  GitHub Actions secret, rotated by a scheduled job:
+  GitHub Actions secret (gh secret set reads it from stdin), rotated by a scheduled job:
     trident keys rotate --yes --if-older-than 90d \\
-      --deploy 'gh secret set EXCHANGE_PRIVATE_KEY --repo me/app && gh secret set EXCHANGE_KEY_ID --repo me/app --body "$TRIDENT_DEPLOY_KEY_ID"' \\
-      --verify 'gh workflow run smoke-test.yml --repo me/app'
+      --deploy 'gh secret set EXCHANGE_PRIVATE_KEY --repo me/app && gh secret set EXCHANGE_KEY_ID --repo me/app --body "$TRIDENT_DEPLOY_KEY_ID" && gh workflow run deploy.yml --repo me/app' \\
+      --verify 'curl -fsS --retry 20 --retry-delay 15 --retry-all-errors https://trader.example.com/health/exchange'
   Kubernetes secret, then a restart that must come up healthy:
     trident keys rotate --yes \\
       --deploy 'kubectl create secret generic exchange-key --from-file=key.pem=/dev/stdin --from-literal=key-id="$TRIDENT_DEPLOY_KEY_ID" --dry-run=client -o yaml | kubectl apply -f -' \\
-      --verify 'kubectl rollout restart deploy/trader && kubectl rollout status deploy/trader --timeout=120s'
-`;
+      --verify 'kubectl rollout restart deploy/trader && kubectl rollout status deploy/trader --timeout=120s'`;
