@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { running } from '../helpers/processes.js';
 import { PRIVATE_KEY_MATERIAL, startSandbox } from './keys-helpers.js';
 import { keyApp, type AppBehaviour, type KeyApp } from './keys-rotate-app.js';
 import { ROTATE_JSON, expectRotated, expectUndone, profileKey, profileWithKey, rotate, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';
@@ -73,6 +74,29 @@ describe.concurrent('a rotation with hooks killed in each application phase', ()
       }
     }
   }
+
+  it('interrupted (SIGINT) while the deploy hook runs: exit 130, the hook\'s process group is gone, --abort undoes it', async () => {
+    const setup = profileWithKey(sandbox);
+    const app = keyApp(sandbox, setup.oldId, setup.oldFile);
+    const before = app.key();
+    const child = spawnRotate(setup, [...ROTATE_JSON, '--deploy', app.deploy({ hangOn: ['deploy'] })]);
+    let hung: number | undefined;
+    for (let i = 0; i < 200 && hung === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      hung = app.calls().find((call) => call.grandchild !== undefined)?.grandchild;
+    }
+    expect(hung).toBeDefined();
+    const start = Date.now();
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode, String(result.stderr)).toBe(130);
+    expect(Date.now() - start).toBeLessThan(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(running(hung!)).toBe(false);
+    expect(JSON.parse(readFileSync(setup.journal, 'utf8')).phase).toBe('deploying');
+    await finish({ setup, app, before }, 'abort');
+    expect(app.calls().at(-1)).toMatchObject({ step: 'rollback', key_id: setup.oldId });
+  });
 
   for (const action of ['resume', 'abort'] as const) {
     for (let run = 1; run <= RUNS; run++) {
