@@ -145,7 +145,7 @@ export function register(parent: Command, bind: Binder): void {
     'trident keys rotate --dry-run',
     'trident keys rotate --profile prod --yes -o json',
     'trident keys rotate --local --out ~/.secrets/exchange.pem --keep-old',
-    "trident keys rotate --deploy 'umask 077; cat > app-key.pem' --verify 'test -s app-key.pem' --dry-run",
+    'trident keys rotate --deploy ./deploy-key.sh --verify ./check-app.sh --dry-run',
     'trident keys rotate --if-older-than 90d --yes -o json',
     'trident keys rotate --resume --yes',
     'TRIDENT_KEY_ID=... TRIDENT_PRIVATE_KEY_FILE=ci.pem trident keys rotate --yes -o json > rotation.json',
@@ -153,12 +153,20 @@ export function register(parent: Command, bind: Binder): void {
 }
 
 const RECIPES = `
-Recipes (the hooks must be idempotent: --resume runs an interrupted one again):
-  GitHub Actions secret (gh secret set reads it from stdin), rotated by a scheduled job:
+Recipes (hooks must be idempotent: --resume runs an interrupted one again):
+  A GitHub Actions secret (gh secret set reads it from stdin), from cron:
     trident keys rotate --yes --if-older-than 90d \\
-      --deploy 'gh secret set EXCHANGE_PRIVATE_KEY --repo me/app && gh secret set EXCHANGE_KEY_ID --repo me/app --body "$TRIDENT_DEPLOY_KEY_ID" && gh workflow run deploy.yml --repo me/app' \\
-      --verify 'curl -fsS --retry 20 --retry-delay 15 --retry-all-errors https://trader.example.com/health/exchange'
-  Kubernetes secret, then a restart that must come up healthy:
+      --deploy 'gh secret set EXCHANGE_PRIVATE_KEY --repo me/app &&
+        gh secret set EXCHANGE_KEY_ID --repo me/app \\
+          --body "$TRIDENT_DEPLOY_KEY_ID" &&
+        gh workflow run deploy.yml --repo me/app' \\
+      --verify 'curl -fsS --retry 20 --retry-delay 15 --retry-all-errors \\
+        https://trader.example.com/health/exchange'
+  A Kubernetes secret, then a restart that must come up healthy:
     trident keys rotate --yes \\
-      --deploy 'kubectl create secret generic exchange-key --from-file=key.pem=/dev/stdin --from-literal=key-id="$TRIDENT_DEPLOY_KEY_ID" --dry-run=client -o yaml | kubectl apply -f -' \\
-      --verify 'kubectl rollout restart deploy/trader && kubectl rollout status deploy/trader --timeout=120s'`;
+      --deploy 'kubectl create secret generic exchange-key \\
+          --from-file=key.pem=/dev/stdin \\
+          --from-literal=key-id="$TRIDENT_DEPLOY_KEY_ID" \\
+          --dry-run=client -o yaml | kubectl apply -f -' \\
+      --verify 'kubectl rollout restart deploy/trader &&
+        kubectl rollout status deploy/trader --timeout=120s'`;
