@@ -35,7 +35,8 @@ function withoutCreatedTs(): void {
 
 const ages = (setup: RotationSetup) => JSON.parse(readFileSync(join(setup.configDir, 'key-ages.json'), 'utf8'));
 
-describe('keys rotate --if-older-than', () => {
+// A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
+describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
   it('with created_ts from the service: a key older than the threshold is rotated', async () => {
     const setup = keyCreatedDaysAgo(100);
     const result = await rotate(setup, [...ROTATE_JSON, '--if-older-than', '90d']);

@@ -52,7 +52,8 @@ async function finish({ setup, app, before }: Crashed, action: 'resume' | 'abort
   }
 }
 
-describe.concurrent('a rotation with hooks killed in each application phase', () => {
+// A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
+describe.concurrent('a rotation with hooks killed in each application phase', { timeout: 60_000 }, () => {
   it('--dry-run of --resume and --abort after "deployed" shows the hooks still to run', async () => {
     const crashed = await crash({ point: 'deployed', phase: 'deployed' });
     const plan = async (action: string) => {

@@ -32,7 +32,8 @@ const stepsOf = (report: { steps: Array<{ step: string; status: string }> }) => 
 /** The one-line error, then its hint: the last two lines of stderr that trident wrote (hooks write before). */
 const errorLine = (stderr: string) => stderr.split('\n').find((line) => line.startsWith('trident: ')) ?? '';
 
-describe.concurrent('keys rotate --deploy --verify', () => {
+// A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
+describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => {
   it('deploys the new key, the application verifies with it while the old key still lives, then the old key goes', async () => {
     const setup = profileWithKey(sandbox);
     const app = appOf(setup);
@@ -204,7 +205,7 @@ describe.concurrent('keys rotate --deploy --verify', () => {
   });
 });
 
-describe.concurrent('no secret reaches a hook other than on stdin', () => {
+describe.concurrent('no secret reaches a hook other than on stdin', { timeout: 60_000 }, () => {
   it('environment mode (TRIDENT_KEY_ID + TRIDENT_PRIVATE_KEY): hooks get ids and paths, the PEMs only on stdin; the rollback gets the old PEM from the environment', async () => {
     const setup = profileWithKey(sandbox);
     const oldPem = readFileSync(setup.oldFile, 'utf8');

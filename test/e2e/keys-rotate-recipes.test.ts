@@ -53,11 +53,12 @@ async function recipes(): Promise<string[]> {
 async function runRecipe(recipe: string, setup: RotationSetup, tools: { bin: string; log: string }) {
   const script = `trident() { "$NODE" "$BIN" "$@"; }\n${recipe}`;
   const env = { ...childEnv({ configDir: setup.configDir }), PATH: `${tools.bin}:${process.env.PATH}`, NODE: process.execPath, BIN, STUB_LOG: tools.log, TRIDENT_PROFILE: setup.profile };
-  const result = await execa('bash', ['--norc', '-c', script], { env, extendEnv: false, reject: false, timeout: 60_000 });
+  const result = await execa('bash', ['--norc', '-c', script], { env, extendEnv: false, reject: false, timeout: 45_000 });
   return { exitCode: result.exitCode, stderr: String(result.stderr), calls: readFileSync(join(tools.log, 'calls.log'), 'utf8').trim().split('\n') };
 }
 
-describe('the recipes of keys rotate --help', () => {
+// A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
+describe('the recipes of keys rotate --help', { timeout: 60_000 }, () => {
   it('there are two: GitHub Actions and Kubernetes', async () => {
     const found = await recipes();
     expect(found).toHaveLength(2);

@@ -77,9 +77,10 @@ describe('the application phases', () => {
 });
 
 describe('a crash in an application phase, then another inside the resume or abort', () => {
+  // Each case runs up to 32 rotations with shell hooks: a generous limit for a loaded machine.
   for (const first of APP_POINTS) {
-    it(`crash after "${first}"`, async () => {
-      for (const action of ['resume', 'abort'] as const) {
+    for (const action of ['resume', 'abort'] as const) {
+      it(`crash after "${first}", then --${action}`, { timeout: 120_000 }, async () => {
         for (const second of LATER) {
           for (const last of ['resume', 'abort'] as const) {
             const app = appWorld();
@@ -94,8 +95,8 @@ describe('a crash in an application phase, then another inside the resume or abo
             expect(keyId === app.world.oldId, label).toBe(result.outcome === 'aborted');
           }
         }
-      }
-    });
+      });
+    }
   }
 
   it('crash after "rolling-back-app", then another inside the resume or abort: rolled back either way', async () => {
