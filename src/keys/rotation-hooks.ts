@@ -18,6 +18,7 @@ export interface HookRun {
   oldKeyId: string;
   newKeyId: string;
   timeoutMs: number;
+  cwd?: string;
 }
 
 export interface HookOutcome {
@@ -59,7 +60,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 export function runHook(run: HookRun, env: NodeJS.ProcessEnv, output: OutStream): Promise<HookOutcome> {
   const start = performance.now();
-  const child = spawn('/bin/sh', ['-c', run.command], { detached: true, env: hookEnvironment(env, run), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', run.command], { cwd: run.cwd, detached: true, env: hookEnvironment(env, run), stdio: ['pipe', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => output.write(chunk));
   // A hook that does not read its stdin closes it early: that is its business, not an error.
   child.stdin.on('error', () => undefined);

@@ -69,6 +69,8 @@ export interface Hooks {
   deploy?: string;
   verify?: string;
   timeout_s: number;
+  /** Where the rotation started: hooks run there, also when --resume runs elsewhere (cron, another job step). */
+  cwd?: string;
 }
 
 export interface Journal {

@@ -368,7 +368,7 @@ export class Rotation {
     const flag = step === 'verify' ? '--verify' : '--deploy';
     this.ctx.log.info(`rotate: running the ${flag} command (${step}, key ${deployed.api_key})`);
     const outcome = await runHook(
-      { command, step, keyId: deployed.api_key, keyFile: deployed.file, pem: deployed.pem, oldKeyId: j.old_key.api_key, newKeyId: this.newKey().api_key, timeoutMs },
+      { command, step, keyId: deployed.api_key, keyFile: deployed.file, pem: deployed.pem, oldKeyId: j.old_key.api_key, newKeyId: this.newKey().api_key, timeoutMs, cwd: j.hooks!.cwd },
       this.ctx.env,
       this.ctx.io.stderr,
     );

@@ -174,7 +174,7 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const result = await rotate(setup, ['--dry-run', '-o', 'json', '--deploy', 'deploy-it', '--verify', 'check-it', '--hook-timeout', '30']);
     expect(result.exitCode, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout);
-    expect(plan.hooks).toEqual({ deploy: 'deploy-it', verify: 'check-it', timeout_s: 30 });
+    expect(plan.hooks).toEqual({ deploy: 'deploy-it', verify: 'check-it', timeout_s: 30, cwd: process.cwd() });
     expect(plan.steps.map((s: { step: string }) => s.step)).toEqual(['preflight', 'mint', 'store', 'switch', 'verify', 'deploy', 'verify-app', 'on failure', 'delete-old', 'remove-old-file']);
     expect(plan.steps.find((s: { step: string }) => s.step === 'deploy').action).toContain('sh -c "deploy-it"');
     expect(sent()).toBe(0);

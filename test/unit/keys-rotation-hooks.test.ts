@@ -1,6 +1,6 @@
 // The pieces of the application hooks and key ages that need no service: age parsing and display, the
 // environment a hook gets, and running a hook (stdin, exit code, output, time-out of its process group).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -66,6 +66,13 @@ describe('runHook', () => {
     expect(readFileSync(`${dir}/got.pem`, 'utf8')).toBe('PEM-TEXT');
     expect(out.text()).toContain('out deploy\n');
     expect(out.text()).toContain('err\n');
+  });
+
+  it('runs in the directory the rotation started in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trident-hook-'));
+    const outcome = await runHook({ ...RUN, command: 'pwd > where', cwd: dir }, { PATH: process.env.PATH }, collect().stream);
+    expect(outcome.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'where'), 'utf8').trim()).toBe(realpathSync(dir));
   });
 
   it('a hook that ignores its stdin is fine', async () => {
