@@ -20,7 +20,7 @@ _trident_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys delete") echo "--ignore-missing --url --key-id --private-key" ;;
-    "keys rotate") echo "--name --local --out --keep-old --dry-run --resume --abort --url --key-id --private-key" ;;
+    "keys rotate") echo "--name --local --out --keep-old --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -53,7 +53,7 @@ _trident_valued_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys delete") echo "--url --key-id --private-key" ;;
-    "keys rotate") echo "--name --out --url --key-id --private-key" ;;
+    "keys rotate") echo "--name --out --deploy --verify --hook-timeout --if-older-than --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -114,6 +114,10 @@ _trident_option_values() {
     "keys delete|--private-key") echo "__files__" ;;
     "keys rotate|--name") echo "__any__" ;;
     "keys rotate|--out") echo "__files__" ;;
+    "keys rotate|--deploy") echo "__any__" ;;
+    "keys rotate|--verify") echo "__any__" ;;
+    "keys rotate|--hook-timeout") echo "__any__" ;;
+    "keys rotate|--if-older-than") echo "__any__" ;;
     "keys rotate|--url") echo "__any__" ;;
     "keys rotate|--key-id") echo "__any__" ;;
     "keys rotate|--private-key") echo "__files__" ;;

@@ -16,11 +16,32 @@ import type { ApiKey } from './client.js';
  *   switching    the profile is being pointed at the new key
  *   switched     the profile uses the new key (environment mode: nothing to switch); not verified yet
  *   verified     a request signed by the new key worked and listed it
+ *   deploying    the --deploy command runs (or may have run) with the new key: the application may hold it
+ *   deployed     the --deploy command succeeded
+ *   verifying-app the --verify command runs
+ *   app-verified the --verify command succeeded: the application works with the new key
  *   deleting-old the old key's DELETE may have been sent: from here on, even --abort goes forward
  *   old-deleted  the old key is gone; only local clean-up is left
+ *   rolling-back-app the --deploy command runs again with the old key (`rollback`); both keys live until it succeeds
  *   rolling-back the new key is being undone (`rollback`)
+ * The four application phases are entered only when --deploy or --verify was given.
  */
-export const PHASES = ['minting', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted', 'rolling-back'] as const;
+export const PHASES = [
+  'minting',
+  'minted',
+  'stored',
+  'switching',
+  'switched',
+  'verified',
+  'deploying',
+  'deployed',
+  'verifying-app',
+  'app-verified',
+  'deleting-old',
+  'old-deleted',
+  'rolling-back-app',
+  'rolling-back',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export type StepStatus = 'done' | 'skipped' | 'failed';
@@ -43,6 +64,15 @@ export interface OldKey extends ApiKey {
   file_created_by_trident: boolean;
 }
 
+/** The application's hooks (shell commands); they get key ids and file paths, the PEM only on stdin. */
+export interface Hooks {
+  deploy?: string;
+  verify?: string;
+  timeout_s: number;
+  /** Where the rotation started: hooks run there, also when --resume runs elsewhere (cron, another job step). */
+  cwd?: string;
+}
+
 export interface Journal {
   version: 1;
   /** Random; names the staged private key file. */
@@ -57,6 +87,7 @@ export interface Journal {
   url: string;
   method: 'generate' | 'local';
   keep_old: boolean;
+  hooks?: Hooks;
   old_key: OldKey;
   new_name: string;
   new_key?: ApiKey;

@@ -91,12 +91,14 @@ const PLAN_SUMMARY: Array<Column<Row>> = [
 ];
 
 /** A new rotation's plan; nothing has been sent, so the old key's name and scopes are not known yet. */
-export async function printNewPlan(ctx: Context, plan: RotationPlan): Promise<void> {
+export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan?: string): Promise<void> {
   const keyId = plan.connection.signer.keyId;
   const name = plan.name ?? '<old key name>-rotated-<UTC time>';
   const target = plan.targetFile ?? `${keysDir(ctx)}/<new api_key>.pem`;
   const oldFile = plan.oldKeyFile;
+  const hooks = plan.hooks;
   const steps: PlannedStep[] = [
+    ...(ifOlderThan ? [{ step: 'age', action: `GET /api_keys signed by key ${keyId}: go on only if the key is older than ${ifOlderThan} (else exit 0, "not due")` }] : []),
     { step: 'preflight', action: `GET /api_keys signed by key ${keyId}: the key works and is listed` },
     {
       step: 'mint',
@@ -111,6 +113,9 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan): Promise<vo
       action: plan.owner.mode === 'profile' ? `point profile "${plan.owner.profile}" (keys.keyId, keys.privateKeyFile) at the new key` : 'skip: the key comes from flags or the environment; the report gives the new id and file',
     },
     { step: 'verify', action: 'GET /api_keys signed by the new key must list it; otherwise everything is rolled back' },
+    ...(hooks?.deploy ? [{ step: 'deploy', action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s` }] : []),
+    ...(hooks?.verify ? [{ step: 'verify-app', action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s` }] : []),
+    ...(hooks?.deploy ? [{ step: 'on failure', action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted` }] : []),
     { step: 'delete-old', action: plan.keepOld ? 'skip: --keep-old' : `DELETE /api_keys/${keyId}` },
     {
       step: 'remove-old-file',
@@ -125,6 +130,8 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan): Promise<vo
       old_key: { api_key: keyId, private_key_file: oldFile },
       new_name: name,
       private_key_file: target,
+      ...(hooks ? { hooks } : {}),
+      ...(ifOlderThan ? { if_older_than: ifOlderThan } : {}),
       steps,
     },
     steps,
@@ -139,7 +146,11 @@ const FORWARD: Array<[Phase, string]> = [
   ['stored', 'switch'],
   ['switching', 'switch'],
   ['switched', 'verify'],
-  ['verified', 'delete-old'],
+  ['verified', 'deploy'],
+  ['deploying', 'deploy'],
+  ['deployed', 'verify-app'],
+  ['verifying-app', 'verify-app'],
+  ['app-verified', 'delete-old'],
   ['deleting-old', 'delete-old'],
   ['old-deleted', 'remove-old-file'],
 ];
@@ -148,13 +159,16 @@ const FORWARD: Array<[Phase, string]> = [
 function pendingSteps(journal: Journal, action: 'resume' | 'abort'): string[] {
   const { phase } = journal;
   const forward = action === 'resume' || phase === 'deleting-old' || phase === 'old-deleted';
-  if (phase !== 'rolling-back' && forward) {
+  if (phase !== 'rolling-back' && phase !== 'rolling-back-app' && forward) {
     const steps = FORWARD.filter(([from]) => PHASES.indexOf(from) >= PHASES.indexOf(phase)).map(([, step]) => step);
-    return [...new Set(steps)].filter((step) => !(journal.keep_old && step === 'delete-old'));
+    const skipped = (step: string) => (journal.keep_old && step === 'delete-old') || (step === 'deploy' && !journal.hooks?.deploy) || (step === 'verify-app' && !journal.hooks?.verify);
+    return [...new Set(steps)].filter((step) => !skipped(step));
   }
   const from = journal.rollback?.from ?? phase;
   const restore = journal.owner.mode === 'profile' && PHASES.indexOf(from) >= PHASES.indexOf('switching');
-  return [...(restore ? ['restore-profile'] : []), 'delete-new', 'remove-new-files'];
+  const appMayHoldNewKey = Boolean(journal.hooks?.deploy) && PHASES.indexOf(from) >= PHASES.indexOf('deploying') && PHASES.indexOf(from) <= PHASES.indexOf('app-verified');
+  const redeploy = phase === 'rolling-back-app' || (phase !== 'rolling-back' && appMayHoldNewKey);
+  return [...(redeploy ? ['rollback-deploy'] : []), ...(restore ? ['restore-profile'] : []), 'delete-new', 'remove-new-files'];
 }
 
 export async function printPendingPlan(ctx: Context, path: string, journal: Journal, action: 'resume' | 'abort'): Promise<void> {
@@ -165,6 +179,9 @@ export async function printPendingPlan(ctx: Context, path: string, journal: Jour
     verify: 'GET /api_keys signed by the new key must list it; otherwise roll back',
     'delete-old': `DELETE /api_keys/${journal.old_key.api_key}`,
     'remove-old-file': journal.old_key.file_created_by_trident ? `remove ${journal.old_key.private_key_file}` : "skip: the old key file is not trident's own (<config dir>/keys/<api_key>.pem)",
+    deploy: `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the new key's PEM on stdin (again, if it was interrupted)`,
+    'verify-app': `sh -c ${JSON.stringify(journal.hooks?.verify ?? '')}`,
+    'rollback-deploy': `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the old key's PEM on stdin (TRIDENT_DEPLOY_STEP=rollback)`,
     'restore-profile': 'point the profile at the old key again',
     'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : `delete every key named "${journal.new_name}"`,
     'remove-new-files': 'remove the new private key files',

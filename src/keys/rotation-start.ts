@@ -49,6 +49,7 @@ export interface RotationPlan {
   targetFile: string | null;
   stagingDir: string;
   keepOld: boolean;
+  hooks?: Journal['hooks'];
 }
 
 const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z$/;
@@ -135,6 +136,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
     url: plan.connection.baseUrl.href,
     method: plan.method,
     keep_old: plan.keepOld,
+    ...(plan.hooks ? { hooks: plan.hooks } : {}),
     old_key: { ...old, private_key_file: plan.oldKeyFile, file_created_by_trident: plan.oldFileCreatedByTrident },
     new_name: name,
     staged_file: join(plan.stagingDir, `pending-rotation-${id}.pem`),

@@ -11,9 +11,11 @@ import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from './client.js';
 import { PRIVATE_KEY_ENV, signerFromFile } from './connection.js';
 import { defaultKeyPath, storePrivateKey } from './key-files.js';
 import { privateKeyFromPem } from './keypair.js';
+import { forgetKey, recordKeyMade } from './key-ages.js';
 import { isUnknownOutcome } from './outcomes.js';
 import type { KeyService, RotationDeps } from './rotation-deps.js';
 import { PHASES, removeJournal, saveJournal, type Journal, type Phase, type StepRecord } from './rotation-journal.js';
+import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, hookSucceeded, runHook, type HookStep } from './rotation-hooks.js';
 import { logStep } from './rotation-steps.js';
 import type { Signer } from './signing.js';
 
@@ -26,6 +28,7 @@ export interface RotationResult {
 }
 
 const since = (start: number) => Math.round(performance.now() - start);
+const HOOK_STEP_NAMES: Record<HookStep, string> = { deploy: 'deploy', verify: 'verify-app', rollback: 'rollback-deploy' };
 const phaseIndex = (phase: Phase) => PHASES.indexOf(phase);
 
 export class Rotation {
@@ -36,7 +39,7 @@ export class Rotation {
     readonly path: string,
     readonly journal: Journal,
     private readonly deps: RotationDeps,
-    private readonly options: { resumed: boolean; oldClient?: KeyService },
+    private readonly options: { resumed: boolean; oldClient?: KeyService; /** --hook-timeout given to --resume/--abort */ hookTimeoutS?: number },
   ) {
     if (options.oldClient) this.clients.set('old', Promise.resolve(options.oldClient));
   }
@@ -71,7 +74,7 @@ export class Rotation {
     } catch (error) {
       if (!(error instanceof TridentError) || !existsSync(this.path)) throw error;
       const how =
-        this.journal.phase === 'rolling-back'
+        this.journal.phase === 'rolling-back' || this.journal.phase === 'rolling-back-app'
           ? 'trident keys rotate --abort (or --resume) finishes rolling it back'
           : 'trident keys rotate --resume finishes it, trident keys rotate --abort undoes it';
       throw new TridentError(error.exitCode, error.message, {
@@ -101,8 +104,18 @@ export class Rotation {
           failure = await this.verify();
           break;
         case 'verified':
-          if (this.journal.keep_old) return this.finish();
-          await this.enter('deleting-old');
+        case 'deployed':
+        case 'app-verified': {
+          const next = this.nextAfter(this.journal.phase);
+          if (next === 'finish') return this.finish();
+          await this.enter(next);
+          break;
+        }
+        case 'deploying':
+          failure = await this.deployNewKey();
+          break;
+        case 'verifying-app':
+          failure = await this.verifyApp();
           break;
         case 'deleting-old': {
           const failed = await this.deleteOld();
@@ -111,11 +124,20 @@ export class Rotation {
         }
         case 'old-deleted':
           return this.finish();
+        case 'rolling-back-app':
         case 'rolling-back':
           return this.rollBack();
       }
       if (failure) return this.rollBack(failure);
     }
+  }
+
+  /** After the new key's check, the deploy and the application's verify: the next hook, or on to the old key. */
+  private nextAfter(phase: 'verified' | 'deployed' | 'app-verified'): Phase | 'finish' {
+    const hooks = this.journal.hooks;
+    if (phase === 'verified' && hooks?.deploy) return 'deploying';
+    if (phase !== 'app-verified' && hooks?.verify) return 'verifying-app';
+    return this.journal.keep_old ? 'finish' : 'deleting-old';
   }
 
   // ---- journal
@@ -207,6 +229,7 @@ export class Rotation {
     }
     if (created.warning) this.warn(`the keys service says: ${created.warning}`);
     const { api_key: id, name } = created.apiKey;
+    await recordKeyMade(this.ctx, id);
     await this.enter('minted', { new_key: created.apiKey }, { step: 'mint', status: 'done', ms: since(start), method: j.method, api_key: id, name });
   }
 
@@ -335,6 +358,58 @@ export class Rotation {
     return undefined;
   }
 
+  // ---- the application
+
+  /** Runs one hook and records it (its exit code, never its output); a failure is returned, not thrown. */
+  private async hook(step: HookStep, deployed: { api_key: string; file: string | null; pem?: string }): Promise<TridentError | undefined> {
+    const j = this.journal;
+    const command = step === 'verify' ? j.hooks!.verify! : j.hooks!.deploy!;
+    const timeoutMs = (this.options.hookTimeoutS ?? j.hooks!.timeout_s ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
+    const flag = step === 'verify' ? '--verify' : '--deploy';
+    this.ctx.log.info(`rotate: running the ${flag} command (${step}, key ${deployed.api_key})`);
+    const outcome = await runHook(
+      { command, step, keyId: deployed.api_key, keyFile: deployed.file, pem: deployed.pem, oldKeyId: j.old_key.api_key, newKeyId: this.newKey().api_key, timeoutMs, cwd: j.hooks!.cwd },
+      this.ctx.env,
+      this.ctx.io.stderr,
+    );
+    const succeeded = hookSucceeded(outcome);
+    const details = { api_key: deployed.api_key, exit_code: outcome.exitCode, ...(outcome.timedOut ? { timed_out: true } : {}) };
+    this.record({ step: HOOK_STEP_NAMES[step], status: succeeded ? 'done' : 'failed', ms: outcome.ms, ...details });
+    if (succeeded) return undefined;
+    const what = step === 'rollback' ? `the ${flag} command, run again with the old key ${deployed.api_key},` : `the ${flag} command (${step} of the new key ${deployed.api_key})`;
+    return new TridentError(ExitCode.unavailable, `${what} failed: ${describeOutcome(outcome, timeoutMs)}`, {
+      hint: `its output is above; ${outcome.timedOut ? 'raise --hook-timeout if it needs longer' : 'a hook must exit 0 when it succeeded'}`,
+    });
+  }
+
+  private async deployNewKey(): Promise<TridentError | undefined> {
+    const file = this.journal.private_key_file!;
+    const failure = await this.hook('deploy', { api_key: this.newKey().api_key, file, pem: readFileSync(file, 'utf8') });
+    if (!failure) await this.enter('deployed');
+    return failure;
+  }
+
+  private async verifyApp(): Promise<TridentError | undefined> {
+    const failure = await this.hook('verify', { api_key: this.newKey().api_key, file: this.journal.private_key_file! });
+    if (!failure) await this.enter('app-verified');
+    return failure;
+  }
+
+  /** The application gets the old key back; until that worked both keys stay and the journal stays. */
+  private async redeployOldKey(): Promise<void> {
+    const j = this.journal;
+    const { api_key: oldId, private_key_file: file } = j.old_key;
+    const pem = file === null ? this.ctx.env[PRIVATE_KEY_ENV] : readFileSync(file, 'utf8');
+    if (!pem) throw new TridentError(ExitCode.auth, `the old key ${oldId} came from ${PRIVATE_KEY_ENV}, which is not set now: the application cannot get it back`, { hint: `set ${PRIVATE_KEY_ENV} to its PEM again` });
+    const failure = await this.hook('rollback', { api_key: oldId, file, pem });
+    if (!failure) return;
+    const newId = this.newKey().api_key;
+    const trident = j.owner.mode === 'profile' ? `profile "${j.owner.profile}" still uses the new key` : 'trident used the new key last';
+    throw new TridentError(failure.exitCode, `${j.rollback!.reason}; rolling back, ${failure.message}`, {
+      hint: `the application may hold the new key ${newId} or the old key ${oldId} (perhaps partly deployed): both keys are kept and valid, ${trident}; once the deploy command works, trident keys rotate --abort (or --resume) deploys the old key again and finishes the rollback`,
+    });
+  }
+
   /** 404 counts as deleted. A failure ends the rotation with both keys valid, and says so. */
   private async deleteOld(): Promise<RotationResult | undefined> {
     const j = this.journal;
@@ -373,6 +448,7 @@ export class Rotation {
     }
     await removeSecretFile(j.staged_file);
     await removeJournal(this.path);
+    if (j.old_key_deleted) await forgetKey(this.ctx, j.old_key.api_key);
     return { outcome: 'rotated', journal: j, exitCode: ExitCode.ok };
   }
 
@@ -385,8 +461,14 @@ export class Rotation {
    */
   private async rollBack(cause?: TridentError, aborting = false): Promise<RotationResult> {
     const j = this.journal;
-    if (j.phase !== 'rolling-back') {
-      await this.enter('rolling-back', { rollback: { from: j.phase, reason: cause?.message ?? 'aborted', exit_code: cause?.exitCode ?? ExitCode.ok } });
+    if (j.phase !== 'rolling-back' && j.phase !== 'rolling-back-app') {
+      const from = j.phase;
+      const appMayHoldNewKey = Boolean(j.hooks?.deploy) && phaseIndex(from) >= phaseIndex('deploying') && phaseIndex(from) <= phaseIndex('app-verified');
+      await this.enter(appMayHoldNewKey ? 'rolling-back-app' : 'rolling-back', { rollback: { from, reason: cause?.message ?? 'aborted', exit_code: cause?.exitCode ?? ExitCode.ok } });
+    }
+    if (j.phase === 'rolling-back-app') {
+      await this.redeployOldKey();
+      await this.enter('rolling-back');
     }
     const { from, reason } = j.rollback!;
     const exitCode = j.rollback!.exit_code as ExitCode;
@@ -394,9 +476,11 @@ export class Rotation {
     await this.deleteNewKeys(from);
     await this.removeNewKeyFiles();
     await removeJournal(this.path);
+    if (j.new_key) await forgetKey(this.ctx, j.new_key.api_key);
     if (aborting || exitCode === ExitCode.ok) return { outcome: 'aborted', journal: j, exitCode: ExitCode.ok };
     const inUse = j.owner.mode === 'profile' ? `profile "${j.owner.profile}" uses the old key ${j.old_key.api_key} again` : `the old key ${j.old_key.api_key} stays in use`;
-    const problem = new TridentError(exitCode, `${reason}; the rotation was rolled back: ${inUse} and the new key was deleted`, { hint: cause?.hint });
+    const app = j.steps.some((step) => step.step === 'rollback-deploy' && step.status === 'done') ? ', the application got the old key back' : '';
+    const problem = new TridentError(exitCode, `${reason}; the rotation was rolled back: ${inUse}${app} and the new key was deleted`, { hint: cause?.hint });
     return { outcome: 'rolled back', journal: j, exitCode, problem };
   }
 

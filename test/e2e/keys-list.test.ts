@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, requestsFrom, runKeys, sandboxEnv, startSandbox } from './keys-helpers.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, requestsFrom, runKeys, sandboxEnv, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;
 
@@ -33,9 +33,11 @@ describe('keys list', () => {
       scopes: ['read', 'write'],
       created_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       subaccount: null,
+      in_use: true,
+      age_seconds: expect.any(Number),
     });
     const tsv = await runKeys(sandbox, ['list']);
-    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount');
+    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount\tin_use\tage_seconds');
   });
 
   it('filters by FCM subtrader and carries fcm_subtrader_id', async () => {
@@ -43,7 +45,7 @@ describe('keys list', () => {
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_desk', '-o', 'ndjson']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk' }]);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
     expect(sandbox.server.requests.at(-1)!.query).toBe('?fcm_subtrader_id=u9_desk');
     expect(seen()).toHaveLength(1);
   });
@@ -80,6 +82,45 @@ describe('keys list', () => {
     await runCli(['--profile', 'sb', 'config', 'set', 'keys.privateKeyFile', env.TRIDENT_PRIVATE_KEY_FILE!], { configDir });
     const result = await runCli(['--profile', 'sb', 'keys', 'list', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
+  });
+});
+
+describe('age and the key in use', () => {
+  it('marks the key signing the request, and gives ages from created_ts', async () => {
+    const other = sandbox.control.addKey({ name: 'aged', publicKeyPem: sandbox.bootstrap.publicKeyPem });
+    const result = await runKeys(sandbox, ['list', '-o', 'json', '--key-id', other.api_key]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const keys = JSON.parse(result.stdout) as Array<{ api_key: string; in_use: boolean; age_seconds: number }>;
+    expect(keys.filter((key) => key.in_use).map((key) => key.api_key)).toEqual([other.api_key]);
+    for (const key of keys) expect(key.age_seconds).toBeGreaterThanOrEqual(0);
+    expect(keys.find((key) => key.api_key === other.api_key)!.age_seconds).toBeLessThan(120);
+  });
+
+  it("without created_ts: ages from trident's record (a key it made, the key it saw in use), null for the rest; the record is 0600", async () => {
+    const configDir = tempConfigDir();
+    const made = await runKeys(sandbox, ['generate', '--name', 'made-here', '-o', 'json'], { configDir });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const madeId = JSON.parse(made.stdout).api_key;
+    const stranger = sandbox.control.addKey({ name: 'stranger', publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
+    const keys = sandbox.control.listKeys().map(({ created_ts: _, ...key }) => key);
+    sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ api_keys: keys }) } });
+    const result = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const listed = new Map((JSON.parse(result.stdout) as Array<{ api_key: string; in_use: boolean; age_seconds: number | null; created_ts: unknown }>).map((key) => [key.api_key, key]));
+    expect(listed.get(madeId)).toMatchObject({ created_ts: null, in_use: false, age_seconds: expect.any(Number) });
+    expect(listed.get(sandbox.bootstrap.keyId)).toMatchObject({ created_ts: null, in_use: true, age_seconds: expect.any(Number) });
+    expect(listed.get(stranger)).toMatchObject({ in_use: false, age_seconds: null });
+    const record = JSON.parse(readFileSync(join(configDir, 'key-ages.json'), 'utf8'));
+    expect(record[madeId].how).toBe('made');
+    expect(record[sandbox.bootstrap.keyId].how).toBe('seen');
+    expect(fileMode(join(configDir, 'key-ages.json'))).toBe(0o600);
+  });
+
+  it('shows age and "in use" columns in the table', async () => {
+    const result = await runKeys(sandbox, ['list', '-o', 'table']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[1]).toMatch(/created.*age.*in use/);
+    expect(result.stdout).toMatch(/sandbox-bootstrap .*│ \d+m +│ yes/);
   });
 });
 

@@ -1,6 +1,5 @@
 // The rotation state machine against an in-memory key service: the journal's transitions, a crash at every
 // checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
-import { createPublicKey } from 'node:crypto';
 import { existsSync, linkSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +9,10 @@ import { Rotation, type RotationResult } from '../../src/keys/rotation.js';
 import { journalPath, type Journal } from '../../src/keys/rotation-journal.js';
 import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../src/keys/rotation-start.js';
 import { rejectionOf } from './keys-fixtures.js';
-import { Crash, contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './keys-rotation-fake.js';
+import { contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './keys-rotation-fake.js';
+import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey, spki } from './keys-rotation-checks.js';
 
 const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
-const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'profile', profile: 'ci' });
-
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
   const ctx = contextFor(world, env);
   const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
@@ -29,25 +27,6 @@ function go(world: World, action: 'resume' | 'abort', crashAt?: string, env?: No
 }
 
 const journalOf = (world: World): Journal => JSON.parse(readFileSync(JOURNAL(world), 'utf8'));
-const profileKey = (world: World) => JSON.parse(readFileSync(join(world.configDir, 'settings.json'), 'utf8')).profiles.ci as Record<string, string>;
-const spki = (pem: string) => createPublicKey(pem).export({ type: 'spki', format: 'pem' }).toString();
-
-/** One key on the service, the profile's; its file holds its private half; no journal, no staged key. */
-function expectOneWorkingKey(world: World): string {
-  const { 'keys.keyId': keyId, 'keys.privateKeyFile': file } = profileKey(world);
-  expect([...world.service.keys.keys()]).toEqual([keyId]);
-  expect(world.service.keys.get(keyId!)!.publicKeyPem).toBe(spki(readFileSync(file!, 'utf8')));
-  expect(statSync(file!).mode & 0o777).toBe(0o600);
-  expect(existsSync(JOURNAL(world))).toBe(false);
-  expect(readdirSync(join(world.configDir, 'keys')).filter((name) => name.startsWith('pending-'))).toEqual([]);
-  expect(existsSync(world.oldFile)).toBe(keyId === world.oldId);
-  return keyId!;
-}
-
-async function crashes(promise: Promise<unknown>): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(Crash);
-}
-
 describe('the rotation journal', () => {
   it('is written before and after every step, 0600, and gone at the end', async () => {
     const world = newWorld();
@@ -104,13 +83,10 @@ describe('a crash at any checkpoint, then another inside the resume or abort', (
           for (const last of ['resume', 'abort'] as const) {
             const world = newWorld();
             await crashes(start(world, {}, first));
-            let result: RotationResult;
-            try {
-              result = await go(world, action, second);
-            } catch (error) {
-              if (!(error instanceof Crash)) throw error;
-              result = await go(world, last);
-            }
+            const result = await finishedAfterCrash(
+              () => go(world, action, second),
+              () => go(world, last),
+            );
             const label = `${first} → ${action} (crash at ${second}) → ${last}`;
             expect(result.exitCode, label).toBe(0);
             const keyId = expectOneWorkingKey(world);

@@ -15,6 +15,7 @@ import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
 import { interruptedAfterKey } from '../outcomes.js';
+import { recordKeyMade } from '../key-ages.js';
 
 export interface CreateOptions extends NewKeyOptions {
   publicKey?: string;
@@ -107,6 +108,7 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
     }
     return { created, path };
   });
+  await recordKeyMade(ctx, created.apiKey.api_key);
   if (interruptHeldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
 }

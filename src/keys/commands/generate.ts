@@ -12,6 +12,7 @@ import { useKey } from '../use-key.js';
 import { interruptedAfterKey } from '../outcomes.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
 import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/stdout-failure.js';
+import { recordKeyMade } from '../key-ages.js';
 
 export type GenerateOptions = NewKeyOptions;
 
@@ -45,6 +46,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
   const made = await finishBeforeInterrupt('making the key', () => mintAndStore(ctx, client, key, before, opts));
   const { apiKey, warning, path } = made;
+  await recordKeyMade(ctx, apiKey.api_key);
   if (interruptHeldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
   if (path === STDOUT) {
     if (warning) ctx.log.warn(`the keys service says: ${warning}`);

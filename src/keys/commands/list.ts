@@ -3,37 +3,54 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/output.js';
 import type { ApiKey } from '../client.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, openKeysClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { formatAge, keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
 
 export interface ListOptions extends ConnectionOptions {
   fcmSubtraderId?: string;
 }
 
-const COLUMNS: Array<Column<ApiKey>> = [
+/** A listed key with what trident knows of it: whether it signs this command's requests, and its age. */
+type ListedKey = ApiKey & { in_use: boolean; age?: KeyAge };
+
+const COLUMNS: Array<Column<ListedKey>> = [
   { header: 'id', value: (key) => key.api_key },
   { header: 'name', value: (key) => key.name },
   { header: 'scopes', value: (key) => key.scopes },
   { header: 'subaccount', value: (key) => key.subaccount ?? 'all' },
   { header: 'created', value: (key) => key.created_ts },
+  { header: 'age', value: (key) => (key.age ? formatAge(key.age.seconds) : undefined) },
+  { header: 'in use', value: (key) => (key.in_use ? 'yes' : undefined) },
 ];
+
+function record({ age, ...key }: ListedKey, withFcm: boolean): Record<string, unknown> {
+  return { ...key, ...(withFcm ? { fcm_subtrader_id: key.fcm_subtrader_id ?? null } : {}), age_seconds: age ? Math.floor(age.seconds) : null };
+}
 
 export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
-  const client = await connect(ctx, opts);
+  const connection = resolveConnection(ctx, opts);
+  const client = await openKeysClient(ctx, connection);
   const keys = await client.list({ fcmSubtraderId });
+  const inUse = connection.signer.keyId;
+  if (keys.some((key) => key.api_key === inUse)) await recordKeyInUse(ctx, inUse);
   if (keys.length === 0) ctx.log.info(fcmSubtraderId ? `no keys bound to FCM subtrader ${fcmSubtraderId}` : 'no keys');
+  const ages = keyAges(ctx, keys);
+  const listed: ListedKey[] = keys.map((key) => ({ ...key, in_use: key.api_key === inUse, ...(ages.has(key.api_key) ? { age: ages.get(key.api_key) } : {}) }));
   // Every row gets the column when any key is bound to an FCM subtrader, so that csv/tsv headers hold it.
   const withFcm = keys.some((key) => key.fcm_subtrader_id !== undefined);
-  const columns = withFcm ? [...COLUMNS, { header: 'fcm subtrader', value: (key: ApiKey) => key.fcm_subtrader_id }] : COLUMNS;
-  await ctx.output.list(keys, columns, (key) => (withFcm ? { ...key, fcm_subtrader_id: key.fcm_subtrader_id ?? null } : { ...key }));
+  const columns = withFcm ? [...COLUMNS.slice(0, 5), { header: 'fcm subtrader', value: (key: ListedKey) => key.fcm_subtrader_id }, ...COLUMNS.slice(5)] : COLUMNS;
+  await ctx.output.list(listed, columns, (key) => record(key, withFcm));
 }
 
 export function register(parent: Command, bind: Binder): void {
   const command = parent
     .command('list')
     .summary('list the API keys of the account')
-    .description('List the API keys of the account: id, name, scopes, subaccount and creation time.')
+    .description(
+      "List the API keys of the account: id, name, scopes, subaccount, creation time, age and which key is in use (the one signing this request). The age comes from the service's created_ts, else from when trident made the key or first saw it in use (<config dir>/key-ages.json); machine output has it in seconds (age_seconds, null when unknown) and in_use true/false.",
+    )
     .option('--fcm-subtrader-id <id>', 'only keys bound to this FCM subtrader (<user_id>_<suffix>)');
   examples(addConnectionOptions(command).action(bind(run)), [
     'trident keys list',
