@@ -168,8 +168,16 @@ describe('delete', () => {
   });
 
   it('escapes the id in the path', async () => {
-    answer('DELETE', '/api_keys/a%2Fb', 204);
-    expect(await client.delete('a/b')).toBe('deleted');
+    answer('DELETE', '/api_keys/a%3Ab', 204);
+    expect(await client.delete('a:b')).toBe('deleted');
+  });
+
+  it('refuses, sending nothing, an id that could change the path: ".", "..", "a/b", "%2e%2e", "a\\b", "a?b", "a#b", ""', async () => {
+    for (const id of ['.', '..', 'a/b', '%2e%2e', 'a\\b', 'a?b', 'a#b', '']) {
+      const error = await rejectionOf(client.delete(id));
+      expect(error.exitCode, id).toBe(2);
+      expect(error.message).toMatch(/^refusing to delete key ".*": it (is not a key id|holds a character a key id cannot have)/);
+    }
   });
 });
 

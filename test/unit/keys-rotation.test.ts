@@ -13,7 +13,7 @@ import { rejectionOf } from './keys-fixtures.js';
 import { Crash, contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './keys-rotation-fake.js';
 
 const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
-const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'profile', profile: 'ci' });
+const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
 
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
   const ctx = contextFor(world, env);
