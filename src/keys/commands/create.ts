@@ -149,7 +149,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('create')
     .summary('create a key from a public key, or from a pair made here')
     .description(
-      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded.',
+      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file.',
     )
     .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
     .option('--out <file>', 'where to store the generated private key; default <config dir>/keys/<api_key>.pem')

@@ -156,7 +156,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('generate')
     .summary('have the service mint a new key pair')
     .description(
-      'Have the service mint a new key pair. The private key, which the service shows only once, is stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored, or its answer is lost on the way, the new key is deleted on the service again (keys are listed before the request to tell it apart). With --out - the PEM goes to stdout and the key id to stderr.',
+      'Have the service mint a new key pair. The private key, which the service shows only once, is checked to be a usable key and stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored or is no key, the new key is deleted on the service again (exit 8). A pending record (<config dir>/pending/) is written before the request and removed once the key is stored: if the answer is lost or is a 5xx, or trident is killed meanwhile, the request is not repeated and the record is settled (now, or by the next keys command against the service): the new key, which nobody holds, is deleted if it is provably this one (the only new key of that name, with the scopes asked for), otherwise every candidate is reported. With --out - the PEM goes to stdout and the key id to stderr.',
     )
     .option('--out <file|->', 'where to store the private key ("-" = stdout); default <config dir>/keys/<api_key>.pem');
   examples(addNewKeyOptions(command).action(bind(run)), [
