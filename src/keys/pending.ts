@@ -97,7 +97,8 @@ export function claimPending(configDir: string, url: string): PendingEntry[] {
     if (id === undefined) continue;
     const record = readRecord(join(dir, name));
     if (record === undefined || record.url !== url) continue;
-    if (processAlive(stale ? Number(stale[2]) : record.pid)) continue;
+    // A claim of this process is one it holds already; a record "of" this pid was written by an earlier process.
+    if (stale ? Number(stale[2]) === process.pid || processAlive(Number(stale[2])) : processAlive(record.pid)) continue;
     const path = claim(dir, name, id);
     if (path !== undefined) claimed.push({ path, record });
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
+import { expectEveryKeyHeld, keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
 import { keysOfTest, profileWithKey } from '../e2e/keys-rotate-helpers.js';
 import { errorOf, requestsFrom } from './harness.js';
 
@@ -206,6 +206,32 @@ describe('one rotation per key, whoever owns it', () => {
       expect(left[0]!.api_key).not.toBe(setup.oldId);
       expect(existsSync(setup.journal)).toBe(false);
     }));
+});
+
+describe.concurrent('a lost answer whose check fails too: the record waits for the next command', () => {
+  for (const verb of ['generate', 'create'] as const) {
+    it(`${verb}: exit 8 "outcome unknown" now; the next keys list settles it`, () =>
+      withSandbox(async (sandbox) => {
+        const configDir = tempConfigDir();
+        const name = `unsure-${verb}`;
+        sandbox.server.faults.add({ method: 'POST', path: /\/api_keys(\/generate)?$/, fault: { kind: 'reset', afterProcessing: true } });
+        // generate's first list (the keys before) passes; every check after the lost answer fails
+        sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, skip: verb === 'generate' ? 1 : 0, times: 2, fault: { kind: 'status', status: 503 } });
+        const lost = await runKeys(sandbox, [verb, '--name', name, '--retries', '0'], { configDir });
+        expect(lost.exitCode).toBe(8);
+        expect(errorOf(lost).message).toMatch(new RegExp(`^outcome unknown: the ${verb} request for key "${name}" was sent but its answer never came, and it was not repeated`));
+        expect(pendingFiles(configDir)).toHaveLength(1);
+        const [made] = named(sandbox, name);
+
+        const list = await runKeys(sandbox, ['list'], { configDir });
+        expect(list.exitCode, list.stderr).toBe(0);
+        const settled = verb === 'generate' ? `deleted key ${made!.api_key}, whose private key never arrived` : `kept key ${made!.api_key}, its private key in ${join(configDir, 'keys', `${made!.api_key}.pem`)}`;
+        expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${name}": ${settled}\n`);
+        expect(pendingFiles(configDir)).toEqual([]);
+        expect(expectEveryKeyHeld(sandbox, name, join(configDir, 'keys'))).toEqual(verb === 'generate' ? [] : [made!.api_key]);
+        expect(keyFiles(configDir)).toEqual(verb === 'generate' ? [] : [`${made!.api_key}.pem`]);
+      }));
+  }
 });
 
 describe('keys commands against a service with nothing pending', () => {
