@@ -19,7 +19,7 @@ _trident_options() {
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
-    "keys delete") echo "--ignore-missing --url --key-id --private-key" ;;
+    "keys delete") echo "--ignore-missing --force --url --key-id --private-key" ;;
     "keys rotate") echo "--name --local --out --keep-old --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;

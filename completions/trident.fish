@@ -31,7 +31,7 @@ function __trident_options
         case 'keys generate'
             echo '--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key'
         case 'keys delete'
-            echo '--ignore-missing --url --key-id --private-key'
+            echo '--ignore-missing --force --url --key-id --private-key'
         case 'keys rotate'
             echo '--name --local --out --keep-old --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key'
         case 'time login'

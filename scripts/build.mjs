@@ -39,19 +39,26 @@ const lazyBuiltinsForUndici = {
 };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// --test-hooks compiles in the test-only hooks (the crash checkpoints, src/keys/crash-points.ts); without it,
+// as in `npm run build` and the published package, they are defined away and esbuild drops their code.
+const testHooks = process.argv.includes('--test-hooks');
+// --outdir <dir>: build elsewhere than dist/ (the test that the published build holds no test hook).
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag >= 0 ? process.argv[outdirFlag + 1] : fileURLToPath(new URL('../dist', import.meta.url));
+if (!outdir) throw new Error('--outdir needs a directory');
 // The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
-if (!process.argv.includes('--no-clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+if (!process.argv.includes('--no-clean')) rmSync(outdir, { recursive: true, force: true });
 
 const { outputFiles } = await build({
   entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/api.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3'],
-  define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version) },
+  define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(testHooks) },
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
   write: false,

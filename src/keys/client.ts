@@ -5,6 +5,7 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import type { HttpClient, HttpResponse } from '../core/http.js';
 import type { Method } from '../core/retry.js';
 import { joinUrl, type QueryValue } from '../core/url.js';
+import { keyIdProblem } from './key-ids.js';
 import { explainRefusal } from './refusals.js';
 import { signedHeaders, type Signer } from './signing.js';
 
@@ -82,6 +83,8 @@ function createdKey(body: unknown, status: number, requested: NewKey): CreatedKe
   } catch {
     throw unexpected('no key id', status);
   }
+  const problem = keyIdProblem(apiKey.api_key);
+  if (problem !== undefined) throw unexpected(`a key id that ${problem}: ${JSON.stringify(apiKey.api_key)}`, status);
   const warning = nonEmpty(body.warning);
   return warning === undefined ? { apiKey } : { apiKey, warning };
 }
@@ -140,6 +143,9 @@ export class KeysClient {
   }
 
   async delete(apiKey: string): Promise<DeleteOutcome> {
+    // The last line of defence for ids from the service (undo paths): ".." would make the DELETE another path.
+    const problem = keyIdProblem(apiKey);
+    if (problem !== undefined) throw new TridentError(ExitCode.usage, `refusing to delete key ${JSON.stringify(apiKey)}: it ${problem}`);
     const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, { deleteIsRetrySafe: true, accept: [404] });
     if (response.status !== 404) return 'deleted';
     return response.earlierAttemptMayHaveTakenEffect ? 'already deleted' : 'not found';
@@ -162,7 +168,7 @@ export class KeysClient {
         accept: options.accept,
       });
     } catch (error) {
-      throw explainRefusal(error, this.signer);
+      throw explainRefusal(error, this.signer, this.baseUrl);
     }
   }
 }

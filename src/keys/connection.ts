@@ -9,6 +9,7 @@ import { assertTrustedFile } from '../core/file-trust.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
 import { KeysClient } from './client.js';
 import { privateKeyFromPem } from './keypair.js';
+import { anyPending } from './pending.js';
 import type { Signer } from './signing.js';
 
 export interface ConnectionOptions {
@@ -101,6 +102,20 @@ export async function openKeysClient(ctx: Context, connection: KeysConnection): 
   return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
 }
 
+/** Before a command's own requests: what an earlier run left pending against this service is settled (DESIGN §4). */
+export async function settleEarlierRequests(ctx: Context, connection: KeysConnection, client?: KeysClient): Promise<void> {
+  if (!anyPending(ctx.configDir)) return;
+  const { settlePending } = await import('./settle-pending.js');
+  await settlePending(ctx, connection, client ?? (await openKeysClient(ctx, connection)));
+}
+
+/** The command's client, once what an earlier run left pending against its service is settled. */
+export async function openSettledClient(ctx: Context, connection: KeysConnection): Promise<KeysClient> {
+  const client = await openKeysClient(ctx, connection);
+  await settleEarlierRequests(ctx, connection, client);
+  return client;
+}
+
 export async function connect(ctx: Context, opts: ConnectionOptions): Promise<KeysClient> {
-  return openKeysClient(ctx, resolveConnection(ctx, opts));
+  return openSettledClient(ctx, resolveConnection(ctx, opts));
 }

@@ -1,42 +1,54 @@
-// A generate or create whose answer was lost (the connection dropped after the request was sent) or unusable
-// (a 2xx that cannot be read) may have made a key. For generate, the private half never arrived: the keys of
-// the requested name are listed before the request, so a key of that name that is new afterwards is the lost
-// one, and it is deleted again (DESIGN §4: no key may exist that nobody holds). For create, the private half
-// is here: the key that accepts a request signed with it is ours, and it is kept.
+// A generate or create whose answer was lost (the connection dropped after the request was sent), unusable
+// (a 2xx that cannot be read) or a 5xx (the service may have acted first) may have made a key. For generate,
+// the private half never arrived: its pending record is settled at once (settle.ts), and the one new key of
+// that name is deleted again if trident can prove it its own (DESIGN §4). For create, the private half is
+// here: the key that accepts a request signed with it is ours, and it is kept.
 import type { KeyObject } from 'node:crypto';
 import type { Context } from '../context.js';
-import { ExitCode, TridentError } from '../core/errors.js';
+import { TridentError } from '../core/errors.js';
 import type { ApiKey, KeysClient } from './client.js';
-import { openKeysClient, type KeysConnection } from './connection.js';
-import { isUnknownOutcome, unknownOutcomeError } from './outcomes.js';
+import type { KeysConnection } from './connection.js';
+import { keyIdProblem } from './key-ids.js';
+import { isUnknownOutcome, unknownOutcomeError, unprovenOutcomeError } from './outcomes.js';
+import { removePending, type PendingEntry } from './pending.js';
+import { liveTools, settleRecord } from './settle.js';
 
 /** Ids of the keys named `name` now. */
 export async function idsNamed(client: KeysClient, name: string): Promise<Set<string>> {
   return new Set((await client.list()).filter((key) => key.name === name).map((key) => key.api_key));
 }
 
-/** True when the service may have minted a key whose private half did not reach us. */
+/** True when the service may have minted a key whose private half did not reach us: no answer, a 2xx we cannot read, a 5xx. */
 export function answerLost(error: unknown): error is TridentError {
   if (isUnknownOutcome(error)) return true;
-  return error instanceof TridentError && error.status !== undefined && error.status >= 200 && error.status < 300;
+  return error instanceof TridentError && error.status !== undefined && ((error.status >= 200 && error.status < 300) || error.status >= 500);
 }
 
-/** Finds and deletes the key a failed generate made; the error to report says what was found and done. */
-export async function settleLostGenerate(client: KeysClient, name: string, before: Set<string>, error: TridentError): Promise<TridentError> {
-  const failed = `the generate request for key "${name}" failed (${error.message})`;
-  let lost: string[];
+/**
+ * Settles the pending record of a generate whose answer was lost, at once; the error to report says what was
+ * found and done. If the check itself fails, the record stays for the next keys command.
+ */
+export async function settleLostGenerate(ctx: Context, connection: KeysConnection, client: KeysClient, pending: PendingEntry, error: TridentError): Promise<TridentError> {
+  const { name } = pending.record;
+  let settled;
   try {
-    lost = [...(await idsNamed(client, name))].filter((id) => !before.has(id));
-    for (const id of lost) await client.delete(id);
+    settled = await settleRecord(pending.record, await client.list(), liveTools(ctx, connection, client));
   } catch {
-    // The check failed too: what is known is what the first error says.
-    return isUnknownOutcome(error) ? unknownOutcomeError(error, 'generate', name) : error;
+    return unknownOutcomeError(error, 'generate', name);
   }
+  await removePending(pending);
+  if (settled.kind === 'unknown') return unprovenOutcomeError(error, name, settled.ids);
   const found =
-    lost.length === 0
-      ? 'a check found that no key was made'
-      : `a check found the key it made (${lost.join(', ')}), whose private key never arrived, and deleted it again`;
-  return new TridentError(error.exitCode, `${failed}; ${found}`, { hint: 'nothing is left behind: run the command again', status: error.status, cause: error });
+    settled.kind === 'deleted'
+      ? `a check found the key it made (${settled.id}), whose private key never arrived, and deleted it again`
+      : settled.kind === 'kept'
+        ? `a check found the key it made (${settled.id}) with its private key in ${settled.file}`
+        : 'a check found that no key was made';
+  return new TridentError(error.exitCode, `the generate request for key "${name}" failed (${error.message}); ${found}`, {
+    hint: settled.kind === 'kept' ? `keep it, or delete it with trident keys delete ${settled.id}` : 'nothing is left behind: run the command again',
+    status: error.status,
+    cause: error,
+  });
 }
 
 /**
@@ -45,19 +57,10 @@ export async function settleLostGenerate(client: KeysClient, name: string, befor
  * or undefined when the check itself failed (the outcome stays unknown).
  */
 export async function findLostCreate(ctx: Context, connection: KeysConnection, client: KeysClient, name: string, privateKey: KeyObject): Promise<ApiKey | null | undefined> {
+  const tools = liveTools(ctx, connection, client);
   try {
-    const candidates = (await client.list()).filter((key) => key.name === name);
-    for (const candidate of candidates) {
-      const signer = { keyId: candidate.api_key, privateKey, source: 'the private key made for it' };
-      const probe = await openKeysClient(ctx, { baseUrl: connection.baseUrl, signer });
-      const accepted = await probe.list().then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof TridentError && error.exitCode === ExitCode.auth) return false;
-          throw error;
-        },
-      );
-      if (accepted) return candidate;
+    for (const candidate of (await client.list()).filter((key) => key.name === name)) {
+      if (keyIdProblem(candidate.api_key) === undefined && (await tools.accepts(candidate.api_key, privateKey))) return candidate;
     }
     return null;
   } catch {

@@ -2,7 +2,21 @@
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { Signer } from './signing.js';
 
-function hintFor(error: TridentError, signer: Signer): string {
+// The exchange's two environments (spec/real-services.md §1): a key works only in the one that issued it.
+const ENVIRONMENTS: Record<string, { hosts: string[]; other: string; otherUrl: string }> = {
+  production: { hosts: ['external-api.kalshi.com', 'api.elections.kalshi.com'], other: 'demo', otherUrl: 'https://external-api.demo.kalshi.co/trade-api/v2' },
+  demo: { hosts: ['external-api.demo.kalshi.co', 'demo-api.kalshi.co'], other: 'production', otherUrl: 'https://external-api.kalshi.com/trade-api/v2' },
+};
+
+/** A key the service does not know: blame the environments only when the URL is one of the exchange's. */
+function unknownKeyHint(key: string, baseUrl: URL | undefined): string {
+  const found = Object.entries(ENVIRONMENTS).find(([, env]) => env.hosts.includes(baseUrl?.hostname.toLowerCase() ?? ''));
+  if (found === undefined) return `${key} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`;
+  const [name, env] = found;
+  return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.otherUrl}`;
+}
+
+function hintFor(error: TridentError, signer: Signer, baseUrl: URL | undefined): string {
   const code = (error.code ?? '').toLowerCase();
   const key = `key ${signer.keyId}`;
   if (code === 'header_timestamp_expired') {
@@ -11,9 +25,7 @@ function hintFor(error: TridentError, signer: Signer): string {
   if (code === 'incorrect_api_key_signature') {
     return `the signature did not verify: check that ${signer.source} is the private key of ${key}, and that this machine's clock is right`;
   }
-  if (code === 'incorrect_api_key' || code === 'api_key_not_found') {
-    return `${key} is unknown to this service: keys work only in the environment that issued them; check --url and --key-id`;
-  }
+  if (code === 'incorrect_api_key' || code === 'api_key_not_found') return unknownKeyHint(key, baseUrl);
   if (error.status === 403) {
     return `${key} is not allowed to do this: it may lack the write scope, be restricted to a subaccount (such keys cannot manage API keys), or be bound to an FCM subtrader (no REST access)`;
   }
@@ -21,8 +33,8 @@ function hintFor(error: TridentError, signer: Signer): string {
 }
 
 /** Adds a hint to an authentication or permission error; other errors pass through unchanged. */
-export function explainRefusal(error: unknown, signer: Signer): unknown {
+export function explainRefusal(error: unknown, signer: Signer, baseUrl?: URL): unknown {
   if (!(error instanceof TridentError) || error.exitCode !== ExitCode.auth) return error;
-  const hint = [hintFor(error, signer), error.hint].filter(Boolean).join('; ');
+  const hint = [hintFor(error, signer, baseUrl), error.hint].filter(Boolean).join('; ');
   return new TridentError(error.exitCode, error.message, { hint, status: error.status, code: error.code, requestId: error.requestId, cause: error });
 }

@@ -3,6 +3,7 @@
 import type { Context } from '../context.js';
 import type { KeysClient } from './client.js';
 import { openKeysClient } from './connection.js';
+import { crashHook } from './crash-points.js';
 import { generateRsaKeyPair, type KeyPairPem } from './keypair.js';
 import type { Signer } from './signing.js';
 
@@ -15,20 +16,7 @@ export interface RotationDeps {
   checkpoint(point: string): Promise<void>;
 }
 
-/**
- * Test hook of the crash tests: with TRIDENT_TEST_CRASH_AFTER=<phase or "generated"> the process SIGKILLs
- * itself at that checkpoint, as if killed there. Nothing else reads the variable; without it this does nothing.
- */
-export const CRASH_ENV = 'TRIDENT_TEST_CRASH_AFTER';
-
-export function crashHook(env: NodeJS.ProcessEnv): (point: string) => Promise<void> {
-  const target = env[CRASH_ENV];
-  return async (point) => {
-    if (target === undefined || point !== target) return;
-    process.kill(process.pid, 'SIGKILL');
-    await new Promise(() => undefined);
-  };
-}
+export { CRASH_ENV, crashHook } from './crash-points.js';
 
 export function liveDeps(ctx: Context, baseUrl: URL): RotationDeps {
   return {

@@ -108,7 +108,7 @@ export function rotationsDir(configDir: string): string {
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
 
-/** `rotations/profile-<name>.json`, or `rotations/key-<api_key>.json` for a key from flags or the environment. */
+/** `rotations/key-<api_key>.json` (new rotations, one per key whoever owns it); `profile-<name>.json` is read for journals of earlier versions. */
 export function journalPath(configDir: string, owner: KeyOwner): string {
   const name = owner.mode === 'profile' ? `profile-${safeName(owner.profile)}` : `key-${safeName(owner.keyId)}`;
   return join(rotationsDir(configDir), `${name}.json`);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { preflightSecretDir } from '../core/secret-file.js';
-import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, type ConnectionOptions, type KeysConnection } from './connection.js';
+import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, settleEarlierRequests, type ConnectionOptions, type KeysConnection } from './connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from './key-files.js';
 import { Rotation } from './rotation.js';
 import type { RotationDeps } from './rotation-deps.js';
@@ -74,6 +74,12 @@ function keyOwner(ctx: Context, opts: RotateOptions, keyId: string): KeyOwner {
   return { mode: 'profile', profile: ctx.profile };
 }
 
+/**
+ * One journal name per key id, whoever owns the key (a profile or the environment): two rotations of one key
+ * contend for one file, which only one can create (createJournal is exclusive).
+ */
+const journalOfKey = (configDir: string, keyId: string): string => journalPath(configDir, { mode: 'env', keyId });
+
 function assertNothingInProgress(ctx: Context, path: string, keyId: string): void {
   const existing = readJournal(path);
   if (existing) throw inProgressError(path, existing);
@@ -88,7 +94,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   const connection = resolveConnection(ctx, opts);
   const { keyId } = connection.signer;
   const owner = keyOwner(ctx, opts, keyId);
-  const path = journalPath(ctx.configDir, owner);
+  const path = journalOfKey(ctx.configDir, keyId);
   assertNothingInProgress(ctx, path, keyId);
   const targetFile = outPath(opts.out) ?? null;
   if (targetFile !== null && existsSync(targetFile)) throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
@@ -115,6 +121,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
 export async function beginRotation(ctx: Context, plan: RotationPlan, deps: RotationDeps): Promise<Rotation> {
   const start = performance.now();
   const { keyId } = plan.connection.signer;
+  await settleEarlierRequests(ctx, plan.connection);
   const client = await deps.client(plan.connection.signer);
   const keys = await client.list();
   const old = keys.find((key) => key.api_key === keyId);
@@ -151,6 +158,17 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
   return new Rotation(ctx, plan.journalPath, journal, deps, { resumed: false, oldClient: client });
 }
 
+/** The profile's rotation: named by its key (old or new), or by the profile (journals of earlier versions). */
+function profileRotation(ctx: Context, keyId: string | undefined): { path: string; journal: Journal } | undefined {
+  const owner: KeyOwner = { mode: 'profile', profile: ctx.profile };
+  const ofProfile = ({ journal }: { journal: Journal }) => journal.owner.mode === 'profile' && journal.owner.profile === ctx.profile;
+  const byKey = keyId === undefined ? undefined : journalsOfKey(ctx.configDir, keyId).find(ofProfile);
+  if (byKey) return byKey;
+  const path = journalPath(ctx.configDir, owner);
+  const journal = readJournal(path);
+  return journal && { path, journal };
+}
+
 /**
  * The rotation to resume or abort: the one of the key given by --key-id or TRIDENT_KEY_ID (as its old or
  * new key), otherwise the profile's.
@@ -158,13 +176,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
 export function findRotation(ctx: Context, opts: RotateOptions, verb: 'resume' | 'abort'): { path: string; journal: Journal } {
   const keyId = ctx.settings.resolve('keys.keyId', opts.keyId);
   const owner: KeyOwner = keyId.source === 'flag' || keyId.source === 'env' ? { mode: 'env', keyId: keyId.value! } : { mode: 'profile', profile: ctx.profile };
-  const found =
-    owner.mode === 'env'
-      ? journalsOfKey(ctx.configDir, owner.keyId)[0]
-      : ((path) => {
-          const journal = readJournal(path);
-          return journal && { path, journal };
-        })(journalPath(ctx.configDir, owner));
+  const found = owner.mode === 'env' ? journalsOfKey(ctx.configDir, owner.keyId)[0] : profileRotation(ctx, keyId.value);
   if (!found) throw usageError(`no rotation of ${describeOwner(owner)} is in progress: nothing to ${verb}`);
   // A rotation is finished where it started: a different URL asked for now would be silently ignored.
   const url = ctx.settings.resolve('keys.url', opts.url);

@@ -30,6 +30,13 @@ export interface KeysControl {
   rejectKey(id: string): void;
   /** Keys created or generated while on are rejected like rejectKey. */
   rejectNewKeys(on: boolean): void;
+  /** A key's public half (SPKI PEM), undefined for a key that does not exist: who holds its private half? */
+  publicKeyPem(id: string): string | undefined;
+  /**
+   * From now on, generate answers with `mangle(private key)` instead of the private key (a truncated PEM, say);
+   * the key is minted as usual. undefined restores honest answers.
+   */
+  mangleGeneratedKeys(mangle: ((privateKeyPem: string) => string) | undefined): void;
 }
 
 export interface KeysSandbox {
@@ -52,6 +59,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
   const withoutCap = new Set(options.fcmSubtradersWithoutCap ?? []);
   const store = new KeyStore(now);
   let rejectNew = false;
+  let mangle: ((privateKeyPem: string) => string) | undefined;
 
   const bootstrap = await createBootstrapKey(store, options.dir);
 
@@ -89,7 +97,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
       { name: input.name, publicKey: publicKey!, scopes: input.scopes, subaccount: input.subaccount, fcmSubtraderId: input.fcmSubtraderId },
       rejectNew,
     );
-    const body = privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: privateKeyPem };
+    const body = privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: mangle ? mangle(privateKeyPem) : privateKeyPem };
     return json(201, { ...body, ...warningFor(input.fcmSubtraderId) });
   }
 
@@ -132,6 +140,10 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
     rejectKey: (id) => store.reject(id),
     rejectNewKeys(on) {
       rejectNew = on;
+    },
+    publicKeyPem: (id) => store.get(id)?.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    mangleGeneratedKeys(next) {
+      mangle = next;
     },
   };
 

@@ -38,7 +38,7 @@ export function profileWithKey(sandbox: KeysSandbox, options: { ownFile?: boolea
   mkdirSync(dirname(oldFile), { recursive: true, mode: 0o700 });
   copyFileSync(sandbox.bootstrap.privateKeyFile, oldFile);
   writeSettings(configDir, profile, { 'keys.url': sandbox.url, 'keys.keyId': oldId, 'keys.privateKeyFile': oldFile });
-  return { configDir, profile, name, oldId, oldFile, journal: join(configDir, 'rotations', `profile-${profile}.json`) };
+  return { configDir, profile, name, oldId, oldFile, journal: join(configDir, 'rotations', `key-${oldId}.json`) };
 }
 
 /** `trident --profile ci keys rotate ...` with nothing but the profile to go on (no key in the environment). */

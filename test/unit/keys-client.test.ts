@@ -4,6 +4,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../src/core/http.js';
 import { KeysClient } from '../../src/keys/client.js';
 import { keysBaseUrl } from '../../src/keys/connection.js';
+import { explainRefusal } from '../../src/keys/refusals.js';
+import { ExitCode, TridentError } from '../../src/core/errors.js';
 import { rejectionOf } from './keys-fixtures.js';
 
 const ORIGIN = 'https://exchange.test';
@@ -168,8 +170,16 @@ describe('delete', () => {
   });
 
   it('escapes the id in the path', async () => {
-    answer('DELETE', '/api_keys/a%2Fb', 204);
-    expect(await client.delete('a/b')).toBe('deleted');
+    answer('DELETE', '/api_keys/a%3Ab', 204);
+    expect(await client.delete('a:b')).toBe('deleted');
+  });
+
+  it('refuses, sending nothing, an id that could change the path: ".", "..", "a/b", "%2e%2e", "a\\b", "a?b", "a#b", ""', async () => {
+    for (const id of ['.', '..', 'a/b', '%2e%2e', 'a\\b', 'a?b', 'a#b', '']) {
+      const error = await rejectionOf(client.delete(id));
+      expect(error.exitCode, id).toBe(2);
+      expect(error.message).toMatch(/^refusing to delete key ".*": it (is not a key id|holds a character a key id cannot have)/);
+    }
   });
 });
 
@@ -194,6 +204,19 @@ describe('refusals', () => {
     const error = await rejectionOf(client.generate({ name: 'n' }));
     expect(error.exitCode).toBe(4);
     expect(error.hint).toMatch(/write scope.*subaccount.*FCM subtrader/);
+  });
+
+  it('blames environments for an unknown key only at one of the exchange environments', () => {
+    const unknown = new TridentError(ExitCode.auth, 'keys service answered 401: INCORRECT_API_KEY', { status: 401, code: 'INCORRECT_API_KEY' });
+    const signer = { keyId: 'me', privateKey: rsa.privateKey, source: 'key file /k.pem' };
+    const hintAt = (url: string) => (explainRefusal(unknown, signer, new URL(url)) as TridentError).hint;
+    expect(hintAt('https://demo-api.kalshi.co/trade-api/v2')).toBe(
+      'key me is unknown to the demo environment: keys work only in the environment that issued them; a production key needs --url https://external-api.kalshi.com/trade-api/v2',
+    );
+    expect(hintAt('https://api.elections.kalshi.com/trade-api/v2')).toMatch(/^key me is unknown to the production environment: .* a demo key needs --url https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2$/);
+    for (const url of ['https://exchange.test/trade-api/v2', 'http://127.0.0.1:8700/trade-api/v2']) {
+      expect(hintAt(url)).toBe('key me is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url');
+    }
   });
 
   it('leaves other errors alone', async () => {

@@ -1,7 +1,7 @@
 // The commands' run() with a Context of our own: fake terminal streams, real files, an HTTP mock. For what the
 // sandbox cannot stage: a storing failure after the service minted a key, and answers typed at a prompt.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -122,10 +122,23 @@ describe('generate to the default path', () => {
     agent
       .get(ORIGIN)
       .intercept({ method: 'POST', path: '/trade-api/v2/api_keys/generate' })
-      .reply(201, JSON.stringify({ api_key: { api_key: 'id/with/slashes', name: 'n', scopes: ['read', 'write'], created_ts: 't', subaccount: null }, private_key: MINTED_PEM }));
+      .reply(201, JSON.stringify({ api_key: { api_key: 'id:7', name: 'n', scopes: ['read', 'write'], created_ts: 't', subaccount: null }, private_key: MINTED_PEM }));
     await generate.run(context(), { name: 'n' });
-    const file = join(dir, 'config', 'keys', 'id_with_slashes.pem');
+    const file = join(dir, 'config', 'keys', 'id_7.pem');
     expect(existsSync(file)).toBe(true);
     expect(JSON.parse(stdout).private_key_file).toBe(file);
+  });
+
+  it('refuses a key id from the service that would change a path: nothing stored, nothing deleted, every candidate named', async () => {
+    const hostile = { api_key: 'id/../..', name: 'n', scopes: ['read', 'write'], created_ts: 't', subaccount: null };
+    listsNoKeys();
+    agent.get(ORIGIN).intercept({ method: 'POST', path: '/trade-api/v2/api_keys/generate' }).reply(201, JSON.stringify({ api_key: hostile, private_key: MINTED_PEM }));
+    agent.get(ORIGIN).intercept({ method: 'GET', path: '/trade-api/v2/api_keys' }).reply(200, { api_keys: [hostile] });
+    const error = await rejectionOf(generate.run(context(), { name: 'n' }));
+    expect(error.exitCode).toBe(8);
+    expect(error.message).toMatch(/^outcome unknown: the generate request for key "n" failed \(the keys service answered 201 with a key id that holds a character .*\), and new keys of that name appeared \(id\/\.\.\/\.\.\): trident cannot prove which is its own, so none was deleted$/);
+    expect(agent.pendingInterceptors()).toEqual([]);
+    expect(readdirSync(join(dir, 'config', 'keys'))).toEqual([]);
+    expect(readdirSync(join(dir, 'config', 'pending'))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { RotationResult } from '../../src/keys/rotation.js';
 import { journalPath } from '../../src/keys/rotation-journal.js';
 import { Crash, type World } from './keys-rotation-fake.js';
 
-export const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'profile', profile: 'ci' });
+export const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
 export const profileKey = (world: World) => JSON.parse(readFileSync(join(world.configDir, 'settings.json'), 'utf8')).profiles.ci as Record<string, string>;
 export const spki = (pem: string) => createPublicKey(pem).export({ type: 'spki', format: 'pem' }).toString();
 

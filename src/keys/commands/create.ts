@@ -4,13 +4,15 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import { readFileOrStdin } from '../../core/read-input.js';
-import type { CreatedKey, NewKey } from '../client.js';
-import { connect, openKeysClient, resolveConnection } from '../connection.js';
+import { DEFAULT_SCOPES, type CreatedKey, type NewKey } from '../client.js';
+import { openSettledClient, resolveConnection } from '../connection.js';
+import { crashHook } from '../crash-points.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
 import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../keypair.js';
 import { answerLost, findLostCreate } from '../lost-answer.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
-import { isUnknownOutcome, unknownOutcomeError } from '../outcomes.js';
+import { unknownOutcomeError } from '../outcomes.js';
+import { preflightPending, removePending, writePending } from '../pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
@@ -39,14 +41,25 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   if (opts.use && privateKeyFile === null) {
     throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');
   }
-  const client = await connect(ctx, opts);
+  const connection = resolveConnection(ctx, opts);
+  const client = await openSettledClient(ctx, connection);
+  preflightPending(ctx.configDir);
   if (upload.fromPrivateKey) ctx.log.info(`${what} is a private key: uploading only its public half (${upload.description})`);
+  // The private half is the user's: a lost answer leaves no key nobody holds, the record only says what was made.
+  const pending = await writePending(
+    ctx.configDir,
+    { verb: 'create', name: key.name, url: connection.baseUrl.href, before: null, scopes: key.scopes ?? DEFAULT_SCOPES, target_file: privateKeyFile, uploaded: true },
+    ctx.now(),
+  );
   let created: CreatedKey;
   try {
     created = await client.create({ ...key, publicKeyPem: upload.publicKeyPem });
   } catch (error) {
-    throw isUnknownOutcome(error) ? unknownOutcomeError(error, 'create', key.name) : error;
+    if (answerLost(error)) throw unknownOutcomeError(error, 'create', key.name);
+    await removePending(pending);
+    throw error;
   }
+  await removePending(pending);
   await finish(ctx, opts, {
     api_key: created.apiKey,
     private_key_file: privateKeyFile,
@@ -63,12 +76,22 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
   const bits = Number(opts.bits ?? 2048) as RsaBits;
   const connection = resolveConnection(ctx, opts);
-  const client = await openKeysClient(ctx, connection);
+  const client = await openSettledClient(ctx, connection);
   const force = { force: opts.force };
   preflightKeyTarget(ctx, opts.out, force);
+  preflightPending(ctx.configDir);
   const pair = await generateRsaKeyPair(bits);
   const staged = await stagePrivateKey(stagingDir(ctx, opts.out), pair.privateKeyPem);
   const out = outPath(opts.out);
+  // The record names the staged file: a process killed from here on leaves the next command to keep the key
+  // with it (signing with it proves the key ours), or to remove it.
+  const pending = await writePending(
+    ctx.configDir,
+    { verb: 'create', name: key.name, url: connection.baseUrl.href, before: null, scopes: key.scopes ?? DEFAULT_SCOPES, staged_file: staged.path, target_file: out ?? null, force: Boolean(opts.force) },
+    ctx.now(),
+  );
+  const checkpoint = crashHook(ctx.env);
+  await checkpoint('pending');
 
   // From the upload to the private key in place, an interrupt waits (see core/interrupts.ts).
   const { created, path } = await finishBeforeInterrupt('making the key', async () => {
@@ -78,34 +101,37 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
     } catch (error) {
       if (!answerLost(error)) {
         await staged.discard();
+        await removePending(pending);
         throw error;
       }
       const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
       if (found === null) {
         await staged.discard();
+        await removePending(pending);
         throw new TridentError(error.exitCode, `the create request for key "${key.name}" failed (${error.message}); a check found that no key was made`, {
           hint: 'nothing is left behind: run the command again',
           cause: error,
         });
       }
-      if (found === undefined) {
-        // The key may exist now: keep its private half, where it was asked for if possible.
-        if (out !== undefined) await staged.place(out, force).catch(() => undefined);
-        throw unknownOutcomeError(error, 'create', key.name, staged.path);
-      }
+      // The key may exist now: its private half stays staged, and the pending record for the next command.
+      if (found === undefined) throw unknownOutcomeError(error, 'create', key.name, staged.path);
       ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);
       created = { apiKey: found };
     }
+    await checkpoint('answered');
     const id = created.apiKey.api_key;
     const path = out ?? defaultKeyPath(ctx, id);
     try {
       await staged.place(path, force);
     } catch (error) {
+      await removePending(pending);
       throw new TridentError(ExitCode.usage, `key ${id} was created, but its private key could not be moved to ${path} (${(error as Error).message}); it is at ${staged.path}`, {
         hint: `move it yourself: mv ${staged.path} ${path}`,
         cause: error,
       });
     }
+    await checkpoint('stored');
+    await removePending(pending);
     return { created, path };
   });
   await recordKeyMade(ctx, created.apiKey.api_key);
@@ -125,7 +151,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('create')
     .summary('create a key from a public key, or from a pair made here')
     .description(
-      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded.',
+      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file.',
     )
     .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
     .option('--out <file>', 'where to store the generated private key; default <config dir>/keys/<api_key>.pem')

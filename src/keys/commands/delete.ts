@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError, cancelledError, errorLines } from '../../core/errors.js';
+import { ExitCode, TridentError, cancelledError, errorLines, usageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { checkKeyId } from '../key-ids.js';
 
 export interface DeleteOptions extends ConnectionOptions {
   ignoreMissing?: boolean;
+  force?: boolean;
 }
 
 /** One per id: `result` is 'deleted', 'already deleted', 'not found' or the error's message. */
@@ -25,9 +27,22 @@ function reportFailure(ctx: Context, error: TridentError): void {
   ctx.io.stderr.write(errorLines(error.message, error.hint));
 }
 
+/** Deleting the key that signs this command's requests would lock the profile (or the pipeline) out. */
+function refuseKeyInUse(ctx: Context, opts: DeleteOptions, keyId: string, ids: string[]): void {
+  if (opts.force || !ids.includes(keyId)) return;
+  const source = ctx.settings.resolve('keys.keyId', opts.keyId).source;
+  const owner = source === 'profile' ? `profile "${ctx.profile}"` : source === 'env' ? 'TRIDENT_KEY_ID' : '--key-id';
+  throw usageError(
+    `key ${keyId} is the key in use (${owner}): deleting it would leave nothing to sign the next request with`,
+    'replace it with trident keys rotate, or pass --force to delete it anyway',
+  );
+}
+
 export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): Promise<number> {
-  const unique = [...new Set(ids)];
-  const client = await connect(ctx, opts);
+  const unique = [...new Set(ids.map(checkKeyId))];
+  const connection = resolveConnection(ctx, opts);
+  refuseKeyInUse(ctx, opts, connection.signer.keyId, unique);
+  const client = await openSettledClient(ctx, connection);
   const question = unique.length === 1 ? `Delete key ${unique[0]}?` : `Delete ${unique.length} keys (${unique.join(', ')})?`;
   if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing deleted');
 
@@ -58,10 +73,11 @@ export function register(parent: Command, bind: Binder): void {
     .command('delete')
     .summary('delete API keys')
     .description(
-      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and any failure makes the exit code non-zero.',
+      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and any failure makes the exit code non-zero. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
     )
     .argument('<api_key...>', 'ids of the keys to delete')
-    .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)');
+    .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)')
+    .option('--force', 'delete the key in use too (the profile can then sign nothing until it gets another key)');
   examples(addConnectionOptions(command).action(bind(run)), [
     'trident keys delete 0f9e8d7c-1111-2222-3333-444455556666',
     'trident keys delete --yes --ignore-missing KEY_A KEY_B -o json',
