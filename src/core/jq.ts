@@ -23,18 +23,30 @@ export async function checkJq(expression: string): Promise<void> {
   if (result.exitCode !== 0) throw usageError(`invalid --jq expression: ${firstError(result.stderr)}`, HINT);
 }
 
+export interface JqResults {
+  /** Each result as compact JSON in jq's own text (a big number keeps its digits). */
+  results: string[];
+  /** jq's error, when the expression failed on this value (after the results before it). */
+  error?: string;
+}
+
+export async function runJq(expression: string, value: unknown): Promise<JqResults> {
+  const jq = await loadEngine();
+  // -c rather than -r: the engine trims its output of leading and trailing blanks, which -r would expose.
+  const { stdout, stderr, exitCode } = jq.raw(JSON.stringify(value) ?? 'null', expression, ['-c']);
+  const results = stdout === '' ? [] : stdout.split('\n');
+  return exitCode !== 0 && stderr !== '' ? { results, error: firstError(stderr) } : { results };
+}
+
 /**
  * Runs `expression` on `value` and writes what to print, as gh's --jq does: a string result raw, any other
  * result as compact JSON, one result a line. A failure of the expression on this value (exit 2) comes after
  * the results before it are written.
  */
 export async function applyJq(expression: string, value: unknown, write: (text: string) => Promise<void>): Promise<void> {
-  const jq = await loadEngine();
-  // Compact JSON, one result a line, in jq's own text (a big number keeps its digits); strings are unquoted
-  // here rather than with jq's -r, whose output the engine trims of leading and trailing blanks.
-  const result = jq.raw(JSON.stringify(value) ?? 'null', expression, ['-c']);
-  if (result.stdout !== '') await write(`${result.stdout.split('\n').map(rawIfString).join('\n')}\n`);
-  if (result.exitCode !== 0 && result.stderr !== '') throw usageError(`--jq failed on the output: ${firstError(result.stderr)}`);
+  const { results, error } = await runJq(expression, value);
+  if (results.length > 0) await write(`${results.map(rawIfString).join('\n')}\n`);
+  if (error !== undefined) throw usageError(`--jq failed on the output: ${error}`);
 }
 
 function rawIfString(line: string): string {
