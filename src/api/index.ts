@@ -15,7 +15,7 @@ import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './
 
 export interface ApiOptions {
   method?: string;
-  field: string[];
+  field?: string[];
   input?: string;
 }
 
@@ -24,7 +24,7 @@ const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((st
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
   const input = opts.input === undefined ? undefined : await readFileOrStdin(ctx, opts.input, `--input ${opts.input}`);
-  const request = buildRequest(path, { method: opts.method, fields: opts.field, input }, bodyKindOf(service as ApiService));
+  const request = buildRequest(path, { method: opts.method, fields: opts.field ?? [], input }, bodyKindOf(service as ApiService));
   const endpoint = await openService(ctx, service as ApiService);
   const url = joinUrl(endpoint.baseUrl, request.path);
   url.search = request.query.toString();
@@ -90,16 +90,18 @@ export function register(command: Command, bind: Binder): void {
     .description(
       'Send one raw request to a service with its own authentication: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service\'s base URL and may carry a query. -f key=value builds a JSON body for keys ("key[]=value" makes a list) and a form body for time; with GET they go into the query. POST is never retried.',
     )
-    .addArgument(new Argument('<service>', 'keys, time or catalog').choices([...SERVICES]))
+    .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
     .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys')
     .option('-X, --method <method>', `${METHODS.join(', ')} (default GET, or POST with -f or --input)`)
-    .option('-f, --field <key=value>', 'a field of the body (or of the query with GET); repeatable', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('-f, --field <key=value>', 'a field of the body (or of the query with GET); repeatable', (value: string, previous: string[] = []) => [...previous, value])
     .option('--input <file>', 'the body as it is, from a file or - for stdin')
     .action(bind(run));
   examples(command, [
     'trident api keys /api_keys',
-    "trident api keys /api_keys -f name=ci -f 'scopes[]=read' --jq .api_key",
-    'trident api time /projects',
-    "trident api catalog '/products?limit=2' --jq '.items[].id'",
+    'trident api keys /api_keys --jq \'.api_keys[] | select(.name == "ci") | .api_key\'',
+    'trident api keys /api_keys/KEY_ID -X DELETE',
+    'trident api time /projects --jq \'.data | length\'',
+    "trident api time /projects -f 'name=New project'",
+    "trident api catalog '/products?limit=2' --jq '.items[].title'",
   ]);
 }

@@ -17,19 +17,21 @@ export async function run(ctx: Context, opts: StatusOptions): Promise<number> {
   const statuses: Array<[Service, ServiceStatus]> = [];
   for (const service of services) statuses.push([service, await serviceStatus(ctx, service)]);
   if (ctx.format === 'json') await ctx.output.object(Object.fromEntries(statuses));
-  else await ctx.output.list(statuses, COLUMNS, ([service, status]) => ({ service, ...status }));
+  // For people, one record a service: its values are long (URLs, paths, key ids) and wrap rather than being cut.
+  else if (ctx.format === 'table') for (const row of statuses) await ctx.output.object(forPeople(row));
+  else await ctx.output.list(statuses, [], ([service, status]) => ({ service, ...status }));
   return Math.max(ExitCode.ok, ...statuses.map(([, status]) => status.exit_code));
 }
 
-type Row = [Service, ServiceStatus];
-
-const COLUMNS = [
-  { header: 'service', value: ([service]: Row) => service },
-  { header: 'status', value: ([, status]: Row) => (!status.configured ? 'not configured' : status.works ? 'ok' : `failed (exit ${status.exit_code})`) },
-  { header: 'url', value: ([, status]: Row) => (status.url ? `${status.url} (${status.url_source})` : '') },
-  { header: 'credential', value: ([, status]: Row) => (status.credential ? `${status.credential}: ${status.credential_source}` : '') },
-  { header: 'found', value: ([, status]: Row) => status.error ?? describe(status.found) },
-];
+function forPeople([service, status]: [Service, ServiceStatus]): Record<string, unknown> {
+  if (!status.configured) return { [service]: `not configured (no ${service}.url)` };
+  return {
+    [service]: status.works ? 'ok' : `failed (exit ${status.exit_code})`,
+    url: `${status.url} (from ${status.url_source})`,
+    ...(status.credential ? { credential: `${status.credential}: ${status.credential_source}` } : {}),
+    ...(status.error ? { error: status.error } : { found: describe(status.found) }),
+  };
+}
 
 function describe(found: Record<string, unknown> | null): string {
   if (!found) return '';

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inTerminal } from '../helpers/terminal.js';
 import { envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } from '../reliability/harness.js';
 
 const services = useServices(['keys', 'time', 'catalog']);
@@ -82,6 +83,14 @@ describe('trident api keys', () => {
     const result = await trident(['api', 'keys', '/api_keys'], { env: { ...envFor.keys(services), TRIDENT_KEYS_URL: 'http://keys.example.test/trade-api/v2' } });
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).message).toBe('refusing to send credentials in clear text to http://keys.example.test (TRIDENT_KEYS_URL)');
+  });
+});
+
+describe('trident api on a terminal', () => {
+  it('pretty-prints a JSON answer', async () => {
+    const terminal = inTerminal(['api', 'catalog', '/healthz'], { env: envFor.catalog(services) });
+    expect(await terminal.exitCode()).toBe(0);
+    expect(terminal.screen().replace(/\r/g, '')).toBe('{\n  "status": "ok"\n}\n');
   });
 });
 

@@ -1,5 +1,6 @@
 // trident status against the three sandboxes: what it prints, its exit code, and that it sends only GETs.
 import { describe, expect, it } from 'vitest';
+import { inTerminal } from '../helpers/terminal.js';
 import { closedPort, envFor, errorOf, requestsFrom, trident, useServices } from '../reliability/harness.js';
 
 const services = useServices(['keys', 'time', 'catalog']);
@@ -96,5 +97,13 @@ describe('trident status', () => {
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).message).toBe("option '--service <name>' argument 'clock' is invalid. Allowed choices are keys, time, catalog.");
     expect(sent()).toEqual([]);
+  });
+
+  it('on a terminal, shows one record a service, values wrapped rather than cut', async () => {
+    const terminal = inTerminal(['status', '--no-color'], { env: { ...envFor.keys(services), ...envFor.catalog(services) } });
+    expect(await terminal.exitCode()).toBe(0);
+    const screen = terminal.screen().replace(/\r/g, '');
+    for (const line of ['│ keys       │ ok', '│ time │ not configured (no time.url) │', '│ catalog │ ok', '│ found   │ status ok']) expect(screen).toContain(line);
+    expect(screen).not.toContain('…');
   });
 });
