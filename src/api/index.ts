@@ -7,9 +7,9 @@ import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
 import type { HttpResponse } from '../core/http.js';
-import { readFileOrStdin } from '../core/read-input.js';
 import { serviceMessage } from '../core/service-message.js';
 import { joinUrl } from '../core/url.js';
+import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
 
@@ -23,7 +23,7 @@ export interface ApiOptions {
 const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((status) => status !== 429);
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
-  const input = opts.input === undefined ? undefined : await readFileOrStdin(ctx, opts.input, `--input ${opts.input}`);
+  const input = opts.input === undefined ? undefined : await readBody(ctx, opts.input);
   const request = buildRequest(path, { method: opts.method, fields: opts.field ?? [], input }, bodyKindOf(service as ApiService));
   const endpoint = await openService(ctx, service as ApiService);
   const url = joinUrl(endpoint.baseUrl, request.path);

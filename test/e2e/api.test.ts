@@ -79,6 +79,15 @@ describe('trident api keys', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('--input /dev/zero ends at once with exit 2, nothing sent', async () => {
+    const sent = requestsFrom(services.keys.server);
+    const result = await trident(['api', 'keys', '/api_keys', '--input', '/dev/zero'], { env: envFor.keys(services) });
+    expect(result.exitCode).toBe(2);
+    expect(errorOf(result).message).toBe('--input /dev/zero is larger than 8 MiB: a request body is not that big');
+    expect(result.ms).toBeLessThan(20_000);
+    expect(sent()).toEqual([]);
+  });
+
   it('refuses http:// to another host, as the keys group does (exit 2, nothing sent)', async () => {
     const result = await trident(['api', 'keys', '/api_keys'], { env: { ...envFor.keys(services), TRIDENT_KEYS_URL: 'http://keys.example.test/trade-api/v2' } });
     expect(result.exitCode).toBe(2);
