@@ -2,7 +2,7 @@
 // the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
 import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
-import { makeBinder } from './command.js';
+import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
@@ -50,7 +50,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
     .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
     .option('--json', 'same as -o json')
-    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line')
+    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')

@@ -32,6 +32,9 @@ describe('--jq', () => {
       expect(result.exitCode, result.stderr).toBe(2);
       expect(errorOf(result).message).toMatch(/^invalid --jq expression: \S/);
     }
+    const twice = await trident(['keys', 'generate', '--name', 'never', '--jq', '.a', '--jq', '.b'], { env: envFor.keys(services) });
+    expect(twice.exitCode).toBe(2);
+    expect(errorOf(twice).message).toBe('--jq given twice (".a", then ".b"): this command takes one');
     expect(sent()).toEqual([]);
     expect(services.keys.control.listKeys()).toHaveLength(keys);
   });
