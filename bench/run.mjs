@@ -50,6 +50,26 @@ try {
       runs: runs * 2,
     }),
   );
+
+  // --jq loads jq (WebAssembly) only when given: its cost, and that of status (one GET to each service).
+  results.push(
+    compare({
+      name: '`trident keys list --jq .` vs `trident keys list -o json` (start-up cost of --jq)',
+      target: 'noted',
+      subject: trident(['keys', 'list', '--jq', '.'], sandbox.env),
+      baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+      runs: runs * 2,
+    }),
+  );
+  results.push(
+    compare({
+      name: '`trident status -o json` (a GET to each of the three services) vs `trident keys list -o json`',
+      target: 'noted',
+      subject: trident(['status', '-o', 'json'], sandbox.env),
+      baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+      runs: runs * 2,
+    }),
+  );
 } finally {
   await sandbox.stop();
 }

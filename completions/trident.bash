@@ -3,19 +3,20 @@
 
 _trident_subcommands() {
   case "$1" in
-    "") echo "keys time catalog config sandbox completion" ;;
+    "") echo "keys time catalog config status api sandbox completion version" ;;
     "keys") echo "list create generate delete rotate" ;;
     "time") echo "login logout projects customer-update" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
     "config") echo "set get unset list profiles path" ;;
+    "api") echo "keys time catalog" ;;
     "completion") echo "bash zsh fish" ;;
   esac
 }
 
 _trident_options() {
   case "$1" in
-    "__global__") echo "--profile --output -o --json --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
+    "__global__") echo "--profile --output -o --json --jq --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
@@ -42,13 +43,15 @@ _trident_options() {
     "catalog settlements") echo "--country --region --search --url --limit --offset --all" ;;
     "catalog settlement") echo "--url" ;;
     "catalog cursors") echo "--store --url" ;;
+    "status") echo "--service" ;;
+    "api") echo "--method -X --field -f --input" ;;
     "sandbox") echo "--dir --host --port --products --catalog-db" ;;
   esac
 }
 
 _trident_valued_options() {
   case "$1" in
-    "__global__") echo "--profile --output -o --timeout --retries --ca-file" ;;
+    "__global__") echo "--profile --output -o --jq --timeout --retries --ca-file" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
@@ -75,6 +78,8 @@ _trident_valued_options() {
     "catalog settlements") echo "--country --region --search --url --limit --offset" ;;
     "catalog settlement") echo "--url" ;;
     "catalog cursors") echo "--store --url" ;;
+    "status") echo "--service" ;;
+    "api") echo "--method -X --field -f --input" ;;
     "sandbox") echo "--dir --host --port --products --catalog-db" ;;
   esac
 }
@@ -84,6 +89,7 @@ _trident_option_values() {
     "__global__|--profile") echo "__any__" ;;
     "__global__|--output") echo "table json ndjson csv tsv" ;;
     "__global__|-o") echo "table json ndjson csv tsv" ;;
+    "__global__|--jq") echo "__any__" ;;
     "__global__|--timeout") echo "__any__" ;;
     "__global__|--retries") echo "__any__" ;;
     "__global__|--ca-file") echo "__files__" ;;
@@ -216,6 +222,12 @@ _trident_option_values() {
     "catalog settlement|--url") echo "__any__" ;;
     "catalog cursors|--store") echo "__any__" ;;
     "catalog cursors|--url") echo "__any__" ;;
+    "status|--service") echo "keys time catalog" ;;
+    "api|--method") echo "__any__" ;;
+    "api|-X") echo "__any__" ;;
+    "api|--field") echo "__any__" ;;
+    "api|-f") echo "__any__" ;;
+    "api|--input") echo "__files__" ;;
     "sandbox|--dir") echo "__files__" ;;
     "sandbox|--host") echo "__any__" ;;
     "sandbox|--port") echo "__any__" ;;

@@ -4,7 +4,7 @@
 function __trident_subcommands
     switch "$argv[1]"
         case ''
-            echo 'keys time catalog config sandbox completion'
+            echo 'keys time catalog config status api sandbox completion version'
         case 'keys'
             echo 'list create generate delete rotate'
         case 'time'
@@ -15,6 +15,8 @@ function __trident_subcommands
             echo 'health products product sources snapshots count common-count dynamics categories category settlements settlement cursors'
         case 'config'
             echo 'set get unset list profiles path'
+        case 'api'
+            echo 'keys time catalog'
         case 'completion'
             echo 'bash zsh fish'
     end
@@ -23,7 +25,7 @@ end
 function __trident_options
     switch "$argv[1]"
         case '__global__'
-            echo '--profile --output -o --json --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
+            echo '--profile --output -o --json --jq --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
         case 'keys list'
             echo '--fcm-subtrader-id --url --key-id --private-key'
         case 'keys create'
@@ -76,6 +78,10 @@ function __trident_options
             echo '--url'
         case 'catalog cursors'
             echo '--store --url'
+        case 'status'
+            echo '--service'
+        case 'api'
+            echo '--method -X --field -f --input'
         case 'sandbox'
             echo '--dir --host --port --products --catalog-db'
     end
@@ -84,7 +90,7 @@ end
 function __trident_valued_options
     switch "$argv[1]"
         case '__global__'
-            echo '--profile --output -o --timeout --retries --ca-file'
+            echo '--profile --output -o --jq --timeout --retries --ca-file'
         case 'keys list'
             echo '--fcm-subtrader-id --url --key-id --private-key'
         case 'keys create'
@@ -137,6 +143,10 @@ function __trident_valued_options
             echo '--url'
         case 'catalog cursors'
             echo '--store --url'
+        case 'status'
+            echo '--service'
+        case 'api'
+            echo '--method -X --field -f --input'
         case 'sandbox'
             echo '--dir --host --port --products --catalog-db'
     end
@@ -150,6 +160,8 @@ function __trident_option_values
             echo 'table json ndjson csv tsv'
         case '__global__|-o'
             echo 'table json ndjson csv tsv'
+        case '__global__|--jq'
+            echo '__any__'
         case '__global__|--timeout'
             echo '__any__'
         case '__global__|--retries'
@@ -414,6 +426,18 @@ function __trident_option_values
             echo '__any__'
         case 'catalog cursors|--url'
             echo '__any__'
+        case 'status|--service'
+            echo 'keys time catalog'
+        case 'api|--method'
+            echo '__any__'
+        case 'api|-X'
+            echo '__any__'
+        case 'api|--field'
+            echo '__any__'
+        case 'api|-f'
+            echo '__any__'
+        case 'api|--input'
+            echo '__files__'
         case 'sandbox|--dir'
             echo '__files__'
         case 'sandbox|--host'

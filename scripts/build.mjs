@@ -1,6 +1,7 @@
 // Bundles src/ into dist/ with esbuild: code splitting, one lazily loaded chunk per command group.
 // Dependencies are bundled (bundled undici and conf load several times faster than the packages);
-// better-sqlite3 stays external because it is a native addon.
+// better-sqlite3 stays external because it is a native addon, jq-wasm because it reads its jq.wasm from
+// beside its own files (it is loaded only for --jq).
 //
 // esbuild splits only ESM, but Node 20 starts CommonJS ~13 ms sooner (no ESM loader, no async file reads):
 // the split ESM chunks are converted to CommonJS one by one (.cjs), import() becoming require().
@@ -57,7 +58,7 @@ const { outputFiles } = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'jq-wasm'],
   define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(testHooks) },
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },

@@ -2,7 +2,7 @@
 // the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
 import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
-import { makeBinder } from './command.js';
+import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
@@ -23,8 +23,11 @@ export const GROUPS: GroupEntry[] = [
   { name: 'time', summary: 'time tracker: log in, projects, customer updates', load: () => import('./time/index.js') },
   { name: 'catalog', summary: 'read the product catalog: products, counts, price dynamics, categories, settlements', load: () => import('./catalog/index.js') },
   { name: 'config', summary: 'show and change settings and profiles', load: () => import('./config/index.js') },
+  { name: 'status', summary: 'show what is configured for each service, from where, and whether it works', load: () => import('./status/index.js') },
+  { name: 'api', summary: 'send one raw request to a service with its own authentication', load: () => import('./api/index.js') },
   { name: 'sandbox', summary: 'run local sandbox versions of the three services', load: () => import('./sandbox/index.js') },
   { name: 'completion', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
+  { name: 'version', summary: 'print the version with Node, platform and arch', load: () => import('./version.js') },
 ];
 
 const HELP_EXAMPLES = `
@@ -47,6 +50,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
     .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
     .option('--json', 'same as -o json')
+    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
@@ -58,7 +62,12 @@ export function buildProgram(): Command {
     .addHelpText('after', HELP_EXAMPLES)
     // commander's own help command reads only the first name (`help keys list` showed `keys`): ours is
     // added by registerGroups, after the groups, so that it lists last.
-    .helpCommand(false);
+    .helpCommand(false)
+    // A bad --jq expression exits 2 before the command sends anything: compile it first.
+    .hook('preAction', async (_program, command) => {
+      const { jq } = command.optsWithGlobals<{ jq?: string }>();
+      if (jq !== undefined) await (await import('./core/jq.js')).checkJq(jq);
+    });
   return program;
 }
 

@@ -4,7 +4,7 @@ import { mebibytesFromEnv } from './core/capped-read.js';
 import { ExitCode, TridentError, usageError } from './core/errors.js';
 import { configureFileTrust } from './core/file-trust.js';
 import type { HttpClient, HttpClientOptions } from './core/http.js';
-import { Output, chooseFormat, useColor, type Format } from './core/output.js';
+import { Output, chooseFormat, useColor, type Format, type JsonFilter } from './core/output.js';
 import { escapeControls, oneLine } from './core/printable.js';
 import { createPrompter, type Prompter } from './core/prompt.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/settings.js';
@@ -21,6 +21,8 @@ export interface GlobalOptions {
   caFile?: string;
   yes?: boolean;
   input?: boolean;
+  /** --jq: checked (compiled) by cli.ts before any command runs. */
+  jq?: string;
 }
 
 export type OutStream = NodeJS.WritableStream & { isTTY?: boolean };
@@ -75,9 +77,12 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
   configureFileTrust(env);
   const profile = assertProfileName(globals.profile ?? env.TRIDENT_PROFILE ?? 'default');
   const dir = configDir(env);
+  if (globals.jq !== undefined && globals.output !== undefined && globals.output !== 'json') {
+    throw usageError(`--jq filters JSON output: it cannot be used with -o ${globals.output}`, 'leave out -o (--jq implies -o json)');
+  }
   const settings = new Settings(new SettingsStore(dir), profile, env, {
     ...(globals.output !== undefined ? { output: globals.output } : {}),
-    ...(globals.json ? { output: 'json' } : {}),
+    ...(globals.json || globals.jq !== undefined ? { output: 'json' } : {}),
     ...(globals.caFile !== undefined ? { caFile: globals.caFile } : {}),
   });
   const output = settings.resolve('output');
@@ -113,7 +118,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     profile,
     settings,
     format,
-    output: new Output(io.stdout, format, useColor(globals.color, env, Boolean(io.stdout.isTTY))),
+    output: new Output(io.stdout, format, useColor(globals.color, env, Boolean(io.stdout.isTTY)), jqFilter(globals.jq)),
     log,
     yes: Boolean(globals.yes),
     prompter: createPrompter({ io, yes: Boolean(globals.yes), noInput }),
@@ -138,6 +143,11 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
       await Promise.all(clients.splice(0).map((client) => client.close()));
     },
   };
+}
+
+function jqFilter(expression: string | undefined): JsonFilter | undefined {
+  if (expression === undefined) return undefined;
+  return async (value, write) => (await import('./core/jq.js')).applyJq(expression, value, write);
 }
 
 function parseSeconds(value: string | undefined, flag: string): number | undefined {

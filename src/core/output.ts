@@ -60,6 +60,9 @@ export async function csvLine(values: unknown[]): Promise<string> {
 
 type Row = Record<string, unknown>;
 
+/** --jq: given the value that -o json would print, writes what to print instead (see core/jq.ts). */
+export type JsonFilter = (value: unknown, write: (text: string) => Promise<void>) => Promise<void>;
+
 /** True once the sink has failed (stdout closed or full, see stdout-failure.ts): writes are then dropped. */
 const gone = (sink: Sink) => (sink as { destroyed?: boolean }).destroyed === true;
 
@@ -124,6 +127,7 @@ export class Output {
     private readonly sink: Sink,
     readonly format: Format,
     readonly color: boolean,
+    readonly jsonFilter?: JsonFilter,
   ) {}
 
   async write(text: string): Promise<void> {
@@ -148,6 +152,13 @@ export class Output {
    */
   async list<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row): Promise<number> {
     let count = 0;
+    if (this.jsonFilter && this.format === 'json') {
+      // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
+      const records: Row[] = [];
+      for await (const row of rows) records.push(toRecord(row));
+      await this.jsonFilter(records, (text) => this.write(text));
+      return records.length;
+    }
     if (this.format === 'table') {
       const body: unknown[][] = [];
       for await (const row of rows) {
@@ -194,7 +205,8 @@ export class Output {
   async object(record: Row, fields?: Array<Column<Row>>): Promise<void> {
     switch (this.format) {
       case 'json':
-        await this.write(`${JSON.stringify(record, null, 2)}\n`);
+        if (this.jsonFilter) await this.jsonFilter(record, (text) => this.write(text));
+        else await this.write(`${JSON.stringify(record, null, 2)}\n`);
         return;
       case 'ndjson':
         await this.write(`${JSON.stringify(record)}\n`);

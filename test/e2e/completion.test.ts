@@ -33,13 +33,16 @@ describe('completion scripts', () => {
 
   it('bash completes groups, subcommands, options, enum values and files', async () => {
     const bash = await script('bash');
-    expect(complete(bash, ['trident', ''])).toEqual(['keys', 'time', 'catalog', 'config', 'sandbox', 'completion']);
+    expect(complete(bash, ['trident', ''])).toEqual(['keys', 'time', 'catalog', 'config', 'status', 'api', 'sandbox', 'completion', 'version']);
     expect(complete(bash, ['trident', 'con'])).toEqual(['config']);
     expect(complete(bash, ['trident', 'config', 'p'])).toEqual(['profiles', 'path']);
     expect(complete(bash, ['trident', '--profile', 'x', 'config', 'un'])).toEqual(['unset']);
     expect(complete(bash, ['trident', 'config', 'list', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']);
     expect(complete(bash, ['trident', 'config', 'list', '--no-'])).toEqual(['--no-color', '--no-input']);
     expect(complete(bash, ['trident', 'completion', 'f'])).toEqual(['fish']);
+    expect(complete(bash, ['trident', 'status', '--service', ''])).toEqual(['keys', 'time', 'catalog']);
+    expect(complete(bash, ['trident', 'api', 'c'])).toEqual(['catalog']);
+    expect(complete(bash, ['trident', 'api', '--i'])).toEqual(['--input']);
     expect(complete(bash, ['trident', '--ca-file', 'trid'])).toEqual(['trident.bash']);
   });
 

@@ -1,0 +1,94 @@
+// What `trident api` sends, from its command line: the method, the path (checked: it starts with "/" and has
+// no dot segments), the query, and the body built from -f fields (JSON for keys, a form for time) or --input.
+import { usageError } from '../core/errors.js';
+import type { Method } from '../core/retry.js';
+
+export const METHODS = ['GET', 'POST', 'DELETE'] as const;
+export type BodyKind = 'json' | 'form';
+
+export interface RawRequest {
+  method: Method;
+  /** Below the service's base URL, without the query. */
+  path: string;
+  query: URLSearchParams;
+  body?: string;
+  contentType?: string;
+}
+
+export interface RequestInput {
+  method?: string;
+  fields: string[];
+  /** The text of --input, read already. */
+  input?: string;
+}
+
+const CONTENT_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
+
+/** As gh api: POST when there are fields or --input, else GET; with GET the fields go into the query. */
+export function buildRequest(pathAndQuery: string, input: RequestInput, bodyKind: BodyKind): RawRequest {
+  const { path, query } = splitPath(pathAndQuery);
+  const method = chooseMethod(input);
+  const fields = input.fields.map(parseField);
+  if (input.input !== undefined && fields.length > 0) throw usageError('-f and --input both give a body: use one of them');
+  if (method === 'GET' || method === 'DELETE') {
+    if (input.input !== undefined) throw usageError(`--input gives a body, which a ${method} request does not send`, 'add -X POST');
+    for (const [key, value] of fields) query.append(key.replace(/\[\]$/, ''), value);
+    return { method, path, query };
+  }
+  if (input.input !== undefined) return { method, path, query, body: input.input, contentType: CONTENT_TYPES[bodyKind] };
+  if (fields.length === 0) return { method, path, query };
+  return { method, path, query, body: bodyKind === 'json' ? jsonBody(fields) : formBody(fields), contentType: CONTENT_TYPES[bodyKind] };
+}
+
+function chooseMethod(input: RequestInput): Method {
+  if (input.method === undefined) return input.fields.length > 0 || input.input !== undefined ? 'POST' : 'GET';
+  const method = input.method.toUpperCase();
+  if (!(METHODS as readonly string[]).includes(method)) throw usageError(`invalid -X "${input.method}": expected one of ${METHODS.join(', ')}`);
+  return method as Method;
+}
+
+/** "/api_keys?limit=5" → the path and its query; a path must start with "/" and have no "." or ".." segment. */
+export function splitPath(value: string): { path: string; query: URLSearchParams } {
+  const at = value.search(/[?#]/);
+  const path = at < 0 ? value : value.slice(0, at);
+  if (!path.startsWith('/') || path.startsWith('//')) {
+    throw usageError(`invalid path "${value}": it must start with one "/" (below the service's base URL)`, 'e.g. trident api keys /api_keys');
+  }
+  if (value[at] === '#') throw usageError(`invalid path "${value}": a fragment is never sent`);
+  const segments = path.split('/').map(decodeSegment);
+  if (segments.some((segment) => segment === '.' || segment === '..')) throw usageError(`invalid path "${value}": "." and ".." segments are refused`);
+  if (/[\s\u0000-\u001f\u007f]/.test(path)) throw usageError(`invalid path "${value}": it has blanks or control characters (percent-encode them)`);
+  return { path, query: new URLSearchParams(at < 0 ? '' : value.slice(at + 1)) };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw usageError(`invalid path segment "${segment}": broken percent-encoding`);
+  }
+}
+
+/** "name=x" → ["name", "x"]; a key ending in [] makes a list in a JSON body ("scopes[]=read"). */
+function parseField(field: string): [string, string] {
+  const at = field.indexOf('=');
+  if (at <= 0) throw usageError(`invalid -f "${field}": expected key=value`);
+  return [field.slice(0, at), field.slice(at + 1)];
+}
+
+function jsonBody(fields: Array<[string, string]>): string {
+  const body: Record<string, string | string[]> = {};
+  for (const [key, value] of fields) {
+    if (key.endsWith('[]')) {
+      const list = body[key.slice(0, -2)];
+      body[key.slice(0, -2)] = Array.isArray(list) ? [...list, value] : [value];
+    } else {
+      body[key] = value;
+    }
+  }
+  return JSON.stringify(body);
+}
+
+function formBody(fields: Array<[string, string]>): string {
+  return new URLSearchParams(fields.map(([key, value]): [string, string] => [key.replace(/\[\]$/, ''), value])).toString();
+}

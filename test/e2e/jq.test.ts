@@ -1,0 +1,78 @@
+// --jq end to end: gh's printing, the expression checked before any request, what a streamed list gives jq,
+// and the issue's own example (a rotation in CI picking the new key's id without jq installed).
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { envFor, errorOf, requestsFrom, trident, useServices, withServices } from '../reliability/harness.js';
+
+const services = useServices(['keys', 'catalog']);
+
+describe('--jq', () => {
+  it('prints string results raw, one a line, and other results as compact JSON', async () => {
+    const sent = requestsFrom(services.keys.server);
+    const result = await trident(['keys', 'list', '--jq', '.[] | .name, {scopes}'], { env: envFor.keys(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(services.keys.control.listKeys().map((key) => `${key.name}\n{"scopes":${JSON.stringify(key.scopes)}}\n`).join(''));
+    expect(sent()).toEqual(['GET /trade-api/v2/api_keys']);
+  });
+
+  it('filters the record of a write: keys generate --jq .api_key prints the new id alone', async () => {
+    const result = await trident(['keys', 'generate', '--name', 'jq-made', '--jq', '.api_key'], { env: envFor.keys(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const made = services.keys.control.listKeys().find((key) => key.name === 'jq-made');
+    expect(result.stdout).toBe(`${made!.api_key}\n`);
+    expect(existsSync(`${result.configDir}/keys/${made!.api_key}.pem`)).toBe(true);
+  });
+
+  it('a bad expression exits 2 before any request: a write sends nothing', async () => {
+    const sent = requestsFrom(services.keys.server);
+    const keys = services.keys.control.listKeys().length;
+    for (const expression of ['.[', '.a | nosuch', '{']) {
+      const result = await trident(['keys', 'generate', '--name', 'never', '--jq', expression], { env: envFor.keys(services) });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(errorOf(result).message).toMatch(/^invalid --jq expression: \S/);
+    }
+    const twice = await trident(['keys', 'generate', '--name', 'never', '--jq', '.a', '--jq', '.b'], { env: envFor.keys(services) });
+    expect(twice.exitCode).toBe(2);
+    expect(errorOf(twice).message).toBe('--jq given twice (".a", then ".b"): this command takes one');
+    expect(sent()).toEqual([]);
+    expect(services.keys.control.listKeys()).toHaveLength(keys);
+  });
+
+  it('is a usage error with -o csv (nothing sent), and overrides TRIDENT_OUTPUT', async () => {
+    const sent = requestsFrom(services.keys.server);
+    const refused = await trident(['keys', 'list', '-o', 'csv', '--jq', '.'], { env: envFor.keys(services) });
+    expect(refused.exitCode).toBe(2);
+    expect(errorOf(refused)).toEqual({ message: '--jq filters JSON output: it cannot be used with -o csv', hint: 'leave out -o (--jq implies -o json)' });
+    expect(sent()).toEqual([]);
+    const viaEnv = await trident(['keys', 'list', '--jq', 'length'], { env: { ...envFor.keys(services), TRIDENT_OUTPUT: 'csv' } });
+    expect(viaEnv).toMatchObject({ exitCode: 0, stdout: `${services.keys.control.listKeys().length}\n` });
+  });
+
+  it('sees a streamed list (--all) as the one array -o json prints', async () => {
+    const all = await trident(['catalog', 'products', '--all', '-o', 'json'], { env: envFor.catalog(services) });
+    expect(all.exitCode, all.stderr).toBe(0);
+    const items = JSON.parse(all.stdout) as Array<{ canonical_product_id: string }>;
+    const result = await trident(['catalog', 'products', '--all', '--jq', 'length, .[-1].canonical_product_id'], { env: envFor.catalog(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${items.length}\n${items.at(-1)!.canonical_product_id}\n`);
+  });
+
+  it('an expression that fails on the output exits 2 with jq\'s message on one line', async () => {
+    const result = await trident(['keys', 'list', '--jq', '.[] | .name | tonumber'], { env: envFor.keys(services) });
+    expect(result.exitCode).toBe(2);
+    expect(errorOf(result).message).toMatch(/^--jq failed on the output: string \(".*"\) cannot be parsed as a number$/);
+  });
+
+  it("the issue's example: keys rotate --yes --json --jq .new_key.api_key prints the new key's id", async () => {
+    await withServices(['keys'], async (own) => {
+      const old = own.keys.bootstrap.keyId;
+      const result = await trident(['keys', 'rotate', '--yes', '--json', '--jq', '.new_key.api_key'], { env: envFor.keys(own) });
+      expect(result.exitCode, result.stderr).toBe(0);
+      const ids = own.keys.control.listKeys().map((key) => key.api_key);
+      expect(ids).not.toContain(old);
+      expect(ids).toHaveLength(1);
+      expect(result.stdout).toBe(`${ids[0]}\n`);
+    });
+  });
+});
