@@ -10,7 +10,7 @@ import type { ApiKey, KeysClient } from './client.js';
 import type { KeysConnection } from './connection.js';
 import { keyIdProblem } from './key-ids.js';
 import { isUnknownOutcome, unknownOutcomeError, unprovenOutcomeError } from './outcomes.js';
-import { removePending, type PendingEntry } from './pending.js';
+import { checkedUntil, removePending, type PendingEntry } from './pending.js';
 import { liveTools, settleRecord } from './settle.js';
 
 /** Ids of the keys named `name` now. */
@@ -36,6 +36,7 @@ export async function settleLostGenerate(ctx: Context, connection: KeysConnectio
   } catch {
     return unknownOutcomeError(error, 'generate', name);
   }
+  if (settled.kind === 'not yet') return notListedYet(error, 'generate', pending);
   await removePending(pending);
   if (settled.kind === 'unknown') return unprovenOutcomeError(error, name, settled.ids);
   const found =
@@ -66,4 +67,21 @@ export async function findLostCreate(ctx: Context, connection: KeysConnection, c
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A check right after the failure found no key: the service may still be making it (a gateway's 504, a timeout
+ * that gave up first). The record stays, and with it the staged private half of a create, for later commands.
+ */
+export function notListedYet(error: TridentError, verb: 'create' | 'generate', pending: PendingEntry): TridentError {
+  const { name } = pending.record;
+  const late =
+    verb === 'generate'
+      ? 'deletes the key if the service makes it late (nobody holds its private half)'
+      : `keeps the key with its private half if the service makes it late, else removes the staged file ${pending.record.staged_file}`;
+  return new TridentError(error.exitCode, `the ${verb} request for key "${name}" failed (${error.message}); a check found no key of that name yet`, {
+    hint: `the request stays recorded: keys commands against this service ${checkedUntil(pending.record)} check again and ${late}; then run the command again`,
+    status: error.status,
+    cause: error,
+  });
 }

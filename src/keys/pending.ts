@@ -34,6 +34,22 @@ export interface PendingEntry {
 
 export const pendingDir = (configDir: string): string => join(configDir, 'pending');
 
+/**
+ * How long after its request a key may still appear: a slow service, or a gateway that answered 502/504 (or a
+ * timeout that gave up) while the service went on making the key. Until then, a record whose key is not listed
+ * stays, so that a key made late is still found and settled.
+ */
+export const LATE_KEY_WINDOW_MS = 2 * 60_000;
+
+export function mayStillAppear(record: PendingRecord, now: Date): boolean {
+  return now.getTime() - Date.parse(record.written_at) < LATE_KEY_WINDOW_MS;
+}
+
+/** "until 17:42:10 UTC": when a record whose key is not listed stops being checked. */
+export function checkedUntil(record: PendingRecord): string {
+  return `until ${new Date(Date.parse(record.written_at) + LATE_KEY_WINDOW_MS).toISOString().slice(11, 19)} UTC`;
+}
+
 /** Before anything is sent: the record can be written (exit 2 otherwise). */
 export function preflightPending(configDir: string): void {
   preflightSecretDir(pendingDir(configDir));

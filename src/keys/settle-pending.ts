@@ -21,14 +21,20 @@ export async function settlePending(ctx: Context, connection: KeysConnection, cl
   }
   const tools = liveTools(ctx, connection, client);
   const clauses: string[] = [];
+  let settledAny = false;
   for (const entry of entries) {
     try {
-      clauses.push(describeSettled(entry.record, await settleRecord(entry.record, keys, tools)));
-      await removePending(entry);
+      const settled = await settleRecord(entry.record, keys, tools);
+      clauses.push(describeSettled(entry.record, settled));
+      if (settled.kind === 'not yet') releasePending(entry);
+      else {
+        await removePending(entry);
+        settledAny = true;
+      }
     } catch (error) {
       releasePending(entry);
       clauses.push(`${entry.record.verb} "${entry.record.name}": not settled yet (${(error as Error).message}), the next keys command tries again`);
     }
   }
-  ctx.log.warn(`settled ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`);
+  ctx.log.warn(`${settledAny ? 'settled' : 'checked'} ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`);
 }

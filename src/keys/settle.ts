@@ -12,10 +12,12 @@ import { openKeysClient, signerFromFile, type KeysConnection } from './connectio
 import { defaultKeyPath } from './key-files.js';
 import { keyIdProblem } from './key-ids.js';
 import { privateKeyFromPem } from './keypair.js';
-import type { PendingRecord } from './pending.js';
+import { checkedUntil, mayStillAppear, type PendingRecord } from './pending.js';
 
 export type Settled =
   | { kind: 'none made' }
+  /** No key of that name is listed yet, but the service may still make it (pending.ts: LATE_KEY_WINDOW_MS): the record stays. */
+  | { kind: 'not yet' }
   /** create: the staged private half is gone, so it was placed (or never written, and nothing was sent). */
   | { kind: 'nothing left' }
   | { kind: 'deleted'; id: string }
@@ -29,6 +31,7 @@ export interface SettleTools {
   /** True when a request signed by `privateKey` as key `id` is accepted. */
   accepts(id: string, privateKey: KeyObject): Promise<boolean>;
   keyPath(id: string): string;
+  now(): Date;
   /** The private key in `path`, or undefined if it is not a readable one. */
   readKey(id: string, path: string): KeyObject | undefined;
 }
@@ -47,6 +50,7 @@ export function liveTools(ctx: Context, connection: KeysConnection, client: Keys
       );
     },
     keyPath: (id) => defaultKeyPath(ctx, id),
+    now: () => ctx.now(),
     readKey(id, path) {
       try {
         return signerFromFile(ctx, id, path).privateKey;
@@ -110,6 +114,7 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
 /** What became of the record's request, found in `keys` (one list of the service's keys); acts on it. */
 export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools: SettleTools): Promise<Settled> {
   const candidates = newKeys(record, keys);
+  if (candidates.length === 0 && !record.uploaded && mayStillAppear(record, tools.now())) return { kind: 'not yet' };
   if (record.uploaded) return candidates.length === 0 ? { kind: 'none made' } : { kind: 'uploaded', ids: candidates.map((key) => key.api_key) };
   return record.verb === 'generate' ? settleGenerate(record, candidates, tools) : settleCreate(record, candidates, tools);
 }
@@ -120,6 +125,8 @@ export function describeSettled(record: PendingRecord, settled: Settled): string
   switch (settled.kind) {
     case 'none made':
       return `${what}: no key was made`;
+    case 'not yet':
+      return `${what}: no key of that name is listed yet; keys commands check again ${checkedUntil(record)}`;
     case 'nothing left':
       return `${what}: nothing was left to do`;
     case 'deleted':

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys-fixtures.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, pendingFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;
 let work: string;
@@ -61,18 +61,31 @@ describe('keys create with a pair made here', () => {
     expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
   });
 
-  it('removes the stored private key when the upload fails', async () => {
+  it('removes the staged private key when the upload is refused', async () => {
     const configDir = tempConfigDir();
-    const out = join(work, 'failed.pem');
-    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 500 }, times: 2 });
-    const atDefault = await runKeys(sandbox, ['create', '--name', 'failed'], { configDir });
-    expect(atDefault.exitCode).toBe(8);
-    expect(atDefault.stderr).toContain('keys service answered 500');
+    const out = join(work, 'refused.pem');
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 400, body: { error: 'bad request' } }, times: 2 });
+    const atDefault = await runKeys(sandbox, ['create', '--name', 'refused'], { configDir });
+    expect(atDefault.exitCode).toBe(6);
     expect(keyFiles(configDir)).toEqual([]);
-    const atOut = await runKeys(sandbox, ['create', '--name', 'failed', '--out', out]);
-    expect(atOut.exitCode).toBe(8);
+    expect(pendingFiles(configDir)).toEqual([]);
+    const atOut = await runKeys(sandbox, ['create', '--name', 'refused', '--out', out]);
+    expect(atOut.exitCode).toBe(6);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(work).filter((name) => name.startsWith('pending-'))).toEqual([]);
+  });
+
+  it('keeps the staged private key, recorded, when the upload fails with a 500 (the service may still make the key)', async () => {
+    const configDir = tempConfigDir();
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 500 } });
+    const failed = await runKeys(sandbox, ['create', '--name', 'failed'], { configDir });
+    expect(failed.exitCode).toBe(8);
+    expect(failed.stderr).toContain('keys service answered 500');
+    expect(failed.stderr).toContain('a check found no key of that name yet');
+    const [staged] = keyFiles(configDir);
+    expect(staged).toMatch(/^pending-.*\.pem$/);
+    expect(fileMode(join(configDir, 'keys', staged!))).toBe(0o600);
+    expect(pendingFiles(configDir)).toHaveLength(1);
   });
 
   it('finds the key a create made when the answer was lost, keeps it, and does not repeat the request', async () => {

@@ -1,11 +1,14 @@
 // keys generate and keys create killed (SIGKILL, through the test hook TRIDENT_TEST_CRASH_AFTER) at each of their
 // checkpoints: before the request, after the answer, after storing. The pending record they leave is settled by
 // the next keys command (here `keys list`), which says so in one line; after it, by the service's own list, no
-// live key of that name lacks its private half on disk, and no pending record or staged key file is left.
-import { statSync, readFileSync } from 'node:fs';
+// live key of that name lacks its private half on disk, and no pending record or staged key file is left. A
+// record whose key is not listed stays while the service may still make it (LATE_KEY_WINDOW_MS): the test ages
+// it past that window, and the command after that settles it.
+import { statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
+import { LATE_KEY_WINDOW_MS } from '../../src/keys/pending.js';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { expectEveryKeyHeld, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
@@ -21,16 +24,25 @@ const namedOnService = (name: string) => sandbox.control.listKeys().filter((key)
 const postsNaming = (name: string) => sandbox.server.requests.filter((request) => request.method === 'POST' && request.body.includes(`"${name}"`));
 
 /** What the next command says it settled, given the key (if any) the killed command made. */
-type Expectation = { told: (id: string | undefined, configDir: string) => string; survives: boolean; posted: boolean };
+type Expectation = { told: (id: string | undefined, configDir: string) => string; survives: boolean; posted: boolean; notListedYet?: boolean };
+
+const NOT_YET = /^warning: checked 1 interrupted key request of an earlier run: (generate|create) "[^"]+": no key of that name is listed yet; keys commands check again until \d\d:\d\d:\d\d UTC\n$/;
+
+/** Moves the record's time back past the window in which its key could still appear. */
+function ageRecord(path: string): void {
+  const record = JSON.parse(readFileSync(path, 'utf8')) as { written_at: string };
+  record.written_at = new Date(Date.parse(record.written_at) - LATE_KEY_WINDOW_MS - 1000).toISOString();
+  writeFileSync(path, JSON.stringify(record));
+}
 
 const EXPECTED: Record<'generate' | 'create', Record<string, Expectation>> = {
   generate: {
-    pending: { told: () => 'no key was made', survives: false, posted: false },
+    pending: { told: () => 'no key was made', survives: false, posted: false, notListedYet: true },
     answered: { told: (id) => `deleted key ${id}, whose private key never arrived`, survives: false, posted: true },
     stored: { told: (id, dir) => `kept key ${id}, its private key in ${join(dir, 'keys', `${id}.pem`)}`, survives: true, posted: true },
   },
   create: {
-    pending: { told: () => 'no key was made', survives: false, posted: false },
+    pending: { told: () => 'no key was made', survives: false, posted: false, notListedYet: true },
     answered: { told: (id, dir) => `kept key ${id}, its private key in ${join(dir, 'keys', `${id}.pem`)}`, survives: true, posted: true },
     stored: { told: () => 'nothing was left to do', survives: true, posted: true },
   },
@@ -54,6 +66,14 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   expect(postsNaming(name).length).toBe(expected.posted ? 1 : 0);
   const made = namedOnService(name)[0]?.api_key;
 
+  if (expected.notListedYet) {
+    // Killed before the request left: no key is listed, but nothing here can tell it will not come.
+    const early = await runKeys(sandbox, ['list'], { configDir });
+    expect(early.exitCode, early.stderr).toBe(0);
+    expect(early.stderr).toMatch(NOT_YET);
+    expect(pendingFiles(configDir)).toEqual([record]);
+    ageRecord(recordPath);
+  }
   const list = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
   expect(list.exitCode, list.stderr).toBe(0);
   expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${name}": ${expected.told(made, configDir)}\n`);

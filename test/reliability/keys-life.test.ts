@@ -1,7 +1,8 @@
 // The life of a key under attack (issue 14): two clients racing for one name while an answer is lost, a generate
 // answer whose private key is broken, ids that would change a URL path (from the command line and from a hostile
 // service), deleting the key in use, and two rotations of one key at once. Each case has a sandbox of its own.
-import { existsSync } from 'node:fs';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
@@ -244,5 +245,48 @@ describe('keys commands against a service with nothing pending', () => {
       const result = await runCli(['keys', 'list'], { env: sandboxEnv(sandbox) });
       expect([result.exitCode, result.stderr]).toEqual([0, '']);
       expect(sent()).toEqual(['GET /trade-api/v2/api_keys']);
+    }));
+});
+
+describe.concurrent('a key the service makes after the check (a gateway that answered first)', () => {
+  const spki = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+  it('generate: a 504 came first, no key was listed yet; the key made later is deleted by the next keys command', () =>
+    withSandbox(async (sandbox) => {
+      const configDir = tempConfigDir();
+      sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'status', status: 504 } });
+      const first = await runKeys(sandbox, ['generate', '--name', 'late'], { configDir });
+      expect(first.exitCode).toBe(8);
+      expect(errorOf(first).message).toMatch(/^the generate request for key "late" failed \(keys service answered 504.*\); a check found no key of that name yet$/);
+      expect(pendingFiles(configDir)).toHaveLength(1);
+      // The service finishes the key only now; nobody holds its private half.
+      const late = sandbox.control.addKey({ name: 'late', publicKeyPem: spki(), scopes: ['read', 'write'] });
+      const sent = requestsFrom(sandbox.server);
+      const next = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: generate "late": deleted key ${late.api_key}, whose private key never arrived\n`);
+      expect(sent()).toContain(`DELETE /trade-api/v2/api_keys/${late.api_key}`);
+      expect(named(sandbox, 'late')).toEqual([]);
+      expect(pendingFiles(configDir)).toEqual([]);
+    }));
+
+  it('create: a 502 came first; the key made later from the staged public half is kept with its private key', () =>
+    withSandbox(async (sandbox) => {
+      const configDir = tempConfigDir();
+      sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 502 } });
+      const first = await runKeys(sandbox, ['create', '--name', 'late-pair'], { configDir });
+      expect(first.exitCode).toBe(8);
+      expect(errorOf(first).message).toMatch(/; a check found no key of that name yet$/);
+      const [staged] = keyFiles(configDir);
+      expect(staged).toMatch(/^pending-.*\.pem$/);
+      const publicKeyPem = createPublicKey(readFileSync(join(configDir, 'keys', staged!), 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
+      const late = sandbox.control.addKey({ name: 'late-pair', publicKeyPem, scopes: ['read', 'write'] });
+      const next = await runKeys(sandbox, ['list'], { configDir });
+      expect(next.exitCode, next.stderr).toBe(0);
+      const kept = join(configDir, 'keys', `${late.api_key}.pem`);
+      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: create "late-pair": kept key ${late.api_key}, its private key in ${kept}\n`);
+      expect(keyFiles(configDir)).toEqual([`${late.api_key}.pem`]);
+      expectEveryKeyHeld(sandbox, 'late-pair', join(configDir, 'keys'));
+      expect(pendingFiles(configDir)).toEqual([]);
     }));
 });

@@ -9,7 +9,7 @@ import { openSettledClient, resolveConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
 import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../keypair.js';
-import { answerLost, findLostCreate } from '../lost-answer.js';
+import { answerLost, findLostCreate, notListedYet } from '../lost-answer.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
 import { unknownOutcomeError } from '../outcomes.js';
 import { preflightPending, removePending, writePending } from '../pending.js';
@@ -105,14 +105,8 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
         throw error;
       }
       const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
-      if (found === null) {
-        await staged.discard();
-        await removePending(pending);
-        throw new TridentError(error.exitCode, `the create request for key "${key.name}" failed (${error.message}); a check found that no key was made`, {
-          hint: 'nothing is left behind: run the command again',
-          cause: error,
-        });
-      }
+      // No key accepts the new private half yet: the service may still make it, so it stays staged, recorded.
+      if (found === null) throw notListedYet(error, 'create', pending);
       // The key may exist now: its private half stays staged, and the pending record for the next command.
       if (found === undefined) throw unknownOutcomeError(error, 'create', key.name, staged.path);
       ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);

@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/output.js';
 import type { ApiKey } from '../client.js';
-import { addConnectionOptions, openKeysClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { formatAge, keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
 
@@ -31,7 +31,7 @@ function record({ age, ...key }: ListedKey, withFcm: boolean): Record<string, un
 export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
   const connection = resolveConnection(ctx, opts);
-  const client = await openKeysClient(ctx, connection);
+  const client = await openSettledClient(ctx, connection);
   const keys = await client.list({ fcmSubtraderId });
   const inUse = connection.signer.keyId;
   if (keys.some((key) => key.api_key === inUse)) await recordKeyInUse(ctx, inUse);
