@@ -11,11 +11,18 @@ interface SettingSpec {
   default?: string;
   choices?: readonly string[];
   url?: boolean;
+  /** Names a URL setting also takes in place of a URL (the service's module says what they stand for). */
+  aliases?: readonly string[];
   description: string;
 }
 
 export const SETTINGS = {
-  'keys.url': { env: 'TRIDENT_KEYS_URL', url: true, description: 'base URL of the key service (…/trade-api/v2)' },
+  'keys.url': {
+    env: 'TRIDENT_KEYS_URL',
+    url: true,
+    aliases: ['production', 'demo'],
+    description: "base URL of the key service (…/trade-api/v2), or production or demo for the exchange's environments",
+  },
   'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
   'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
   'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
@@ -190,8 +197,8 @@ export function validateValue(key: SettingKey, value: string): void {
   if (spec.choices && !spec.choices.includes(value)) {
     throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
   }
-  if (spec.url && !URL.canParse(value)) {
-    throw usageError(`invalid URL "${value}" for ${key}`);
+  if (spec.url && !URL.canParse(value) && !spec.aliases?.includes(value.trim().toLowerCase())) {
+    throw usageError(`invalid URL "${value}" for ${key}${spec.aliases ? `: give a URL, or one of ${spec.aliases.join(', ')}` : ''}`);
   }
 }
 
