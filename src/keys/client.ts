@@ -5,7 +5,7 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import type { HttpClient, HttpResponse } from '../core/http.js';
 import type { Method } from '../core/retry.js';
 import { joinUrl, type QueryValue } from '../core/url.js';
-import { explainRefusal } from './refusals.js';
+import { explainRefusal, type RefusedCall } from './refusals.js';
 import { signedHeaders, type Signer } from './signing.js';
 
 export interface ApiKey {
@@ -120,7 +120,7 @@ export class KeysClient {
 
   /** Uploads a public key (SubjectPublicKeyInfo PEM). */
   async create(key: NewKey & { publicKeyPem: string }): Promise<CreatedKey> {
-    const response = await this.send('POST', 'api_keys', { body: { ...keyBody(key), public_key: key.publicKeyPem } });
+    const response = await this.send('POST', 'api_keys', { body: { ...keyBody(key), public_key: key.publicKeyPem }, refusal: 'upload' });
     return createdKey(response.json(), response.status, key);
   }
 
@@ -148,7 +148,7 @@ export class KeysClient {
   private async send(
     method: Method,
     path: string,
-    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[] } = {},
+    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[]; refusal?: RefusedCall } = {},
   ): Promise<HttpResponse> {
     const url = joinUrl(this.baseUrl, path, options.query);
     const json: Record<string, string> = options.body === undefined ? {} : { 'content-type': 'application/json' };
@@ -162,7 +162,7 @@ export class KeysClient {
         accept: options.accept,
       });
     } catch (error) {
-      throw explainRefusal(error, this.signer);
+      throw explainRefusal(error, this.signer, options.refusal);
     }
   }
 }

@@ -2,7 +2,13 @@
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { Signer } from './signing.js';
 
-function hintFor(error: TridentError, signer: Signer): string {
+/** What was refused, where that changes the likely reason: an upload of a public key (create). */
+export type RefusedCall = 'upload';
+
+function hintFor(error: TridentError, signer: Signer, call?: RefusedCall): string {
+  if (call === 'upload' && error.status === 403) {
+    return 'the exchange reserves creating a key from an uploaded public key to its higher API usage levels (Premier, Market Maker); trident keys generate works at every level (the service makes the pair and trident stores the private half)';
+  }
   const code = (error.code ?? '').toLowerCase();
   const key = `key ${signer.keyId}`;
   if (code === 'header_timestamp_expired') {
@@ -21,8 +27,8 @@ function hintFor(error: TridentError, signer: Signer): string {
 }
 
 /** Adds a hint to an authentication or permission error; other errors pass through unchanged. */
-export function explainRefusal(error: unknown, signer: Signer): unknown {
+export function explainRefusal(error: unknown, signer: Signer, call?: RefusedCall): unknown {
   if (!(error instanceof TridentError) || error.exitCode !== ExitCode.auth) return error;
-  const hint = [hintFor(error, signer), error.hint].filter(Boolean).join('; ');
+  const hint = [hintFor(error, signer, call), error.hint].filter(Boolean).join('; ');
   return new TridentError(error.exitCode, error.message, { hint, status: error.status, code: error.code, requestId: error.requestId, cause: error });
 }

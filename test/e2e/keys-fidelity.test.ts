@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;
 
@@ -93,5 +93,37 @@ describe('child scopes', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('scopes may only be read, write and child scopes <parent>::<child> such as write::transfer');
     expect(seen()).toEqual([]);
+  });
+});
+
+describe('a 403 on an upload', () => {
+  const usageLevel = {
+    kind: 'status',
+    status: 403,
+    body: { error: { code: 'forbidden', message: 'insufficient API usage level', details: 'uploading a public key requires the Premier or Market Maker level' } },
+  } as const;
+
+  it('quotes the service and points at keys generate, not at scopes or subaccounts', async () => {
+    for (const args of [['--name', 'laptop'], ['--name', 'hsm', '--public-key', sandbox.bootstrap.privateKeyFile]]) {
+      const configDir = tempConfigDir();
+      sandbox.server.faults.add({ method: 'POST', path: '/trade-api/v2/api_keys', fault: usageLevel });
+      const before = sandbox.control.listKeys().length;
+      const result = await runKeys(sandbox, ['create', '-q', ...args], { configDir });
+      expect(result.exitCode).toBe(4);
+      const [message, hint, ...rest] = result.stderr.split('\n');
+      expect(message).toBe('trident: keys service answered 403: insufficient API usage level: uploading a public key requires the Premier or Market Maker level');
+      expect(hint).toMatch(/^hint: .*higher API usage levels \(Premier, Market Maker\); trident keys generate works at every level/);
+      expect(hint).not.toMatch(/scope|subaccount|subtrader/);
+      expect(rest.join('')).toBe('');
+      expect(sandbox.control.listKeys()).toHaveLength(before);
+      expect(keyFilesIn(configDir)).toEqual([]);
+    }
+  });
+
+  it('of another call keeps the permission hint', async () => {
+    sandbox.server.faults.add({ method: 'POST', path: '/trade-api/v2/api_keys/generate', fault: usageLevel });
+    const result = await runKeys(sandbox, ['generate', '--name', 'g']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toMatch(/\nhint: .*may lack the write scope/);
   });
 });
