@@ -26,7 +26,11 @@ export const SETTINGS = {
   'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
   'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
   'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
-  'time.authScheme': { default: 'bearer', choices: ['bearer', 'raw'], description: 'Authorization header scheme' },
+  'time.authScheme': {
+    default: 'bearer',
+    choices: ['bearer', 'raw', 'x-api-token'],
+    description: 'how the token is sent: Authorization: Bearer <token>, Authorization: <token>, or x-api-token: <token>',
+  },
   'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
   'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
   caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },

@@ -1,5 +1,5 @@
-// The time-tracker sandbox: HTTPS only, base path /api/v1, verbs GET/POST/DELETE, form bodies only, and
-// tokens bound to the User-Agent that created them (see spec/real-services.md §2).
+// The time-tracker sandbox: HTTPS only, base path /api/v1, verbs GET/POST/DELETE, form bodies only, tokens
+// bound to the User-Agent that created them and sent in any of the three ways (see spec/real-services.md §2).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type SandboxRequest, type SandboxResponse } from './server-core.js';
@@ -70,6 +70,13 @@ export function tokenFromAuthorization(header: string | undefined): string | und
   return token === '' ? undefined : token;
 }
 
+/** The token from `Authorization` (either form), else from `x-api-token` (the service's newer docs). */
+function tokenFromHeaders(req: SandboxRequest): string | undefined {
+  const header = req.headers['x-api-token'];
+  const apiToken = (Array.isArray(header) ? header[0] : header)?.trim();
+  return tokenFromAuthorization(req.headers.authorization) ?? (apiToken ? apiToken : undefined);
+}
+
 const REFUSED: Record<Exclude<TokenCheck, { ok: true }>['reason'], string> = {
   unknown: 'Invalid API token',
   expired: 'API token expired after 30 days without use',
@@ -109,8 +116,8 @@ function dispatcher(table: Route[], tokens: TokenStore) {
     const userAgent = req.headers['user-agent'] ?? '';
     let token: string | undefined;
     if (!route.open) {
-      token = tokenFromAuthorization(req.headers.authorization);
-      if (token === undefined) return failure(401, 'Missing API token in the Authorization header');
+      token = tokenFromHeaders(req);
+      if (token === undefined) return failure(401, 'Missing API token in the Authorization or x-api-token header');
       const check = tokens.use(token, userAgent);
       if (!check.ok) return failure(401, REFUSED[check.reason]);
     }

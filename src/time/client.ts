@@ -8,7 +8,8 @@ import { serviceMessage } from '../core/service-message.js';
 import { joinUrl } from '../core/url.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
-export type AuthScheme = 'bearer' | 'raw';
+export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /** Form fields of a project create or update, already in the service's spelling (`privacy=1`, `active=true`). */
 export type ProjectForm = Record<string, string>;
@@ -33,8 +34,13 @@ export interface TimeClientOptions {
 }
 
 /** `Bearer <token>` as the public docs show it, or the bare token as the spec shows it. */
-export function authorizationHeader(token: string, scheme: AuthScheme = 'bearer'): string {
+export function authorizationHeader(token: string, scheme: Exclude<AuthScheme, 'x-api-token'> = 'bearer'): string {
   return scheme === 'raw' ? token : `Bearer ${token}`;
+}
+
+/** The header that carries the token: Authorization, or `x-api-token` as the service's newer docs send it. */
+export function tokenHeader(token: string, scheme: AuthScheme = 'bearer'): Record<string, string> {
+  return scheme === 'x-api-token' ? { 'x-api-token': token } : { authorization: authorizationHeader(token, scheme) };
 }
 
 const AUTH_HINT = 'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent; log in again: trident time login';
@@ -109,7 +115,7 @@ export class TimeClient {
     const headers: Record<string, string> = {};
     if (call.authenticated !== false) {
       if (!this.options.token) throw new TridentError(ExitCode.auth, 'no time tracker token', { hint: 'trident time login' });
-      headers.authorization = authorizationHeader(this.options.token, this.options.authScheme);
+      Object.assign(headers, tokenHeader(this.options.token, this.options.authScheme));
     }
     let body: string | undefined;
     if (call.form) {

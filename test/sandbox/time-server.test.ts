@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 interface Call {
   token?: string;
   /** How the token is sent; default Bearer. */
-  scheme?: 'bearer' | 'raw';
+  scheme?: 'bearer' | 'raw' | 'x-api-token';
   userAgent?: string;
   form?: Record<string, string>;
   json?: unknown;
@@ -46,7 +46,8 @@ async function start(options: TimeSandboxOptions = {}): Promise<TimeSandbox> {
 async function call(sb: TimeSandbox, method: string, path: string, options: Call = {}): Promise<Answer> {
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? UA };
   if (options.token !== undefined) {
-    headers.authorization = options.scheme === 'raw' ? options.token : `Bearer ${options.token}`;
+    if (options.scheme === 'x-api-token') headers['x-api-token'] = options.token;
+    else headers.authorization = options.scheme === 'raw' ? options.token : `Bearer ${options.token}`;
   }
   let body: string | undefined;
   if (options.form) {
@@ -181,6 +182,16 @@ describe('time sandbox: authentication', () => {
     const token = await login(sb);
     expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'bearer' })).status).toBe(200);
     expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'raw' })).status).toBe(200);
+  });
+
+  it('accepts the token in an x-api-token header too, bound to its User-Agent all the same', async () => {
+    const sb = await start();
+    const token = await login(sb);
+    expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'x-api-token' })).status).toBe(200);
+    expectError(await call(sb, 'GET', '/projects', { token: 'not-a-token', scheme: 'x-api-token' }), 401, 'Invalid API token');
+    expectError(await call(sb, 'GET', '/projects', { token: ' ', scheme: 'x-api-token' }), 401, 'Missing API token in the Authorization or x-api-token header');
+    expectError(await call(sb, 'GET', '/projects', { token, scheme: 'x-api-token', userAgent: 'curl/8' }), 401, /User-Agent/);
+    expect(sb.control.hasToken(token)).toBe(false);
   });
 
   it('refuses a missing or unknown token with 401', async () => {
