@@ -58,6 +58,7 @@ function routes(api: TimeApi): Route[] {
     { pattern: /^\/projects$/, methods: { GET: api.listProjects, POST: api.createProject } },
     { pattern: /^\/projects\/(\d+)$/, methods: { GET: api.getProject, POST: api.updateProject, DELETE: api.deleteProject } },
     { pattern: /^\/customers\/(\d+)$/, methods: { POST: api.updateCustomer } },
+    { pattern: /^\/reports\/detailed$/, methods: { GET: api.detailedReport } },
   ];
 }
 
@@ -128,7 +129,7 @@ function dispatcher(table: Route[], tokens: TokenStore) {
       if (!parsed) return failure(400, 'Request body must be form-encoded');
       form = parsed;
     }
-    return endpoint({ params, form, userAgent, token });
+    return endpoint({ params, form, query: req.url.searchParams, userAgent, token });
   };
 }
 
