@@ -29,7 +29,7 @@ export const SETTINGS = {
   'time.authScheme': {
     default: 'bearer',
     choices: ['bearer', 'raw', 'x-api-token'],
-    description: 'how the token is sent: Authorization: Bearer <token>, Authorization: <token>, or x-api-token: <token>',
+    description: 'how the token is sent',
   },
   'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
   'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },

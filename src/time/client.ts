@@ -5,7 +5,7 @@ import { ExitCode, TridentError, notFoundError } from '../core/errors.js';
 import type { HttpClient, HttpResponse, RequestOptions } from '../core/http.js';
 import type { Method } from '../core/retry.js';
 import { serviceMessage } from '../core/service-message.js';
-import { joinUrl } from '../core/url.js';
+import { joinUrl, type QueryValue } from '../core/url.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
@@ -106,6 +106,17 @@ export class TimeClient {
     return this.shaped(`POST /customers/${id}`, body, (raw) => normalizeCustomer(unwrapData(raw)));
   }
 
+  /**
+   * `GET /reports/detailed` for the days from `from` to `to` (YYYY-MM-DD, both included), by date: one row per
+   * time record, as the service sent it. Experimental: the endpoint is not in the service's published docs.
+   */
+  async detailedReport(from: string, to: string): Promise<Array<Record<string, unknown>>> {
+    const query = { date_execution_start: from, date_execution_end: to, opt_sort_by: 'date_execution', opt_sort_direction: 'asc' };
+    const rows = unwrapData(await this.json('GET', 'reports/detailed', { query }));
+    if (!Array.isArray(rows) || !rows.every(isObject)) throw unexpectedAnswer('GET /reports/detailed', 'no list of rows in "data"');
+    return rows;
+  }
+
   private async json(method: Method, path: string, call: Call = {}): Promise<unknown> {
     const response = await this.send(method, path, call);
     return parseJson(response);
@@ -124,7 +135,7 @@ export class TimeClient {
     }
     const request: RequestOptions = {
       method,
-      url: joinUrl(this.options.baseUrl, path),
+      url: joinUrl(this.options.baseUrl, path, call.query),
       headers,
       body,
       accept: call.accept,
@@ -155,6 +166,7 @@ interface Call {
   accept?: number[];
   deleteIsRetrySafe?: boolean;
   authenticated?: boolean;
+  query?: Record<string, QueryValue>;
 }
 
 function projectOf(body: unknown): Project {
