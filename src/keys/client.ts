@@ -96,6 +96,9 @@ function keyBody(key: NewKey): Json {
 }
 
 export class KeysClient {
+  /** Requests that met a 429 (retried or not): batches pace themselves by it. */
+  rateLimitedRequests = 0;
+
   constructor(
     private readonly http: HttpClient,
     /** Includes the base path, e.g. https://host/trade-api/v2 */
@@ -153,7 +156,7 @@ export class KeysClient {
     const url = joinUrl(this.baseUrl, path, options.query);
     const json: Record<string, string> = options.body === undefined ? {} : { 'content-type': 'application/json' };
     try {
-      return await this.http.request({
+      const response = await this.http.request({
         method,
         url,
         headers: () => ({ ...signedHeaders(this.signer, method, url, this.now()), ...json }),
@@ -161,7 +164,10 @@ export class KeysClient {
         deleteIsRetrySafe: options.deleteIsRetrySafe,
         accept: options.accept,
       });
+      if (response.rateLimited) this.rateLimitedRequests += 1;
+      return response;
     } catch (error) {
+      if (error instanceof TridentError && error.status === 429) this.rateLimitedRequests += 1;
       throw explainRefusal(error, this.signer, options.refusal);
     }
   }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { addKey, keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;
 
@@ -126,4 +126,38 @@ describe('a 403 on an upload', () => {
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/\nhint: .*may lack the write scope/);
   });
+});
+
+describe('keys delete of many keys under a rate limit', () => {
+  it('waits before the next delete after a 429, and deletes every key', async () => {
+    // Two deletes at once, then one every 500 ms; 429s carry no Retry-After, as the exchange's do.
+    const limited = await startSandbox({ rateLimit: { readPerSecond: 100, writePerSecond: 2, burst: 2 } });
+    try {
+      const ids = Array.from({ length: 6 }, (_, i) => addKey(limited, `batch-${i}`));
+      const start = limited.server.requests.length;
+      const began = Date.now();
+      // Enough retries that a delete refused by the bucket always gets through in the end.
+      const result = await runKeys(limited, ['delete', '--yes', '--retries', '10', '-o', 'json', ...ids]);
+      const elapsed = Date.now() - began;
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(ids.map((id) => ({ api_key: id, deleted: true, result: 'deleted' })));
+      expect(limited.control.listKeys().map((key) => key.api_key)).toEqual([limited.bootstrap.keyId]);
+      expect(result.stderr).toContain('the keys service is rate limiting (429): spacing the deletes that follow\n');
+
+      // The server's record: every attempt per key, in order. A key with more than one attempt met a 429.
+      const attempts = ids.map((id) => limited.server.requests.slice(start).filter((request) => request.path === `/trade-api/v2/api_keys/${id}`));
+      const refused = ids.map((_, i) => i).filter((i) => attempts[i]!.length > 1);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const i of refused.filter((i) => i < ids.length - 1)) {
+        const gap = attempts[i + 1]![0]!.at - attempts[i]!.at(-1)!.at;
+        // The first wait after a 429 is at least half of 500 ms.
+        expect(gap, `key ${i}: next delete after ${gap} ms`).toBeGreaterThanOrEqual(240);
+      }
+      // Before the first 429 nothing waits: the first two deletes go out back to back.
+      expect(attempts[1]![0]!.at - attempts[0]![0]!.at).toBeLessThan(2000);
+      expect(elapsed).toBeLessThan(30_000);
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
 });
