@@ -18,7 +18,7 @@ function hintFor(error: TridentError, signer: Signer, call?: RefusedCall): strin
     return `the signature did not verify: check that ${signer.source} is the private key of ${key}, and that this machine's clock is right`;
   }
   if (code === 'incorrect_api_key' || code === 'api_key_not_found') {
-    return `${key} is unknown to this service: keys work only in the environment that issued them; check --url and --key-id`;
+    return `${key} is unknown to this service: keys work only in the environment that issued them (--url production or demo); check --url and --key-id`;
   }
   if (error.status === 403) {
     return `${key} is not allowed to do this: it may lack the write scope, be restricted to a subaccount (such keys cannot manage API keys), or be bound to an FCM subtrader (no REST access)`;

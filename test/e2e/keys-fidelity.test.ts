@@ -47,6 +47,12 @@ describe('URL aliases', () => {
     }
   });
 
+  it('a key the service does not know is blamed on the environment, naming the aliases', async () => {
+    const result = await runKeys(sandbox, ['list', '--key-id', 'issued-by-production']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toMatch(/\nhint: key issued-by-production is unknown to this service: keys work only in the environment that issued them \(--url production or demo\)/);
+  });
+
   it('keys.url takes an alias, and config list shows what it stands for', async () => {
     const configDir = tempConfigDir();
     const set = await runCli(['config', 'set', 'keys.url', 'demo'], { configDir });
