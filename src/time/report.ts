@@ -129,7 +129,9 @@ export function buildReport(rows: readonly unknown[], by: GroupBy): Report {
   const groups = new Map<string, ReportEntry[]>();
   for (const entry of by === 'none' ? [] : entries) {
     const key = groupKey(entry, by);
-    groups.set(key, [...(groups.get(key) ?? []), entry]);
+    const members = groups.get(key);
+    if (members) members.push(entry);
+    else groups.set(key, [entry]);
   }
   // Days in calendar order; projects by name, ignoring case.
   const ordered = [...groups.entries()].sort(([a], [b]) => (by === 'day' ? a.localeCompare(b) : a.localeCompare(b, 'en', { sensitivity: 'base' }) || a.localeCompare(b)));
