@@ -202,7 +202,7 @@ export function validateValue(key: SettingKey, value: string): void {
     throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
   }
   if (spec.url && !URL.canParse(value) && !spec.aliases?.includes(value.trim().toLowerCase())) {
-    throw usageError(`invalid URL "${value}" for ${key}${spec.aliases ? `: give a URL, or one of ${spec.aliases.join(', ')}` : ''}`);
+    throw usageError(`invalid URL "${value}" for ${key}`, spec.aliases && `give a URL, or one of ${spec.aliases.join(', ')}`);
   }
 }
 

@@ -67,7 +67,7 @@ describe('URL aliases', () => {
     expect(table.stdout).toMatch(/keys\.url\s*│\s*demo = https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2\s*│\s*profile/);
     const bad = await runCli(['config', 'set', 'keys.url', 'staging'], { configDir });
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toBe('trident: invalid URL "staging" for keys.url: give a URL, or one of production, demo\n');
+    expect(bad.stderr).toBe('trident: invalid URL "staging" for keys.url\nhint: give a URL, or one of production, demo\n');
   });
 });
 
