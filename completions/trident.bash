@@ -5,7 +5,7 @@ _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config status api sandbox completion version" ;;
     "keys") echo "list create generate delete rotate" ;;
-    "time") echo "login logout projects customer-update" ;;
+    "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
     "config") echo "set get unset list profiles path" ;;
@@ -30,6 +30,7 @@ _trident_options() {
     "time projects update") echo "--name --description --active --privacy --customer-id --billable --bill-by --rate --required-task --template --url --token-file" ;;
     "time projects delete") echo "--url --token-file" ;;
     "time customer-update") echo "--name --from-csv --concurrency --url --token-file" ;;
+    "time report") echo "--from --to --group-by --url --token-file" ;;
     "catalog health") echo "--url" ;;
     "catalog products") echo "--search --store --category --settlement --brand --promo --no-promo --price-min --price-max --sort --url --limit --offset --all" ;;
     "catalog product") echo "--url" ;;
@@ -65,6 +66,7 @@ _trident_valued_options() {
     "time projects update") echo "--name --description --active --privacy --customer-id --billable --bill-by --rate --required-task --template --url --token-file" ;;
     "time projects delete") echo "--url --token-file" ;;
     "time customer-update") echo "--name --from-csv --concurrency --url --token-file" ;;
+    "time report") echo "--from --to --group-by --url --token-file" ;;
     "catalog health") echo "--url" ;;
     "catalog products") echo "--search --store --category --settlement --brand --price-min --price-max --sort --url --limit --offset" ;;
     "catalog product") echo "--url" ;;
@@ -168,6 +170,11 @@ _trident_option_values() {
     "time customer-update|--concurrency") echo "__any__" ;;
     "time customer-update|--url") echo "__any__" ;;
     "time customer-update|--token-file") echo "__files__" ;;
+    "time report|--from") echo "__any__" ;;
+    "time report|--to") echo "__any__" ;;
+    "time report|--group-by") echo "project day none" ;;
+    "time report|--url") echo "__any__" ;;
+    "time report|--token-file") echo "__files__" ;;
     "catalog health|--url") echo "__any__" ;;
     "catalog products|--search") echo "__any__" ;;
     "catalog products|--store") echo "__any__" ;;

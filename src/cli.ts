@@ -20,7 +20,7 @@ interface GroupEntry {
 
 export const GROUPS: GroupEntry[] = [
   { name: 'keys', summary: 'manage RSA API keys: list, create, generate, delete, rotate', load: () => import('./keys/index.js') },
-  { name: 'time', summary: 'time tracker: log in, projects, customer updates', load: () => import('./time/index.js') },
+  { name: 'time', summary: 'time tracker: log in, projects, customers, logged time', load: () => import('./time/index.js') },
   { name: 'catalog', summary: 'read the product catalog: products, counts, price dynamics, categories, settlements', load: () => import('./catalog/index.js') },
   { name: 'config', summary: 'show and change settings and profiles', load: () => import('./config/index.js') },
   { name: 'status', summary: 'show what is configured for each service, from where, and whether it works', load: () => import('./status/index.js') },

@@ -31,7 +31,7 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
     return { name: 'keys service', baseUrl, http, bodyKind: 'json', auth: (method, url) => signedHeaders(signer, method, url, ctx.now().getTime()) };
   },
   async time(ctx) {
-    const [{ guardUserAgent, requireToken, timeBaseUrl, timeUserAgent, authScheme }, { authorizationHeader }] = await Promise.all([
+    const [{ guardUserAgent, requireToken, timeBaseUrl, timeUserAgent, authScheme }, { tokenHeader }] = await Promise.all([
       import('../time/connection.js'),
       import('../time/client.js'),
     ]);
@@ -39,8 +39,8 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
     const token = requireToken(ctx);
     guardUserAgent(ctx, token, timeUserAgent(ctx));
     const http = await ctx.http({ serviceName: 'time service', userAgent: timeUserAgent(ctx), baseUrl });
-    const authorization = authorizationHeader(token.token, authScheme(ctx));
-    return { name: 'time service', baseUrl, http, bodyKind: 'form', auth: () => ({ authorization }) };
+    const header = tokenHeader(token.token, authScheme(ctx));
+    return { name: 'time service', baseUrl, http, bodyKind: 'form', auth: () => header };
   },
   async catalog(ctx) {
     const setting = ctx.settings.resolve('catalog.url');

@@ -64,13 +64,15 @@ export interface HttpResponse {
    * may call the thing "already deleted"; after a 429 or a connection never made it may not.
    */
   earlierAttemptMayHaveTakenEffect: boolean;
+  /** An earlier attempt was refused with 429: a batch should slow down even though this one went through. */
+  rateLimited: boolean;
   requestId?: string;
   text(): string;
   json<T = unknown>(): T;
 }
 
 /** One attempt's answer; the request as a whole adds what the attempts before it tell. */
-type Answer = Omit<HttpResponse, 'earlierAttemptMayHaveTakenEffect'>;
+type Answer = Omit<HttpResponse, 'earlierAttemptMayHaveTakenEffect' | 'rateLimited'>;
 
 export interface HttpClient {
   request(options: RequestOptions): Promise<HttpResponse>;
@@ -170,11 +172,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         );
       }
       let mayHaveTakenEffect = false;
+      let rateLimited = false;
       for (let number = 1; ; number += 1) {
         const outcome = await attempt(req, url, number);
-        if (!('failure' in outcome)) return { ...outcome, earlierAttemptMayHaveTakenEffect: mayHaveTakenEffect };
+        if (!('failure' in outcome)) return { ...outcome, earlierAttemptMayHaveTakenEffect: mayHaveTakenEffect, rateLimited };
         const { failure, error } = outcome;
         if (failure.kind === 'unknown' || (failure.kind === 'status' && failure.status !== 429)) mayHaveTakenEffect = true;
+        if (failure.kind === 'status' && failure.status === 429) rateLimited = true;
         if (number > retries || !mayRetry(req.method, failure, req.deleteIsRetrySafe)) throw error;
         let waitMs = backoffMs(number - 1, random);
         if (failure.kind === 'status') {

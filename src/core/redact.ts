@@ -1,6 +1,6 @@
 // Keeps secrets out of --debug logs: credentials in headers, PEM blocks, tokens and passwords in bodies.
 
-const SECRET_HEADERS = new Set(['authorization', 'kalshi-access-signature', 'cookie', 'set-cookie', 'proxy-authorization']);
+const SECRET_HEADERS = new Set(['authorization', 'kalshi-access-signature', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-token']);
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 // A private key cut off before its END line (a truncated body) is still a secret.
 const UNTERMINATED_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*$/;

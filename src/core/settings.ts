@@ -13,15 +13,26 @@ interface SettingSpec {
   default?: string;
   choices?: readonly string[];
   url?: boolean;
+  /** Names a URL setting also takes in place of a URL (the service's module says what they stand for). */
+  aliases?: readonly string[];
   description: string;
 }
 
 export const SETTINGS = {
-  'keys.url': { env: 'TRIDENT_KEYS_URL', url: true, description: 'base URL of the key service (…/trade-api/v2)' },
+  'keys.url': {
+    env: 'TRIDENT_KEYS_URL',
+    url: true,
+    aliases: ['production', 'demo'],
+    description: "base URL of the key service (…/trade-api/v2), or production or demo for the exchange's environments",
+  },
   'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
   'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
   'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
-  'time.authScheme': { default: 'bearer', choices: ['bearer', 'raw'], description: 'Authorization header scheme' },
+  'time.authScheme': {
+    default: 'bearer',
+    choices: ['bearer', 'raw', 'x-api-token'],
+    description: 'how the token is sent',
+  },
   'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
   'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
   caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },
@@ -236,10 +247,11 @@ export function validateValue(key: SettingKey, value: string): void {
   if (spec.choices && !spec.choices.includes(value)) {
     throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
   }
-  if (spec.url && !URL.canParse(value)) {
-    throw usageError(`invalid URL "${value}" for ${key}`);
+  if (!spec.url || spec.aliases?.includes(value.trim().toLowerCase())) return;
+  if (!URL.canParse(value)) {
+    throw usageError(`invalid URL "${value}" for ${key}`, spec.aliases && `give a URL, or one of ${spec.aliases.join(', ')}`);
   }
-  if (spec.url && !['http:', 'https:'].includes(new URL(value).protocol)) {
+  if (!['http:', 'https:'].includes(new URL(value).protocol)) {
     throw usageError(`invalid URL "${value}" for ${key}: expected an http:// or https:// URL`);
   }
 }

@@ -6,7 +6,7 @@ import type { HttpClient, HttpResponse } from '../core/http.js';
 import type { Method } from '../core/retry.js';
 import { joinUrl, type QueryValue } from '../core/url.js';
 import { keyIdProblem } from './key-ids.js';
-import { explainRefusal } from './refusals.js';
+import { explainRefusal, type RefusedCall } from './refusals.js';
 import { signedHeaders, type Signer } from './signing.js';
 
 export interface ApiKey {
@@ -99,6 +99,9 @@ function keyBody(key: NewKey): Json {
 }
 
 export class KeysClient {
+  /** Requests that met a 429 (retried or not): batches pace themselves by it. */
+  rateLimitedRequests = 0;
+
   constructor(
     private readonly http: HttpClient,
     /** Includes the base path, e.g. https://host/trade-api/v2 */
@@ -123,7 +126,7 @@ export class KeysClient {
 
   /** Uploads a public key (SubjectPublicKeyInfo PEM). */
   async create(key: NewKey & { publicKeyPem: string }): Promise<CreatedKey> {
-    const response = await this.send('POST', 'api_keys', { body: { ...keyBody(key), public_key: key.publicKeyPem } });
+    const response = await this.send('POST', 'api_keys', { body: { ...keyBody(key), public_key: key.publicKeyPem }, refusal: 'upload' });
     return createdKey(response.json(), response.status, key);
   }
 
@@ -154,12 +157,12 @@ export class KeysClient {
   private async send(
     method: Method,
     path: string,
-    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[] } = {},
+    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[]; refusal?: RefusedCall } = {},
   ): Promise<HttpResponse> {
     const url = joinUrl(this.baseUrl, path, options.query);
     const json: Record<string, string> = options.body === undefined ? {} : { 'content-type': 'application/json' };
     try {
-      return await this.http.request({
+      const response = await this.http.request({
         method,
         url,
         headers: () => ({ ...signedHeaders(this.signer, method, url, this.now()), ...json }),
@@ -167,8 +170,11 @@ export class KeysClient {
         deleteIsRetrySafe: options.deleteIsRetrySafe,
         accept: options.accept,
       });
+      if (response.rateLimited) this.rateLimitedRequests += 1;
+      return response;
     } catch (error) {
-      throw explainRefusal(error, this.signer, this.baseUrl);
+      if (error instanceof TridentError && error.status === 429) this.rateLimitedRequests += 1;
+      throw explainRefusal(error, this.signer, this.baseUrl, options.refusal);
     }
   }
 }

@@ -7,10 +7,13 @@ import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { assertTrustedFile } from '../core/file-trust.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
 import { privateKeyFromPem } from './keypair.js';
 import { anyPending } from './pending.js';
 import type { Signer } from './signing.js';
+
+export { DEFAULT_BASE_PATH, resolveKeysUrl } from './base-url.js';
 
 export interface ConnectionOptions {
   url?: string;
@@ -24,26 +27,18 @@ export interface KeysConnection {
   signer: Signer;
 }
 
-export const DEFAULT_BASE_PATH = '/trade-api/v2';
 export const PRIVATE_KEY_ENV = 'TRIDENT_PRIVATE_KEY';
 
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--url <url>', 'key service base URL, e.g. https://host/trade-api/v2 (env TRIDENT_KEYS_URL, setting keys.url)')
+    .option('--url <url>', 'key service base URL, e.g. https://host/trade-api/v2, or production or demo for the exchange\'s environments (env TRIDENT_KEYS_URL, setting keys.url)')
     .option('--key-id <id>', 'id of the key that signs requests (env TRIDENT_KEY_ID, setting keys.keyId)')
     .option('--private-key <file>', `PEM file of that key (env TRIDENT_PRIVATE_KEY_FILE, or the PEM in ${PRIVATE_KEY_ENV}; setting keys.privateKeyFile)`);
 }
 
-/**
- * The service's base URL from a configured value: a bare origin gets the default base path; a URL that
- * already has a path (`/trade-api/v2`, with or without a trailing slash) keeps it as it is.
- */
+/** The service's base URL from a configured value: an alias, a bare origin or a full base URL (base-url.ts). */
 export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
-  const url = parseBaseUrl(value, origin);
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path === '' ? DEFAULT_BASE_PATH : path;
-  assertSecureUrl(url, origin, true);
-  return url;
+  return resolveKeysUrl(value, origin).url;
 }
 
 function readKeyFile(ctx: Context, file: string): string {

@@ -13,10 +13,16 @@ function unknownKeyHint(key: string, baseUrl: URL | undefined): string {
   const found = Object.entries(ENVIRONMENTS).find(([, env]) => env.hosts.includes(baseUrl?.hostname.toLowerCase() ?? ''));
   if (found === undefined) return `${key} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`;
   const [name, env] = found;
-  return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.otherUrl}`;
+  return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.other} (${env.otherUrl})`;
 }
 
-function hintFor(error: TridentError, signer: Signer, baseUrl: URL | undefined): string {
+/** What was refused, where that changes the likely reason: an upload of a public key (create). */
+export type RefusedCall = 'upload';
+
+function hintFor(error: TridentError, signer: Signer, baseUrl: URL | undefined, call?: RefusedCall): string {
+  if (call === 'upload' && error.status === 403) {
+    return 'the exchange reserves creating a key from an uploaded public key to its higher API usage levels (Premier, Market Maker); trident keys generate works at every level (the service makes the pair and trident stores the private half)';
+  }
   const code = (error.code ?? '').toLowerCase();
   const key = `key ${signer.keyId}`;
   if (code === 'header_timestamp_expired') {
@@ -33,8 +39,8 @@ function hintFor(error: TridentError, signer: Signer, baseUrl: URL | undefined):
 }
 
 /** Adds a hint to an authentication or permission error; other errors pass through unchanged. */
-export function explainRefusal(error: unknown, signer: Signer, baseUrl?: URL): unknown {
+export function explainRefusal(error: unknown, signer: Signer, baseUrl?: URL, call?: RefusedCall): unknown {
   if (!(error instanceof TridentError) || error.exitCode !== ExitCode.auth) return error;
-  const hint = [hintFor(error, signer, baseUrl), error.hint].filter(Boolean).join('; ');
+  const hint = [hintFor(error, signer, baseUrl, call), error.hint].filter(Boolean).join('; ');
   return new TridentError(error.exitCode, error.message, { hint, status: error.status, code: error.code, requestId: error.requestId, cause: error });
 }

@@ -11,6 +11,9 @@ export interface KeyInputOptions {
 }
 
 export const SCOPES = ['read', 'write'] as const;
+/** A child scope, granted with or without its parent: `write::transfer`. */
+const CHILD_SCOPE = /^(read|write)::[a-z][a-z0-9_]*$/;
+const SCOPE_RULE = `scopes may only be ${SCOPES.join(', ')} and child scopes <parent>::<child> such as write::transfer`;
 // `<user_id>_<suffix>`: a user id without "_", then a non-empty suffix.
 const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
@@ -19,15 +22,18 @@ export function requireName(value: string | undefined): string {
   return checkName(value, '--name');
 }
 
-/** `read,write` → ['read', 'write']; default both. Only read and write exist, and write needs read. */
+/**
+ * `read,write::transfer` → ['read', 'write::transfer']; default read and write. Parents come first, then child
+ * scopes in the order given. A child scope needs no parent, but write needs read (real-services.md §1).
+ */
 export function parseScopes(value: string | undefined): string[] {
   if (value === undefined) return [...DEFAULT_SCOPES];
   const given = value.split(',').map((scope) => scope.trim().toLowerCase()).filter(Boolean);
-  const unknown = given.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  const unknown = given.filter((scope) => !(SCOPES as readonly string[]).includes(scope) && !CHILD_SCOPE.test(scope));
   if (given.length === 0 || unknown.length > 0) {
-    throw usageError(`invalid --scopes "${value}": scopes may only be ${SCOPES.join(', ')} (rule: scopes ⊆ {read, write})`);
+    throw usageError(`invalid --scopes "${value}": ${SCOPE_RULE} (rule: scopes ⊆ {read, write, <parent>::<child>})`);
   }
-  const scopes = SCOPES.filter((scope) => given.includes(scope));
+  const scopes = [...SCOPES.filter((scope) => given.includes(scope)), ...new Set(given.filter((scope) => CHILD_SCOPE.test(scope)))];
   if (scopes.includes('write') && !scopes.includes('read')) {
     throw usageError(`invalid --scopes "${value}": the write scope requires read (rule: write needs read)`, 'use --scopes read,write');
   }

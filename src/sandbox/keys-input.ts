@@ -13,6 +13,8 @@ export interface KeyRequest {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string; details: string };
 
 const SCOPES = ['read', 'write'];
+/** Child scopes `<parent>::<child>` (write::transfer is the documented one); each may be held without its parent. */
+const CHILD_SCOPE = /^(read|write)::[a-z][a-z0-9_]*$/;
 // `<user_id>_<suffix>`: the user id has no underscore, the suffix is non-empty.
 const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
@@ -75,11 +77,13 @@ export function parseKeyRequest(body: Buffer, withPublicKey: boolean): Parsed<Ke
 
 function parseScopes(raw: unknown): Parsed<string[]> {
   if (raw === undefined || raw === null) return { ok: true, value: ['read', 'write'] };
-  if (!Array.isArray(raw) || raw.length === 0) return fail('scopes must be a non-empty array of read, write');
+  if (!Array.isArray(raw) || raw.length === 0) return fail('scopes must be a non-empty array of read, write or <parent>::<child>');
   for (const scope of raw) {
-    if (typeof scope !== 'string' || !SCOPES.includes(scope)) return fail(`scopes may only contain read, write (got ${JSON.stringify(scope)})`);
+    if (typeof scope !== 'string' || !(SCOPES.includes(scope) || CHILD_SCOPE.test(scope))) {
+      return fail(`scopes may only contain read, write and child scopes <parent>::<child> (got ${JSON.stringify(scope)})`);
+    }
   }
-  const scopes = SCOPES.filter((scope) => raw.includes(scope));
+  const scopes = [...SCOPES.filter((scope) => raw.includes(scope)), ...new Set((raw as string[]).filter((scope) => CHILD_SCOPE.test(scope)))];
   if (scopes.includes('write') && !scopes.includes('read')) return fail('scopes: write requires read');
   return { ok: true, value: scopes };
 }

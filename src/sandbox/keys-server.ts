@@ -6,6 +6,7 @@ import { createBootstrapKey, type BootstrapKey } from './keys-bootstrap.js';
 import { generateRsaPair, parsePublicKeyPem } from './keys-crypto.js';
 import { forbidden, invalid, methodNotAllowed, notFound } from './keys-errors.js';
 import { isFcmSubtraderId, parseKeyRequest } from './keys-input.js';
+import { RateLimiter, type RateLimit } from './keys-rate-limit.js';
 import { KeyStore, type SandboxApiKey } from './keys-store.js';
 import { json, startServer, type Handler, type RunningServer, type SandboxRequest, type SandboxResponse } from './server-core.js';
 
@@ -21,6 +22,8 @@ export interface KeysSandboxOptions {
   clockToleranceMs?: number;
   /** Create/generate for these subtrader ids answer with the no-cap warning. */
   fcmSubtradersWithoutCap?: string[];
+  /** Token buckets per read/write class, as the exchange's; none by default. */
+  rateLimit?: RateLimit;
 }
 
 export interface KeysControl {
@@ -60,6 +63,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
   const store = new KeyStore(now);
   let rejectNew = false;
   let mangle: ((privateKeyPem: string) => string) | undefined;
+  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
 
   const bootstrap = await createBootstrapKey(store, options.dir);
 
@@ -102,6 +106,8 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
   }
 
   const handler: Handler = async (req) => {
+    const limited = limiter?.check(req.method);
+    if (limited) return limited;
     const auth = authenticate(req, store, now(), tolerance);
     if (!auth.ok) return auth.response;
     const target = route(req.path);

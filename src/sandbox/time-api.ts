@@ -3,6 +3,7 @@
 import { json, type SandboxResponse } from './server-core.js';
 import { projectChanges } from './time-fields.js';
 import { projectJson } from './time-project-json.js';
+import { detailedReport } from './time-records.js';
 import type { Project, TimeStore } from './time-store.js';
 import type { TokenStore } from './time-tokens.js';
 
@@ -25,6 +26,8 @@ export interface CallContext {
   params: string[];
   /** The form body of a POST; empty otherwise. */
   form: URLSearchParams;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   userAgent: string;
   /** The token the request was authenticated with (absent on public routes). */
   token?: string;
@@ -41,6 +44,34 @@ export interface TimeApi {
   updateProject: Endpoint;
   deleteProject: Endpoint;
   updateCustomer: Endpoint;
+  detailedReport: Endpoint;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+/** The report's query: both dates required, in order; sorting by date_execution, asc or desc. */
+function reportQuery(query: URLSearchParams): { start: string; end: string; descending: boolean } | SandboxResponse {
+  const dates: string[] = [];
+  for (const name of ['date_execution_start', 'date_execution_end']) {
+    const value = query.get(name);
+    if (value === null || value === '') return failure(400, `${name} is required`);
+    if (!isDate(value)) return failure(400, `${name} must be a date YYYY-MM-DD`);
+    dates.push(value);
+  }
+  const [start, end] = dates as [string, string];
+  if (start > end) return failure(400, 'date_execution_start must not be after date_execution_end');
+  const sortBy = query.get('opt_sort_by') ?? 'date_execution';
+  if (sortBy !== 'date_execution') return failure(400, 'opt_sort_by must be date_execution');
+  const direction = query.get('opt_sort_direction') ?? 'asc';
+  if (direction !== 'asc' && direction !== 'desc') return failure(400, 'opt_sort_direction must be asc or desc');
+  return { start, end, descending: direction === 'desc' };
 }
 
 export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
@@ -96,6 +127,11 @@ export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
 
     deleteProject({ params }) {
       return store.deleteProject(Number(params[0])) ? empty() : projectNotFound();
+    },
+
+    detailedReport({ query }) {
+      const parsed = reportQuery(query);
+      return 'status' in parsed ? parsed : json(200, { data: detailedReport(store, parsed) });
     },
 
     updateCustomer({ params, form }) {

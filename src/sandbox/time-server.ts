@@ -1,5 +1,5 @@
-// The time-tracker sandbox: HTTPS only, base path /api/v1, verbs GET/POST/DELETE, form bodies only, and
-// tokens bound to the User-Agent that created them (see spec/real-services.md §2).
+// The time-tracker sandbox: HTTPS only, base path /api/v1, verbs GET/POST/DELETE, form bodies only, tokens
+// bound to the User-Agent that created them and sent in any of the three ways (see spec/real-services.md §2).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type SandboxRequest, type SandboxResponse } from './server-core.js';
@@ -58,6 +58,7 @@ function routes(api: TimeApi): Route[] {
     { pattern: /^\/projects$/, methods: { GET: api.listProjects, POST: api.createProject } },
     { pattern: /^\/projects\/(\d+)$/, methods: { GET: api.getProject, POST: api.updateProject, DELETE: api.deleteProject } },
     { pattern: /^\/customers\/(\d+)$/, methods: { POST: api.updateCustomer } },
+    { pattern: /^\/reports\/detailed$/, methods: { GET: api.detailedReport } },
   ];
 }
 
@@ -68,6 +69,13 @@ export function tokenFromAuthorization(header: string | undefined): string | und
   const bearer = /^bearer\s+(.*)$/i.exec(value);
   const token = (bearer ? bearer[1]! : value).trim();
   return token === '' ? undefined : token;
+}
+
+/** The token from `Authorization` (either form), else from `x-api-token` (the service's newer docs). */
+function tokenFromHeaders(req: SandboxRequest): string | undefined {
+  const header = req.headers['x-api-token'];
+  const apiToken = (Array.isArray(header) ? header[0] : header)?.trim();
+  return tokenFromAuthorization(req.headers.authorization) ?? (apiToken ? apiToken : undefined);
 }
 
 const REFUSED: Record<Exclude<TokenCheck, { ok: true }>['reason'], string> = {
@@ -109,8 +117,8 @@ function dispatcher(table: Route[], tokens: TokenStore) {
     const userAgent = req.headers['user-agent'] ?? '';
     let token: string | undefined;
     if (!route.open) {
-      token = tokenFromAuthorization(req.headers.authorization);
-      if (token === undefined) return failure(401, 'Missing API token in the Authorization header');
+      token = tokenFromHeaders(req);
+      if (token === undefined) return failure(401, 'Missing API token in the Authorization or x-api-token header');
       const check = tokens.use(token, userAgent);
       if (!check.ok) return failure(401, REFUSED[check.reason]);
     }
@@ -121,7 +129,7 @@ function dispatcher(table: Route[], tokens: TokenStore) {
       if (!parsed) return failure(400, 'Request body must be form-encoded');
       form = parsed;
     }
-    return endpoint({ params, form, userAgent, token });
+    return endpoint({ params, form, query: req.url.searchParams, userAgent, token });
   };
 }
 

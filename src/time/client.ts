@@ -5,10 +5,11 @@ import { ExitCode, TridentError, notFoundError } from '../core/errors.js';
 import type { HttpClient, HttpResponse, RequestOptions } from '../core/http.js';
 import type { Method } from '../core/retry.js';
 import { serviceMessage } from '../core/service-message.js';
-import { joinUrl } from '../core/url.js';
+import { joinUrl, type QueryValue } from '../core/url.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
-export type AuthScheme = 'bearer' | 'raw';
+export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /** Form fields of a project create or update, already in the service's spelling (`privacy=1`, `active=true`). */
 export type ProjectForm = Record<string, string>;
@@ -33,8 +34,13 @@ export interface TimeClientOptions {
 }
 
 /** `Bearer <token>` as the public docs show it, or the bare token as the spec shows it. */
-export function authorizationHeader(token: string, scheme: AuthScheme = 'bearer'): string {
+export function authorizationHeader(token: string, scheme: Exclude<AuthScheme, 'x-api-token'> = 'bearer'): string {
   return scheme === 'raw' ? token : `Bearer ${token}`;
+}
+
+/** The header that carries the token: Authorization, or `x-api-token` as the service's newer docs send it. */
+export function tokenHeader(token: string, scheme: AuthScheme = 'bearer'): Record<string, string> {
+  return scheme === 'x-api-token' ? { 'x-api-token': token } : { authorization: authorizationHeader(token, scheme) };
 }
 
 const AUTH_HINT = 'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent; log in again: trident time login';
@@ -100,6 +106,17 @@ export class TimeClient {
     return this.shaped(`POST /customers/${id}`, body, (raw) => normalizeCustomer(unwrapData(raw)));
   }
 
+  /**
+   * `GET /reports/detailed` for the days from `from` to `to` (YYYY-MM-DD, both included), by date: one row per
+   * time record, as the service sent it. Experimental: the endpoint is not in the service's published docs.
+   */
+  async detailedReport(from: string, to: string): Promise<Array<Record<string, unknown>>> {
+    const query = { date_execution_start: from, date_execution_end: to, opt_sort_by: 'date_execution', opt_sort_direction: 'asc' };
+    const rows = unwrapData(await this.json('GET', 'reports/detailed', { query }));
+    if (!Array.isArray(rows) || !rows.every(isObject)) throw unexpectedAnswer('GET /reports/detailed', 'no list of rows in "data"');
+    return rows;
+  }
+
   private async json(method: Method, path: string, call: Call = {}): Promise<unknown> {
     const response = await this.send(method, path, call);
     return parseJson(response);
@@ -109,7 +126,7 @@ export class TimeClient {
     const headers: Record<string, string> = {};
     if (call.authenticated !== false) {
       if (!this.options.token) throw new TridentError(ExitCode.auth, 'no time tracker token', { hint: 'trident time login' });
-      headers.authorization = authorizationHeader(this.options.token, this.options.authScheme);
+      Object.assign(headers, tokenHeader(this.options.token, this.options.authScheme));
     }
     let body: string | undefined;
     if (call.form) {
@@ -118,7 +135,7 @@ export class TimeClient {
     }
     const request: RequestOptions = {
       method,
-      url: joinUrl(this.options.baseUrl, path),
+      url: joinUrl(this.options.baseUrl, path, call.query),
       headers,
       body,
       accept: call.accept,
@@ -149,6 +166,7 @@ interface Call {
   accept?: number[];
   deleteIsRetrySafe?: boolean;
   authenticated?: boolean;
+  query?: Record<string, QueryValue>;
 }
 
 function projectOf(body: unknown): Project {

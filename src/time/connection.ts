@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { requireSetting } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
-import { TimeClient, type AuthScheme } from './client.js';
+import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
 import { isTokenShaped, loadToken, readTokenFile, tokenPath } from './token-store.js';
 
 export interface UrlFlag {
@@ -54,7 +54,8 @@ export function timeUserAgent(ctx: Context): string {
 }
 
 export function authScheme(ctx: Context): AuthScheme {
-  return ctx.settings.get('time.authScheme') === 'raw' ? 'raw' : 'bearer';
+  const scheme = ctx.settings.get('time.authScheme');
+  return AUTH_SCHEMES.find((known) => known === scheme) ?? 'bearer';
 }
 
 export function storedTokenPath(ctx: Context): string {

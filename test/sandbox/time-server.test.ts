@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 interface Call {
   token?: string;
   /** How the token is sent; default Bearer. */
-  scheme?: 'bearer' | 'raw';
+  scheme?: 'bearer' | 'raw' | 'x-api-token';
   userAgent?: string;
   form?: Record<string, string>;
   json?: unknown;
@@ -46,7 +46,8 @@ async function start(options: TimeSandboxOptions = {}): Promise<TimeSandbox> {
 async function call(sb: TimeSandbox, method: string, path: string, options: Call = {}): Promise<Answer> {
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? UA };
   if (options.token !== undefined) {
-    headers.authorization = options.scheme === 'raw' ? options.token : `Bearer ${options.token}`;
+    if (options.scheme === 'x-api-token') headers['x-api-token'] = options.token;
+    else headers.authorization = options.scheme === 'raw' ? options.token : `Bearer ${options.token}`;
   }
   let body: string | undefined;
   if (options.form) {
@@ -181,6 +182,16 @@ describe('time sandbox: authentication', () => {
     const token = await login(sb);
     expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'bearer' })).status).toBe(200);
     expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'raw' })).status).toBe(200);
+  });
+
+  it('accepts the token in an x-api-token header too, bound to its User-Agent all the same', async () => {
+    const sb = await start();
+    const token = await login(sb);
+    expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'x-api-token' })).status).toBe(200);
+    expectError(await call(sb, 'GET', '/projects', { token: 'not-a-token', scheme: 'x-api-token' }), 401, 'Invalid API token');
+    expectError(await call(sb, 'GET', '/projects', { token: ' ', scheme: 'x-api-token' }), 401, 'Missing API token in the Authorization or x-api-token header');
+    expectError(await call(sb, 'GET', '/projects', { token, scheme: 'x-api-token', userAgent: 'curl/8' }), 401, /User-Agent/);
+    expect(sb.control.hasToken(token)).toBe(false);
   });
 
   it('refuses a missing or unknown token with 401', async () => {
@@ -443,5 +454,56 @@ describe('time sandbox: customers', () => {
     expectError(await call(sb, 'POST', '/customers/3', { token, form: {} }), 400, /name/);
     expectError(await call(sb, 'POST', '/customers/3', { token, json: { name: 'JSON' } }), 400, /form-encoded/);
     expect(sb.control.customers().find((c) => c.id === 3)?.name).toBe('Müller & Söhne');
+  });
+});
+
+describe('time sandbox: reports/detailed', () => {
+  const range = (start: string, end: string, extra = '') => `/reports/detailed?date_execution_start=${start}&date_execution_end=${end}${extra}`;
+
+  it('serves one row per seeded record in the range, by date and start, with the documented fields', async () => {
+    const sb = await start();
+    const token = await login(sb);
+    const answer = await call(sb, 'GET', range('2026-11-02', '2026-11-06', '&opt_sort_by=date_execution&opt_sort_direction=asc'), { token });
+    expect(answer.status).toBe(200);
+    const rows = answer.body.data as Array<Record<string, unknown>>;
+    expect(rows.map((row) => row.id)).toEqual([904, 902, 903, 906, 905, 907, 908, 909, 910, 911]);
+    expect(new Set(rows.map((row) => row.user_name))).toEqual(new Set(['Demo User', 'Ana Lima', 'Jürgen Weiß']));
+    expect(new Set(rows.map((row) => row.project_id))).toEqual(new Set([57, 58, 60]));
+    expect(rows[1]).toEqual({
+      id: 902, user_id: 1, user_name: 'Demo User', user_email: 'demo@example.com', project_id: 57, project_name: 'Website relaunch',
+      customer_id: 3, customer_name: 'Müller & Söhne', task_name: 'Planning', description: 'Kick-off, scope', date_execution: '2026-11-02',
+      time_start: '09:00:00', time_end: '12:30:00', time_total: '03:30:00', billable: 1, rate_hour: 95.5, rate_total: 334.25,
+    });
+    // Past midnight; billed by user; not billable.
+    expect(rows.find((row) => row.id === 905)).toMatchObject({ time_total: '02:45:00', rate_hour: null, rate_total: null, billable: 0 });
+    expect(rows.find((row) => row.id === 904)).toMatchObject({ time_total: '02:00:00', rate_hour: 120, rate_total: 240 });
+    expect(rows.find((row) => row.id === 906)).toMatchObject({ time_total: '00:20:15', rate_hour: 110, rate_total: 37.13 });
+  });
+
+  it('follows renames, includes both ends of the range, sorts descending on request and may be empty', async () => {
+    const sb = await start();
+    const token = await login(sb);
+    await call(sb, 'POST', '/projects/57', { token, form: { name: 'Relaunch 2' } });
+    const oneDay = await call(sb, 'GET', range('2026-11-06', '2026-11-06'), { token });
+    expect(oneDay.body.data.map((row: { project_name: string }) => row.project_name)).toEqual(['Relaunch 2']);
+    const desc = await call(sb, 'GET', range('2026-10-30', '2026-11-09', '&opt_sort_direction=desc'), { token });
+    expect(desc.body.data.map((row: { id: number }) => row.id)).toEqual([912, 911, 910, 909, 908, 907, 905, 906, 903, 902, 904, 901]);
+    const none = await call(sb, 'GET', range('2025-01-01', '2025-12-31'), { token });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ data: [] });
+  });
+
+  it('answers 400 with the service error shape for missing, impossible or reversed dates and bad sorting, 401 without a token', async () => {
+    const sb = await start();
+    const token = await login(sb);
+    expectError(await call(sb, 'GET', '/reports/detailed?date_execution_end=2026-11-06', { token }), 400, 'date_execution_start is required');
+    expectError(await call(sb, 'GET', range('2026-11-02', ''), { token }), 400, 'date_execution_end is required');
+    expectError(await call(sb, 'GET', range('2026-02-30', '2026-03-01'), { token }), 400, 'date_execution_start must be a date YYYY-MM-DD');
+    expectError(await call(sb, 'GET', range('2026-11-02', '6.11.2026'), { token }), 400, 'date_execution_end must be a date YYYY-MM-DD');
+    expectError(await call(sb, 'GET', range('2026-11-06', '2026-11-02'), { token }), 400, /must not be after/);
+    expectError(await call(sb, 'GET', range('2026-11-02', '2026-11-06', '&opt_sort_by=user'), { token }), 400, /opt_sort_by/);
+    expectError(await call(sb, 'GET', range('2026-11-02', '2026-11-06', '&opt_sort_direction=up'), { token }), 400, /opt_sort_direction/);
+    expectError(await call(sb, 'GET', range('2026-11-02', '2026-11-06')), 401);
+    expectError(await call(sb, 'POST', range('2026-11-02', '2026-11-06'), { token, form: {} }), 405);
   });
 });

@@ -211,9 +211,9 @@ describe('refusals', () => {
     const signer = { keyId: 'me', privateKey: rsa.privateKey, source: 'key file /k.pem' };
     const hintAt = (url: string) => (explainRefusal(unknown, signer, new URL(url)) as TridentError).hint;
     expect(hintAt('https://demo-api.kalshi.co/trade-api/v2')).toBe(
-      'key me is unknown to the demo environment: keys work only in the environment that issued them; a production key needs --url https://external-api.kalshi.com/trade-api/v2',
+      'key me is unknown to the demo environment: keys work only in the environment that issued them; a production key needs --url production (https://external-api.kalshi.com/trade-api/v2)',
     );
-    expect(hintAt('https://api.elections.kalshi.com/trade-api/v2')).toMatch(/^key me is unknown to the production environment: .* a demo key needs --url https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2$/);
+    expect(hintAt('https://api.elections.kalshi.com/trade-api/v2')).toMatch(/^key me is unknown to the production environment: .* a demo key needs --url demo \(https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2\)$/);
     for (const url of ['https://exchange.test/trade-api/v2', 'http://127.0.0.1:8700/trade-api/v2']) {
       expect(hintAt(url)).toBe('key me is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url');
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TimeClient, authorizationHeader } from '../../src/time/client.js';
+import { TimeClient, authorizationHeader, type AuthScheme } from '../../src/time/client.js';
 import { BASE_URL, mockHttp, mockService, recordingReply } from './time-fixtures.js';
 
-function client(token: string | undefined, authScheme: 'bearer' | 'raw' = 'bearer') {
+function client(token: string | undefined, authScheme: AuthScheme = 'bearer') {
   const service = mockService();
   return { ...service, client: new TimeClient({ http: mockHttp(service.agent), baseUrl: BASE_URL, token, authScheme }) };
 }
@@ -29,6 +29,14 @@ describe('TimeClient', () => {
     pool.intercept({ path: '/api/v1/projects/57', method: 'GET' }).reply(recordingReply(sent, 200, { data: PROJECT }));
     await time.getProject(57);
     expect(sent[0]!.headers.authorization).toBe('tok-2');
+  });
+
+  it('sends the token in x-api-token, and no Authorization, with the x-api-token scheme', async () => {
+    const { client: time, pool, sent } = client('tok-3', 'x-api-token');
+    pool.intercept({ path: '/api/v1/projects/57', method: 'GET' }).reply(recordingReply(sent, 200, { data: PROJECT }));
+    await time.getProject(57);
+    expect(sent[0]!.headers['x-api-token']).toBe('tok-3');
+    expect(sent[0]!.headers.authorization).toBeUndefined();
   });
 
   it('form-encodes bodies, with non-ASCII and reserved characters intact', async () => {

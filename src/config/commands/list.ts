@@ -2,7 +2,15 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { ResolvedSetting } from '../../core/settings.js';
+import { KEYS_URL_ALIASES, keysUrlAlias } from '../../keys/base-url.js';
 import { NO_SECRETS } from '../settings-help.js';
+
+/** What an alias stands for (`keys.url demo` → the demo environment's URL); undefined for other values. */
+function resolvedAlias(setting: ResolvedSetting): string | undefined {
+  if (setting.key !== 'keys.url' || setting.value === undefined) return undefined;
+  const alias = keysUrlAlias(setting.value);
+  return alias && KEYS_URL_ALIASES[alias];
+}
 
 /** Every setting with its effective value and where it came from (flag, env, profile or default). */
 export async function run(ctx: Context): Promise<void> {
@@ -10,10 +18,13 @@ export async function run(ctx: Context): Promise<void> {
     ctx.settings.all(),
     [
       { header: 'key', value: (s: ResolvedSetting) => s.key },
-      { header: 'value', value: (s) => s.value ?? '' },
+      { header: 'value', value: (s) => (resolvedAlias(s) ? `${s.value} = ${resolvedAlias(s)}` : (s.value ?? '')) },
       { header: 'source', value: (s) => s.source ?? '(unset)' },
     ],
-    (s) => ({ key: s.key, value: s.value ?? null, source: s.source ?? null }),
+    (s) => {
+      const resolved = resolvedAlias(s);
+      return { key: s.key, value: s.value ?? null, source: s.source ?? null, ...(resolved ? { resolved } : {}) };
+    },
   );
 }
 
@@ -23,7 +34,7 @@ export function register(parent: Command, bind: Binder): void {
     .summary('show every setting, its value and its source')
     .description(
       'Show every setting with its effective value and where it comes from: flag, env, profile or default ' +
-        `("(unset)" when it has no value). ${NO_SECRETS}`,
+        `("(unset)" when it has no value). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
     );
   examples(command.action(bind(run)), [
     'trident config list',

@@ -1,0 +1,46 @@
+// How a batch of requests spaces itself (DESIGN §2.3, §2.4): at full speed until the service answers 429,
+// then with a wait before each next request that doubles with every further 429 and eases off while
+// requests go through. The services send no Retry-After, so the wait is jittered like the retries' backoff.
+
+export interface PacerOptions {
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** The wait after the first 429. */
+  firstGapMs?: number;
+  maxGapMs?: number;
+  /** The factor the wait shrinks by after a request that was not rate limited. */
+  ease?: number;
+}
+
+export class Pacer {
+  private gapMs = 0;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly firstGapMs: number;
+  private readonly maxGapMs: number;
+  private readonly ease: number;
+
+  constructor(options: PacerOptions = {}) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.firstGapMs = options.firstGapMs ?? 500;
+    this.maxGapMs = options.maxGapMs ?? 8000;
+    this.ease = options.ease ?? 0.9;
+  }
+
+  /** The current gap: 0 until a request was rate limited. */
+  get gap(): number {
+    return this.gapMs;
+  }
+
+  /** Before each request but the first: waits between half the gap and the whole of it. */
+  async beforeNext(): Promise<void> {
+    if (this.gapMs > 0) await this.sleep(Math.round(this.gapMs / 2 + (this.random() * this.gapMs) / 2));
+  }
+
+  /** After each request: whether the service answered 429 to any of its attempts. */
+  record(rateLimited: boolean): void {
+    if (rateLimited) this.gapMs = Math.min(this.maxGapMs, Math.max(this.firstGapMs, this.gapMs * 2));
+    else this.gapMs = Math.round(this.gapMs * this.ease);
+  }
+}

@@ -1,0 +1,128 @@
+// time report against the time sandbox's seeded records (issue 18): totals exact in seconds and amounts,
+// csv lines for invoicing, json with rows and totals, dates refused before any request, the x-api-token
+// scheme, and an experimental endpoint that may be missing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { useTimeSandbox } from './time-sandbox.js';
+
+const time = useTimeSandbox();
+afterEach(() => time.sandbox.server.faults.clear());
+
+const WEEK = ['--from', '2026-11-02', '--to', '2026-11-06'];
+const report = (args: string[], env: Record<string, string> = time.tokenEnv(), configDir = tempConfigDir()) => runCli(['time', 'report', ...args], { env, configDir });
+const reportRequests = () => time.sandbox.server.requests.filter((request) => request.path === '/api/v1/reports/detailed');
+
+describe('time report', () => {
+  it('asks the service for the days given and sums the week exactly, per project and overall (-o json)', async () => {
+    const before = reportRequests().length;
+    const result = await report([...WEEK, '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const sent = reportRequests().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(Object.fromEntries(new URLSearchParams(sent[0]!.query))).toEqual({
+      date_execution_start: '2026-11-02', date_execution_end: '2026-11-06', opt_sort_by: 'date_execution', opt_sort_direction: 'asc',
+    });
+    const body = JSON.parse(result.stdout);
+    expect(body).toMatchObject({ from: '2026-11-02', to: '2026-11-06', group_by: 'project' });
+    expect(body.rows).toHaveLength(10);
+    expect(new Set(body.rows.map((row: { user: string }) => row.user))).toEqual(new Set(['Demo User', 'Ana Lima', 'Jürgen Weiß']));
+    // Worked out by hand from the seeded records: 7200+1215+1 s, 12600+16230+7199+14400+27000 s, 9900+2700 s.
+    expect(body.totals.groups).toEqual([
+      { group: 'Café Zürich — Kassensystem', records: 3, seconds: 8416, time_total: '02:20:16', rate_total: '277.15' },
+      { group: 'Website relaunch', records: 5, seconds: 77429, time_total: '21:30:29', rate_total: '2054.02' },
+      { group: '東京オフィス', records: 2, seconds: 12600, time_total: '03:30:00', rate_total: null },
+    ]);
+    expect(body.totals.overall).toEqual({ records: 10, seconds: 98445, time_total: '27:20:45', rate_total: '2331.17' });
+  });
+
+  it('-o csv has entries, a subtotal per day and the total, for invoicing', async () => {
+    const result = await report([...WEEK, '--group-by', 'day', '-o', 'csv']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('line,group,date,user,project_id,project,task,description,time_start,time_end,time_total,seconds,rate_hour,rate_total,records');
+    expect(lines.filter((line) => line.startsWith('entry,'))).toHaveLength(10);
+    expect(lines.filter((line) => line.startsWith('subtotal,')).map((line) => line.split(',').slice(1, 3).concat(line.split(',').slice(-5)))).toEqual([
+      ['2026-11-02', '2026-11-02', '10:00:30', '36030', '', '1004.80', '3'],
+      ['2026-11-03', '2026-11-03', '03:05:15', '11115', '', '37.13', '2'],
+      ['2026-11-04', '2026-11-04', '05:59:59', '21599', '', '572.97', '2'],
+      ['2026-11-05', '2026-11-05', '00:45:01', '2701', '', '0.02', '2'],
+      ['2026-11-06', '2026-11-06', '07:30:00', '27000', '', '716.25', '1'],
+    ]);
+    expect(lines.at(-1)).toBe('total,,,,,,,,,,27:20:45,98445,,2331.17,10');
+    expect(result.stdout).toContain('entry,,2026-11-03,Ana Lima,58,Café Zürich — Kassensystem,Support,"Bugfix ""Bon""",09:00:00,09:20:15,00:20:15,1215,110,37.13,');
+  });
+
+  it('a table shows each record, the subtotals and the total; an empty range says so and totals 00:00:00', async () => {
+    const table = await report([...WEEK, '-o', 'table']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/Website relaunch\s*│\s*│\s*subtotal \(5 records\)\s*│\s*│\s*│\s*21:30:29\s*│\s*2054\.02/);
+    expect(table.stdout).toMatch(/total \(10 records\)\s*│\s*│\s*│\s*27:20:45\s*│\s*2331\.17/);
+    const empty = await report(['--from', '2025-01-01', '--to', '2025-01-31', '--group-by', 'none', '-o', 'json']);
+    expect(empty.exitCode, empty.stderr).toBe(0);
+    expect(empty.stderr).toBe('no time recorded from 2025-01-01 to 2025-01-31\n');
+    expect(JSON.parse(empty.stdout).totals).toEqual({ groups: [], overall: { records: 0, seconds: 0, time_total: '00:00:00', rate_total: null } });
+  });
+
+  it('refuses bad dates with exit 2 before any request', async () => {
+    const before = time.sandbox.server.requests.length;
+    for (const [args, message] of [
+      [['--from', '2026-11-31', '--to', '2026-12-01'], 'trident: invalid --from "2026-11-31": expected a calendar date YYYY-MM-DD'],
+      [['--from', '2026-11-02', '--to', '6.11.2026'], 'trident: invalid --to "6.11.2026": expected a calendar date YYYY-MM-DD'],
+      [['--from', '2026-11-06', '--to', '2026-11-02'], 'trident: --from 2026-11-06 is after --to 2026-11-02'],
+      [['--to', '2026-11-02'], 'trident: --from is required: the first and last day of the report, as YYYY-MM-DD'],
+    ] as const) {
+      const result = await report([...args]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(message);
+      expect(result.stdout).toBe('');
+    }
+    const grouped = await report([...WEEK, '--group-by', 'user']);
+    expect(grouped.exitCode).toBe(2);
+    expect(time.sandbox.server.requests.length).toBe(before);
+  });
+
+  it('with time.authScheme x-api-token sends the token in that header only, and --debug does not show it', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'time.authScheme', 'x-api-token'], { configDir })).exitCode).toBe(0);
+    const env = time.tokenEnv();
+    const before = reportRequests().length;
+    const result = await report([...WEEK, '--debug', '-o', 'json'], env, configDir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [sent] = reportRequests().slice(before);
+    expect(sent!.headers['x-api-token']).toBe(env.TRIDENT_TIME_TOKEN);
+    expect(sent!.headers.authorization).toBeUndefined();
+    expect(result.stderr).toContain('"x-api-token":"[redacted]"');
+    expect(result.stderr).not.toContain(env.TRIDENT_TIME_TOKEN!);
+  });
+
+  it('says the endpoint is experimental when the service does not serve it', async () => {
+    time.sandbox.server.faults.add({ path: '/api/v1/reports/detailed', fault: { kind: 'status', status: 404, body: { status: 404, message: 'Not found' } } });
+    const result = await report(WEEK);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toBe(
+      'trident: time service answered 404: Not found\n' +
+        'hint: this time tracker may not serve GET /reports/detailed: time report is experimental (the endpoint is not in the service\'s published docs); check --url\n',
+    );
+  });
+
+  it('is marked experimental in --help', async () => {
+    const help = await runCli(['time', 'report', '--help']);
+    expect(help.stdout).toMatch(/^EXPERIMENTAL: reads GET \/reports\/detailed/m);
+    expect((await runCli(['time', '--help'])).stdout).toMatch(/report \[options\]\s+logged time from --from to --to, with totals \(experimental\)/);
+  });
+});
+
+describe('time report --help examples', () => {
+  it('each runs on the sandbox as written and reports some time', async () => {
+    const help = await runCli(['time', 'report', '--help']);
+    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').split('\n').filter((line) => line.startsWith('  $ trident ')).map((line) => line.slice(12));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    for (const example of examples) {
+      const args = example.replace(/ > \S+$/, '').split(' ');
+      const result = await runCli(args, { env: time.tokenEnv() });
+      expect(result.exitCode, `${example}\n${result.stderr}`).toBe(0);
+      // The seeded week, or November with one more hour on the 9th.
+      expect(result.stdout, example).toMatch(/\b2[78]:20:45\b/);
+    }
+  });
+});
