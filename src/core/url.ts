@@ -1,18 +1,27 @@
 // Building request URLs from a configured base URL, and refusing ones that would send secrets in clear text.
 import { usageError } from './errors.js';
+import { redactUrlText } from './redact.js';
 
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 
-/** Parses a configured base URL; exit 2 with the setting's name when it is not one. */
+/**
+ * Parses a configured base URL; exit 2 with the setting's name when it is not one. A user:password in it is
+ * refused rather than dropped: no service of trident's takes Basic credentials, and one that looked used
+ * while it was not would mislead (the credentials go in --key-id/--private-key or `trident time login`).
+ */
 export function parseBaseUrl(value: string, what: string): URL {
+  const shown = redactUrlText(value);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw usageError(`invalid ${what} "${value}": not a URL`);
+    throw usageError(`invalid ${what} "${shown}": not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${value}": use http(s)://`);
-  if (url.search || url.hash) throw usageError(`invalid ${what} "${value}": a base URL has no query or fragment`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${shown}": use http(s)://`);
+  if (url.search || url.hash) throw usageError(`invalid ${what} "${shown}": a base URL has no query or fragment`);
+  if (url.username || url.password) {
+    throw usageError(`invalid ${what} "${shown}": a user name or password in the URL is not sent to the service`, 'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)');
+  }
   return url;
 }
 
