@@ -36,20 +36,25 @@ export function proxiesFrom(env: NodeJS.ProcessEnv): Proxies | undefined {
 
 /** Exit 2 for a proxy setting that is not a proxy URL (undici would throw a TypeError: exit 1). */
 export function checkProxies(proxies: Proxies): void {
-  for (const setting of [proxies.httpsProxy, proxies.httpProxy]) {
-    if (!setting) continue;
-    const url = URL.canParse(setting.value) ? new URL(setting.value) : undefined;
-    if (!url || !PROXY_PROTOCOLS.has(url.protocol) || !url.hostname) {
-      throw usageError(`invalid ${setting.variable} "${redactUrlText(setting.value)}": not a proxy URL`, `write it as http://host:port, or unset ${setting.variable}`);
-    }
-  }
+  for (const setting of [proxies.httpsProxy, proxies.httpProxy]) if (setting) proxyUrl(setting);
 }
 
-/** The proxy a request to `url` goes through, if any: as undici's EnvHttpProxyAgent, but never for loopback. */
+function proxyUrl(setting: ProxySetting): URL {
+  const url = URL.canParse(setting.value) ? new URL(setting.value) : undefined;
+  if (!url || !PROXY_PROTOCOLS.has(url.protocol) || !url.hostname) {
+    throw usageError(`invalid ${setting.variable} "${redactUrlText(setting.value)}": not a proxy URL`, `write it as http://host:port, or unset ${setting.variable}`);
+  }
+  return url;
+}
+
+/**
+ * The proxy a request to `url` goes through, if any: as undici's EnvHttpProxyAgent, but never for loopback.
+ * Exit 2 when that proxy's setting is not a proxy URL.
+ */
 export function proxyFor(proxies: Proxies | undefined, url: URL): ProxyInUse | undefined {
   if (!proxies || isLoopback(url) || inNoProxy(proxies.noProxy, url)) return undefined;
   const setting = url.protocol === 'https:' && proxies.httpsProxy ? proxies.httpsProxy : proxies.httpProxy;
-  return setting && URL.canParse(setting.value) ? { url: new URL(setting.value), variable: setting.variable } : undefined;
+  return setting ? { url: proxyUrl(setting), variable: setting.variable } : undefined;
 }
 
 /** NO_PROXY as undici reads it: `*`, or host names (a leading dot or `*.` for subdomains), each with an optional port. */
