@@ -6,14 +6,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { startHostileProxy, type HostileProxy, type ProxyMisbehaviour } from '../helpers/hostile/proxy.js';
+import { startHostileProxy, type ProxyMisbehaviour } from '../helpers/hostile/proxy.js';
 import { drip, rawAnswer, startHostileServer, type HostileServer } from '../helpers/hostile/server.js';
 import { envFor, errorOf, requestsFrom, trident, withServices } from './harness.js';
 
-const started: Array<HostileProxy | HostileServer> = [];
+const started: HostileServer[] = [];
 afterAll(() => Promise.all(started.map((thing) => thing.close())));
-const proxy = async (misbehaviour: ProxyMisbehaviour) => started[started.push(await startHostileProxy(misbehaviour)) - 1] as HostileProxy;
-const server = async (answer: Parameters<typeof startHostileServer>[0]) => started[started.push(await startHostileServer(answer)) - 1] as HostileServer;
+const kept = (running: HostileServer) => (started.push(running), running);
+const proxy = async (misbehaviour: ProxyMisbehaviour) => kept(await startHostileProxy(misbehaviour));
+const server = async (answer: Parameters<typeof startHostileServer>[0]) => kept(await startHostileServer(answer));
 
 /** The longest a run may take: every attempt's deadline, the backoff between them, start-up; doubled. */
 const bound = (timeoutS: number, retries: number) => 2 * (timeoutS * (retries + 1) + 0.25 * 2 ** retries) * 1000 + 4000;
@@ -34,7 +35,7 @@ describe.concurrent('proxies that misbehave', () => {
     // At most one CONNECT per attempt (on a loaded machine an attempt may run out before it sends its own).
     expect(stall.requests.length).toBeGreaterThanOrEqual(1);
     expect(stall.requests.length).toBeLessThanOrEqual(2);
-    expect(new Set(stall.requests)).toEqual(new Set(['CONNECT catalog.example.test:80 HTTP/1.1']));
+    expect(new Set(stall.requests)).toEqual(new Set(['CONNECT catalog.example.test:80']));
   });
 
   it('a proxy that reads the CONNECT and closes: exit 8 at once, no storm of CONNECTs', async () => {
@@ -66,7 +67,7 @@ describe.concurrent('proxies that misbehave', () => {
     expect(time.exitCode, time.stderr).toBe(8);
     expect(errorOf(time).message).toMatch(/did not open a connection to time\.example\.test within 1 s$/);
     expect(time.ms).toBeLessThan(bound(1, 0));
-    expect(stall.requests).toEqual(['CONNECT keys.example.test:443 HTTP/1.1', 'CONNECT time.example.test:443 HTTP/1.1']);
+    expect(stall.requests).toEqual(['CONNECT keys.example.test:443', 'CONNECT time.example.test:443']);
   });
 
   it('a 407 from the proxy: exit 4, the proxy refused the credentials, not repeated', async () => {
@@ -106,12 +107,12 @@ describe.concurrent('loopback never goes through a proxy, whatever NO_PROXY says
   it('keys (signed requests, a minted private key), time and catalog on 127.0.0.1 go direct', async () => {
     const stall = await proxy('stall');
     const env = { ...viaProxy(stall.url), NO_PROXY: 'elsewhere.example' };
-    const catalog = await server(({ socket }) => socket.end(rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': '15' }, '{"status":"ok"}')));
+    const catalog = await server(({ socket }) => void socket.end(rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': '15' }, '{"status":"ok"}')));
     await withServices(['keys', 'time'], async (s) => {
       const runs = await Promise.all([
-        trident(['keys', 'generate', '--name', 'direct', '--timeout', '2'], { env: { ...envFor.keys(s), ...env } }),
-        trident(['time', 'projects', '--timeout', '2'], { env: { ...envFor.time(s), ...env } }),
-        trident(health(catalog.url, '--timeout', '2'), { env }),
+        trident(['keys', 'generate', '--name', 'direct'], { env: { ...envFor.keys(s), ...env } }),
+        trident(['time', 'projects'], { env: { ...envFor.time(s), ...env } }),
+        trident(health(catalog.url), { env }),
       ]);
       for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
       expect(s.keys.control.listKeys().filter((key) => key.name === 'direct')).toHaveLength(1);
@@ -157,13 +158,15 @@ describe.concurrent('servers that never finish', () => {
       s.keys.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'drip', bytes: 100_000, everyMs: 1000, afterProcessing: true } });
       const configDir = tempConfigDir();
       const started = performance.now();
-      const child = spawnCli(['keys', 'generate', '--name', 'held', '--timeout', '2', '--retries', '0'], { configDir, env: envFor.keys(s) });
+      // --timeout 5: the sandbox mints an RSA key before it drips, which takes seconds on a loaded machine; a
+      // check run while it still mints would miss the key (see RELIABILITY.md, hostile servers).
+      const child = spawnCli(['keys', 'generate', '--name', 'held', '--timeout', '5', '--retries', '0'], { configDir, env: envFor.keys(s) });
       await s.keys.server.faults.next();
       child.kill('SIGINT');
       const result = await child;
       const ms = performance.now() - started;
       expect([8, 130], String(result.stderr)).toContain(result.exitCode);
-      expect(ms).toBeLessThan(bound(2, 0) + 4000);
+      expect(ms).toBeLessThan(bound(5, 0));
       const sent = s.keys.server.requests.map((request) => request.method);
       expect(sent.filter((method) => method === 'POST')).toHaveLength(1);
       for (const key of s.keys.control.listKeys().filter((k) => k.name === 'held')) {
@@ -182,7 +185,7 @@ describe.concurrent('local inputs of the HTTP core', () => {
   });
 
   it('a user:password in a service URL is refused (exit 2), never dropped silently, never printed', async () => {
-    const listening = await server(({ socket }) => socket.end(rawAnswer('200 OK', { 'Content-Length': '2' }, '{}')));
+    const listening = await server(({ socket }) => void socket.end(rawAnswer('200 OK', { 'Content-Length': '2' }, '{}')));
     const withPassword = listening.url.replace('//', '//me:s3cret@');
     const run = await trident(health(withPassword, '--debug'));
     expect(run.exitCode, run.stderr).toBe(2);

@@ -11,8 +11,10 @@ export interface RawExchange {
 
 export interface HostileServer {
   url: string;
-  /** "METHOD /path" of every request read. */
+  /** "METHOD /path" of every request read ("CONNECT host:port" for a proxy). */
   requests: string[];
+  /** TCP connections accepted. */
+  connections(): number;
   count(method: string): number;
   close(): Promise<void>;
 }
@@ -20,7 +22,9 @@ export interface HostileServer {
 export async function startHostileServer(answer: (exchange: RawExchange) => void | Promise<void>): Promise<HostileServer> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
+  let connections = 0;
   const server = createServer((socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -40,6 +44,7 @@ export async function startHostileServer(answer: (exchange: RawExchange) => void
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    connections: () => connections,
     count: (method) => requests.filter((request) => request.startsWith(`${method} `)).length,
     close: async () => {
       for (const socket of sockets) socket.destroy();
