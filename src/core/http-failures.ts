@@ -26,6 +26,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const SENT_BUT_UNKNOWN = '; the request was sent, so its outcome is unknown';
 const CHECK_FIRST = 'check whether it took effect before running the command again';
 
+/** undici's words for answers that break HTTP in ways llhttp lets through. */
+const BROKEN_HTTP: Record<string, string> = {
+  'bad upgrade': 'a 101 Switching Protocols nobody asked for',
+  'bad response': 'an informational (1xx) answer and then nothing',
+};
+
 export const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** An error status. A 5xx to a POST may come after the service acted (a gateway timing out): outcome unknown. */
@@ -132,6 +138,10 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
+  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || BROKEN_HTTP[err.message] !== undefined) {
+    const reason = BROKEN_HTTP[err.message] ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
+    message = `${url.host} did not answer with valid HTTP${duringBody ? ' while sending the answer' : ''}: ${reason}`;
+    hint = 'check that the URL points at the service (the right port, http or https); a broken gateway does this too';
   } else if (tls) {
     // OpenSSL's own text ("80AC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…\n"): its reason.
     const raw = (err.cause?.message ?? err.message).trim();

@@ -29,14 +29,15 @@ export async function startHostileServer(answer: (exchange: RawExchange) => void
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     let head = '';
+    // Requests without a body (GET, CONNECT), possibly several in one chunk (pipelining).
     socket.on('data', (chunk) => {
       head += chunk.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const requestLine = head.split('\r\n')[0]!;
-      head = head.slice(end + 4);
-      requests.push(requestLine.split(' ').slice(0, 2).join(' '));
-      void answer({ requestLine, socket });
+      for (let end = head.indexOf('\r\n\r\n'); end >= 0; end = head.indexOf('\r\n\r\n')) {
+        const requestLine = head.split('\r\n')[0]!;
+        head = head.slice(end + 4);
+        requests.push(requestLine.split(' ').slice(0, 2).join(' '));
+        void answer({ requestLine, socket });
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
