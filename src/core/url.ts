@@ -40,8 +40,8 @@ export function joinUrl(base: URL, path: string, query: Record<string, QueryValu
 }
 
 /**
- * This machine: 127.0.0.0/8, ::1, localhost, and the spellings that reach them too (0.0.0.0 and :: connect
- * locally; ::ffff:127.x.x.x, which the URL parser writes ::ffff:7f00:1, is 127.x.x.x; "localhost." is localhost).
+ * This machine's loopback: 127.0.0.0/8, ::1, localhost, and their other spellings (::ffff:127.x.x.x, which the
+ * URL parser writes ::ffff:7f00:1; "localhost."). Not 0.0.0.0 or ::: bound to, they are every interface.
  */
 export function isLoopback(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -49,8 +49,6 @@ export function isLoopback(url: URL): boolean {
     host === 'localhost' ||
     host === 'localhost.' ||
     host === '::1' ||
-    host === '::' ||
-    host === '0.0.0.0' ||
     /^127(\.\d{1,3}){3}$/.test(host) ||
     /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
   );

@@ -227,10 +227,10 @@ describe('url and proxy helpers', () => {
 
   it('counts every spelling of this machine as loopback', async () => {
     const { isLoopback } = await import('../../src/core/url.js');
-    for (const url of ['http://127.0.0.1', 'http://127.9.8.7:1', 'http://[::1]', 'http://localhost', 'http://localhost.', 'http://0.0.0.0', 'http://[::ffff:127.0.0.1]', 'http://127.1']) {
+    for (const url of ['http://127.0.0.1', 'http://127.9.8.7:1', 'http://[::1]', 'http://localhost', 'http://localhost.', 'http://[::ffff:127.0.0.1]', 'http://127.1']) {
       expect(isLoopback(new URL(url)), url).toBe(true);
     }
-    for (const url of ['http://10.0.0.1', 'http://[::ffff:10.0.0.1]', 'http://localhost.example', 'http://128.0.0.1']) expect(isLoopback(new URL(url)), url).toBe(false);
+    for (const url of ['http://0.0.0.0', 'http://[::]', 'http://10.0.0.1', 'http://[::ffff:10.0.0.1]', 'http://localhost.example', 'http://128.0.0.1']) expect(isLoopback(new URL(url)), url).toBe(false);
   });
 
   it('never proxies loopback, honours NO_PROXY, and refuses a proxy value that is not a URL (exit 2)', async () => {
