@@ -1,4 +1,4 @@
-// What the connection pools do, seen from the HTTP core: whether an origin has a connection open (so a
+// What the connection pools of one dispatcher do, seen from the HTTP core: whether an origin has a connection open (so a
 // deadline can tell "connecting" from "waiting for the answer"), and every failed connection attempt.
 // undici 7 keeps a request queued when a connection fails with a socket error (a proxy that reads the
 // CONNECT and closes), and connects again at once, for ever: a failure reported here ends the attempt.
@@ -31,11 +31,6 @@ export class ConnectionWatch {
     const set = this.listeners.get(origin) ?? new Set<Listener>();
     this.listeners.set(origin, set.add(listener));
     return () => set.delete(listener);
-  }
-
-  /** The pools of a dispatcher that was torn down are gone with their connections. */
-  forget(): void {
-    this.open.clear();
   }
 
   private count(at: URL, change: number): void {

@@ -116,26 +116,28 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const now = options.now ?? Date.now;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const log = options.debug;
-  const watch = new ConnectionWatch();
   const ca = options.dispatcher ? undefined : readCa(options.caFile);
-  // One dispatcher for this machine (loopback never goes through a proxy) and one for everything else; each
-  // made when first needed, and made afresh after one was torn down (see reset()).
-  const dispatchers: Partial<Record<Route, Dispatcher>> = {};
+  // One dispatcher for this machine (loopback never goes through a proxy) and one for everything else, each
+  // with the watch on its pools; made when first needed, and made afresh after one was torn down (reset()).
+  const routes: Partial<Record<Route, { dispatcher: Dispatcher; watch: ConnectionWatch }>> = {};
   /** Torn down with requests still queued in it: close() must not wait for them. */
   let abandoned = false;
-  const dispatcherFor = (route: Route): Dispatcher => {
-    if (options.dispatcher) return options.dispatcher;
+  const routeFor = (route: Route): { dispatcher: Dispatcher; watch: ConnectionWatch } => {
+    if (options.dispatcher) return (routes[route] ??= { dispatcher: options.dispatcher, watch: new ConnectionWatch() });
     if (route === 'proxied') checkProxies(proxies!);
-    return (dispatchers[route] ??= makeDispatcher(timeoutMs, ca, route === 'proxied' ? proxies : undefined, watch, options.pipelining, options.proxyAgent));
+    if (!routes[route]) {
+      const watch = new ConnectionWatch();
+      routes[route] = { watch, dispatcher: makeDispatcher(timeoutMs, ca, route === 'proxied' ? proxies : undefined, watch, options.pipelining, options.proxyAgent) };
+    }
+    return routes[route];
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {
-    const old = options.dispatcher ? undefined : dispatchers[route];
+    const old = options.dispatcher ? undefined : routes[route];
     if (!old) return;
-    delete dispatchers[route];
-    watch.forget();
+    delete routes[route];
     abandoned = true;
-    old.destroy().catch(() => undefined);
+    old.dispatcher.destroy().catch(() => undefined);
   };
 
   async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | AttemptFailure> {
@@ -150,7 +152,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
     const proxy = proxyFor(proxies, url);
     const route: Route = proxy ? 'proxied' : 'direct';
-    const dispatcher = dispatcherFor(route);
+    const { dispatcher, watch } = routeFor(route);
     const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
     const deadline = startDeadline(timeoutMs, () => (reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting'));
     // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
@@ -238,7 +240,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     },
     async close() {
       if (options.dispatcher) return;
-      const open = Object.values(dispatchers);
+      const open = Object.values(routes).map((route) => route.dispatcher);
       await Promise.all(open.map((dispatcher) => (abandoned ? dispatcher.destroy() : dispatcher.close())));
     },
   };
