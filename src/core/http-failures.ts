@@ -26,8 +26,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const SENT_BUT_UNKNOWN = '; the request was sent, so its outcome is unknown';
 const CHECK_FIRST = 'check whether it took effect before running the command again';
 
-/** undici's words for answers that break HTTP in ways llhttp lets through. */
+/** undici's words (messages, codes) for answers that break HTTP in ways llhttp lets through. */
 const BROKEN_HTTP: Record<string, string> = {
+  UND_ERR_HEADERS_OVERFLOW: 'headers larger than 16 KiB',
   'bad upgrade': 'a 101 Switching Protocols nobody asked for',
   'bad response': 'an informational (1xx) answer and then nothing',
 };
@@ -138,8 +139,8 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
-  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || BROKEN_HTTP[err.message] !== undefined) {
-    const reason = BROKEN_HTTP[err.message] ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
+  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || (BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message]) !== undefined) {
+    const reason = BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message] ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
     message = `${url.host} did not answer with valid HTTP${duringBody ? ' while sending the answer' : ''}: ${reason}`;
     hint = 'check that the URL points at the service (the right port, http or https); a broken gateway does this too';
   } else if (tls) {

@@ -32,6 +32,7 @@ const brokenAnswers: Array<[string, string, RegExp]> = [
   ['a broken chunked body', rawAnswer('200 OK', { 'Transfer-Encoding': 'chunked' }, 'zz\r\n'), /did not answer with valid HTTP while sending the answer: Invalid character in chunk size$/],
   ['a 204 where JSON is due', rawAnswer('204 No Content', {}), /^catalog service answered 204 with a body that is not valid JSON$/],
   ['a gzip body (a bomb claim) that is never inflated', rawAnswer('200 OK', { 'Content-Encoding': 'gzip', 'Content-Length': '10' }, '\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03'), /^catalog service answered 200 with a body that is not valid JSON$/],
+  ['headers past any sane size', rawAnswer('200 OK', { 'X-Flood': 'x'.repeat(70_000) }), /did not answer with valid HTTP: headers larger than 16 KiB$/],
   ['a Content-Length of a terabyte', rawAnswer('200 OK', { 'Content-Length': '999999999999' }, '{}'), /^the answer from 127\.0\.0\.1:\d+ is larger than 16 MiB; stopped reading$/],
 ];
 
@@ -43,6 +44,36 @@ describe.concurrent('answers that break HTTP', () => {
     expect(run.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(run.ms).toBeLessThan(12_000);
     expect(server.count('GET')).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe.concurrent('stalls inside the exchange', () => {
+  it('headers that never end (one line every 200 ms): exit 8 within the deadline', async () => {
+    const { run, server } = await against(async ({ socket }) => {
+      socket.write('HTTP/1.1 200 OK\r\n');
+      for (let n = 0; n < 200 && !socket.destroyed; n += 1) {
+        socket.write(`X-Filler-${n}: x\r\n`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }, ['catalog', 'health', '--retries', '0', '--timeout', '2']);
+    expect(run.exitCode, run.stderr).toBe(8);
+    expect(errorOf(run).message).toMatch(/^no answer from 127\.0\.0\.1:\d+ in time \(waiting for the answer\)$/);
+    expect(run.ms).toBeLessThan(12_000);
+    expect(server.count('GET')).toBe(1);
+  });
+
+  it('a TLS handshake that never happens (https to a port that only accepts): exit 8, "connecting", nothing sent', async () => {
+    const server = await startHostileServer(() => undefined);
+    try {
+      const url = server.url.replace('http:', 'https:');
+      const run = await trident(['time', 'projects', '--url', `${url}/api/v1`, '--timeout', '2', '--retries', '0'], { env: { TRIDENT_TIME_TOKEN: 'tok' } });
+      expect(run.exitCode, run.stderr).toBe(8);
+      expect(errorOf(run).message).toMatch(/^no answer from 127\.0\.0\.1:\d+ in time \(connecting\)$/);
+      expect(run.ms).toBeLessThan(12_000);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
