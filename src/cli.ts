@@ -54,7 +54,7 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
-    .option('--timeout <seconds>', 'per-request timeout (env TRIDENT_TIMEOUT, default 30)')
+    .option('--timeout <seconds>', 'deadline for each attempt of a request, from connecting to the last byte of the answer (env TRIDENT_TIMEOUT, default 30)')
     .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
     .option('--ca-file <path>', 'extra CA certificates, added to the system roots (env TRIDENT_CA_FILE)')
     .option('-y, --yes', 'confirm destructive actions without a prompt')

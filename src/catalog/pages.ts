@@ -1,6 +1,9 @@
 // --all: every page of a list, row by row, as the pages arrive. The next pages are asked for while one is
 // written (HTTP/1.1 pipelining on the one keep-alive connection, see connection.ts), so the service never
 // waits for us to parse; at most PAGES_AHEAD + 1 pages are held, so memory stays flat whatever the size.
+// A service whose paging cannot be right (it ignores offset and sends the same page again, or its total
+// moves away as fast as the pages are read) stops the walk with exit 8 rather than repeating rows for ever.
+import { ExitCode, TridentError } from '../core/errors.js';
 import type { Page } from './client.js';
 
 export type FetchPage<T> = (limit: number, offset: number) => Promise<Page<T>>;
@@ -15,6 +18,9 @@ export interface PageProgress {
 /** Requests in flight beyond the page being written. */
 export const PAGES_AHEAD = 2;
 
+/** Pages in a row after which as much of the list is left as before: its total runs away from the offset. */
+export const MAX_PAGES_WITHOUT_PROGRESS = 3;
+
 export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number; offset: number }, onPage?: (progress: PageProgress) => void): AsyncGenerator<T> {
   let ahead: Array<Promise<Page<T>>> = [];
   let nextOffset = start.offset;
@@ -27,11 +33,24 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
   };
   let offset = start.offset;
   let fetched = 0;
+  let previous: { offset: number; items: string } | undefined;
+  let left = Infinity;
+  let withoutProgress = 0;
   ask();
   while (ahead.length > 0) {
     const page = await ahead.shift()!;
     const total = page.meta.total;
     const end = offset + page.items.length;
+    const items = JSON.stringify(page.items);
+    if (page.items.length > 0 && previous?.items === items) {
+      throw pagingError(`the page at offset ${offset} is the same as the one at offset ${previous.offset}: the service seems to ignore offset`);
+    }
+    previous = { offset, items };
+    withoutProgress = total - end >= left ? withoutProgress + 1 : 0;
+    left = total - end;
+    if (withoutProgress >= MAX_PAGES_WITHOUT_PROGRESS) {
+      throw pagingError(`the list's total keeps moving ahead (${total} at offset ${end}) as fast as its pages are read`);
+    }
     if (page.items.length === 0 || end >= total) {
       ahead = [];
     } else if (page.items.length < start.limit) {
@@ -45,4 +64,11 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
     yield* page.items;
     offset = end;
   }
+}
+
+function pagingError(what: string): TridentError {
+  return new TridentError(ExitCode.unavailable, `stopped following the pages of the catalog service: ${what}`, {
+    hint: 'the rows shown so far may repeat or miss some; page by hand with --limit and --offset, or try again later',
+    code: 'PAGING',
+  });
 }

@@ -63,3 +63,11 @@ export function exitCodeForStatus(status: number): ExitCode {
 export function errorLines(message: string, hint?: string): string {
   return `trident: ${oneLine(message)}\n${hint ? `hint: ${oneLine(hint)}\n` : ''}`;
 }
+
+/**
+ * The code of an error after which nobody knows whether the service acted: a write that was sent and whose
+ * answer was lost, timed out or was a 5xx. Such a write is never repeated; the caller settles or explains it.
+ */
+export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
+
+export const outcomeUnknown = (error: unknown): error is TridentError => error instanceof TridentError && error.code === UNKNOWN_OUTCOME;

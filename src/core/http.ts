@@ -2,15 +2,18 @@
 // where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
 // Imported lazily: only commands that talk to a service pay for undici.
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
+import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
+import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
+import { ConnectionWatch } from './connection-watch.js';
+import { ExitCode, TridentError, usageError } from './errors.js';
+import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './http-failures.js';
+import { checkProxies, proxiesFrom, proxyFor, type Proxies } from './proxies.js';
+import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
+import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
 import { Agent } from './undici-lite.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
-import { ExitCode, TridentError, exitCodeForStatus, usageError } from './errors.js';
-import { redactHeaders, redactText } from './redact.js';
-import { backoffMs, mayRetry, parseRetryAfter, type Failure, type Method } from './retry.js';
-import { serviceMessage } from './service-message.js';
 
 export interface HttpClientOptions {
   /** Name used in messages: "keys service answered 404: ...". */
@@ -89,10 +92,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Longer request URLs are refused by common servers (nginx and uvicorn stop at 8 KiB request lines). */
 export const MAX_URL_LENGTH = 8192;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 class ResponseTooLarge extends Error {}
 
@@ -107,59 +107,109 @@ export async function openHttpClient(options: HttpClientOptions): Promise<HttpCl
   return createHttpClient(proxied ? { ...options, proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : options);
 }
 
+type Route = 'direct' | 'proxied';
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
   const proxies = options.dispatcher ? undefined : proxiesFrom(options.env ?? process.env);
-  const proxyFor = (url: URL): ProxyInUse | undefined => {
-    // As undici's EnvHttpProxyAgent: https goes through HTTPS_PROXY, else HTTP_PROXY.
-    const [value, variable] = url.protocol === 'https:' && proxies?.httpsProxy ? [proxies.httpsProxy, 'HTTPS_PROXY'] : [proxies?.httpProxy, 'HTTP_PROXY'];
-    return value && URL.canParse(value) ? { url: new URL(value), variable } : undefined;
-  };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const dispatcher = options.dispatcher ?? makeDispatcher(timeoutMs, options.caFile, proxies, options.pipelining, options.proxyAgent);
   const log = options.debug;
+  const ca = options.dispatcher ? undefined : readCa(options.caFile);
+  // One dispatcher for this machine (loopback never goes through a proxy) and one for everything else, each
+  // with the watch on its pools; made when first needed, and made afresh after one was torn down (reset()).
+  const routes: Partial<Record<Route, { dispatcher: Dispatcher; watch: ConnectionWatch }>> = {};
+  /** Torn down with requests still queued in it: close() must not wait for them. */
+  let abandoned = false;
+  const routeFor = (route: Route): { dispatcher: Dispatcher; watch: ConnectionWatch } => {
+    if (options.dispatcher) return (routes[route] ??= { dispatcher: options.dispatcher, watch: new ConnectionWatch() });
+    if (route === 'proxied') checkProxies(proxies!);
+    if (!routes[route]) {
+      const watch = new ConnectionWatch();
+      routes[route] = { watch, dispatcher: makeDispatcher(timeoutMs, ca, route === 'proxied' ? proxies : undefined, watch, options.pipelining, options.proxyAgent) };
+    }
+    return routes[route];
+  };
+  /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
+  const reset = (route: Route): void => {
+    const old = options.dispatcher ? undefined : routes[route];
+    if (!old) return;
+    delete routes[route];
+    abandoned = true;
+    old.dispatcher.destroy().catch(() => undefined);
+  };
 
-  async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | { failure: Failure; error: TridentError }> {
+  async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | AttemptFailure> {
     const headers: Record<string, string> = {
       'user-agent': options.userAgent ?? 'trident-cli',
       accept: 'application/json',
       ...(typeof req.headers === 'function' ? req.headers() : req.headers),
     };
     const started = now();
-    log?.(`> ${req.method} ${url.href}${number > 1 ? ` (attempt ${number})` : ''}`);
+    log?.(`> ${req.method} ${redactUrlText(url.href)}${number > 1 ? ` (attempt ${number})` : ''}`);
     log?.(`> headers ${JSON.stringify(redactHeaders(headers))}`);
     if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
-    let response: Dispatcher.ResponseData;
+    const proxy = proxyFor(proxies, url);
+    const route: Route = proxy ? 'proxied' : 'direct';
+    const { dispatcher, watch } = routeFor(route);
+    const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
+    const deadline = startDeadline(timeoutMs, () => (reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting'));
+    // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
+    // queued and connect again at once, for ever. (With one open, this request may be on it already.)
+    let cannotConnect = false;
+    const stopWatching = watch.onConnectionError(url.origin, (error) => {
+      if (watch.isConnected(url.origin)) return;
+      cannotConnect = true;
+      deadline.fail(error);
+    });
     try {
-      response = await dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body });
-    } catch (error) {
-      return networkFailure(error, url, req.method, false, proxyFor(url));
-    }
-    let body: Buffer;
-    try {
-      body = await readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
-    } catch (error) {
-      if (error instanceof ResponseTooLarge) {
-        return {
-          failure: { kind: 'fatal' },
-          error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message}; stopped reading`, {
-            status: response.statusCode,
-            hint: 'check the URL; if such an answer is expected, raise the cap with TRIDENT_MAX_RESPONSE_MB',
-          }),
-        };
+      let response: Dispatcher.ResponseData;
+      try {
+        const sent = dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal });
+        sent.catch(() => undefined);
+        response = await deadline.race(sent);
+      } catch (error) {
+        // A request still waiting for its connection cannot be aborted in undici 7: end the connecting.
+        if (cannotConnect || (error instanceof DeadlineExceeded && error.stage === 'connecting')) reset(route);
+        return networkFailure(error, url, req.method, { proxy, timeoutMs });
       }
-      return networkFailure(error, url, req.method, true, proxyFor(url));
+      stopWatching();
+      reading.started = true;
+      reading.expected = headerValue(response.headers['content-length']);
+      let body: Buffer;
+      try {
+        body = await deadline.race(readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, reading));
+      } catch (error) {
+        response.body.destroy();
+        if (error instanceof ResponseTooLarge) {
+          return {
+            failure: { kind: 'fatal' },
+            error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message}; stopped reading`, {
+              status: response.statusCode,
+              hint: 'check the URL; if such an answer is expected, raise the cap with TRIDENT_MAX_RESPONSE_MB',
+            }),
+          };
+        }
+        return networkFailure(error, url, req.method, { duringBody: reading, proxy, timeoutMs });
+      }
+      log?.(`< ${response.statusCode} (${now() - started} ms) ${debugBody(body.toString('utf8'))}`);
+      const result = toResponse(response, body, number, options.serviceName);
+      if (req.accept?.includes(response.statusCode)) return result;
+      if (response.statusCode >= 300 && response.statusCode < 400) {
+        return { failure: { kind: 'fatal' }, error: redirectError(result, options.serviceName, req.method) };
+      }
+      if (response.statusCode < 400) return result;
+      return {
+        failure: { kind: 'status', status: response.statusCode, retryAfter: headerValue(response.headers['retry-after']) },
+        error: statusError(result, options.serviceName, req.method, now()),
+      };
+    } finally {
+      stopWatching();
+      deadline.clear();
     }
-    const text = body.toString('utf8');
-    log?.(`< ${response.statusCode} (${now() - started} ms) ${redactText(text.length > 4000 ? `${text.slice(0, 4000)}…` : text)}`);
-    const result = toResponse(response, body, number, options.serviceName);
-    if (response.statusCode < 400 || req.accept?.includes(response.statusCode)) return result;
-    const retryAfter = headerValue(response.headers['retry-after']);
-    return { failure: { kind: 'status', status: response.statusCode, retryAfter }, error: statusError(result, options.serviceName, retryAfter, now()) };
   }
 
   return {
@@ -192,51 +242,59 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         await sleep(waitMs);
       }
     },
-    close: () => (options.dispatcher ? Promise.resolve() : dispatcher.close()),
+    async close() {
+      if (options.dispatcher) return;
+      const open = Object.values(routes).map((route) => route.dispatcher);
+      await Promise.all(open.map((dispatcher) => (abandoned ? dispatcher.destroy() : dispatcher.close())));
+    },
   };
 }
 
-type Proxies = { httpProxy?: string; httpsProxy?: string; noProxy?: string };
-
-function proxiesFrom(env: NodeJS.ProcessEnv): Proxies | undefined {
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
-  return httpsProxy || httpProxy ? { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy } : undefined;
+/** The extra CA, added to Node's roots; exit 2 for a file that is unreadable, too large or no certificate. */
+function readCa(caFile: string | undefined): string[] | undefined {
+  if (!caFile) return undefined;
+  let pem: string;
+  try {
+    pem = readFileCappedSync(caFile, INPUT_CAPS.key, `CA file ${caFile}`);
+  } catch (error) {
+    if (error instanceof TridentError) throw error;
+    throw usageError(`cannot read CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!isCertificatePem(pem)) {
+    throw usageError(`CA file ${caFile} holds no PEM certificate`, 'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile');
+  }
+  // node:tls is loaded here, not at start-up: a plain-HTTP command never needs it (~7 ms).
+  return [...process.getBuiltinModule('node:tls').rootCertificates, pem];
 }
 
 function makeDispatcher(
   timeoutMs: number,
-  caFile: string | undefined,
+  ca: string[] | undefined,
   proxies: Proxies | undefined,
+  watch: ConnectionWatch,
   pipelining?: number,
   ProxyAgent?: typeof EnvHttpProxyAgent,
 ): Dispatcher {
-  let ca: string[] | undefined;
-  if (caFile) {
-    let pem: string;
-    try {
-      pem = readFileSync(caFile, 'utf8');
-    } catch (error) {
-      throw usageError(`cannot read CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    if (!isCertificatePem(pem)) {
-      throw usageError(`CA file ${caFile} holds no PEM certificate`, 'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile');
-    }
-    // node:tls is loaded here, not at start-up: a plain-HTTP command never needs it (~7 ms).
-    ca = [...process.getBuiltinModule('node:tls').rootCertificates, pem];
-  }
   const settings = {
     keepAliveTimeout: 10_000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
+    factory: watch.factory,
     ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
   };
   if (!proxies) return new Agent(settings);
   if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');
   // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy
   // apart from `connect`: the extra CA goes to both.
-  return new ProxyAgent({ ...settings, ...proxies, requestTls: settings.connect, proxyTls: settings.connect });
+  return new ProxyAgent({
+    ...settings,
+    httpProxy: proxies.httpProxy?.value,
+    httpsProxy: proxies.httpsProxy?.value,
+    noProxy: proxies.noProxy,
+    requestTls: settings.connect,
+    proxyTls: settings.connect,
+  });
 }
 
 function isCertificatePem(pem: string): boolean {
@@ -254,11 +312,14 @@ function byteSize(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
+/** The whole body, counted into `progress` as it comes; a Content-Length over the cap is refused unread. */
+async function readCapped(body: Dispatcher.ResponseData['body'], max: number, progress: { bytes: number; expected?: string }): Promise<Buffer> {
+  if (Number(progress.expected) > max) throw new ResponseTooLarge(byteSize(max));
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
+    progress.bytes = size;
     if (size > max) {
       body.destroy();
       throw new ResponseTooLarge(byteSize(max));
@@ -266,10 +327,6 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: number, serviceName: string): Answer {
@@ -293,119 +350,5 @@ function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: n
         });
       }
     },
-  };
-}
-
-function statusError(response: Answer, serviceName: string, retryAfter: string | undefined, now: number): TridentError {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(response.text());
-  } catch {
-    parsed = undefined;
-  }
-  const { message, code } = serviceMessage(parsed);
-  const what = message ?? (parsed === undefined && response.body.length > 0 ? 'an answer that is not JSON' : 'no message');
-  const exitCode = exitCodeForStatus(response.status);
-  let hint: string | undefined;
-  if (response.status === 429) {
-    const wait = parseRetryAfter(retryAfter, now);
-    hint =
-      wait === undefined
-        ? 'rate limited: wait a little and try again'
-        : wait > DAY_MS
-          ? 'rate limited: the service asks for a wait of more than a day'
-          : `rate limited: try again in ${Math.ceil(wait / 1000)} s`;
-  } else if (exitCode === ExitCode.unavailable) {
-    hint = 'the service failed; try again later';
-  } else if (response.status === 404) {
-    hint = 'check the id, and that the URL points at the right service';
-  }
-  return new TridentError(exitCode, `${serviceName} answered ${response.status}: ${what}`, {
-    status: response.status,
-    code,
-    requestId: response.requestId,
-    hint: response.requestId ? `${hint ? `${hint}; ` : ''}request id ${response.requestId}` : hint,
-  });
-}
-
-interface ProxyInUse {
-  url: URL;
-  /** HTTPS_PROXY or HTTP_PROXY, for messages. */
-  variable: string;
-}
-
-const portOf = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
-
-/**
- * A connection the proxy could not make is not the service's fault: name the proxy. Told apart by the
- * address the socket tried (the proxy's port or host name, not the service's); with NO_PROXY or equal
- * ports it stays the service.
- */
-function failedAtProxy(err: NodeJS.ErrnoException & { port?: number; hostname?: string }, url: URL, proxy: ProxyInUse | undefined): boolean {
-  if (!proxy) return false;
-  const port = err.port !== undefined ? String(err.port) : undefined;
-  if (port !== undefined) return port === portOf(proxy.url) && port !== portOf(url);
-  return err.hostname !== undefined && err.hostname === proxy.url.hostname && err.hostname !== url.hostname;
-}
-
-function networkFailure(error: unknown, url: URL, method: Method, duringBody = false, proxy?: ProxyInUse): { failure: Failure; error: TridentError } {
-  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code ?? '';
-  const failing = (err.cause ?? err) as NodeJS.ErrnoException & { port?: number; hostname?: string };
-  if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') && failedAtProxy(failing, url, proxy)) {
-    return {
-      failure: { kind: 'not-sent' },
-      error: new TridentError(ExitCode.unavailable, `cannot reach the proxy ${proxy!.url.host} (${proxy!.variable}): ${code === 'ECONNREFUSED' ? 'connection refused' : 'unknown host'}`, {
-        hint: `check ${proxy!.variable}, or list ${url.hostname} in NO_PROXY to go direct`,
-        code,
-        cause: error,
-      }),
-    };
-  }
-  if (code === 'UND_ERR_INVALID_ARG') {
-    // undici refused to build the request (a header value with a control character, say): nothing left here.
-    return {
-      failure: { kind: 'fatal' },
-      error: new TridentError(ExitCode.usage, `cannot send a request to ${url.host}: ${err.message}`, {
-        hint: 'a value that goes into the request (a token, a key id) holds characters a request cannot carry',
-        code,
-      }),
-    };
-  }
-  // A certificate is checked in the TLS handshake, before a byte of the request is sent.
-  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME/i.test(code) || /certificate/i.test(`${err.message} ${err.cause?.message ?? ''}`);
-  const notSent = !duringBody && (NOT_SENT_CODES.has(code) || tls);
-  let message: string;
-  let hint: string | undefined;
-  if (TIMEOUT_CODES.has(code)) {
-    message = `no answer from ${url.host} in time (${code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connecting' : duringBody ? 'reading the answer' : 'waiting for the answer'})`;
-    hint = 'raise --timeout, or check that the service is up';
-  } else if (code === 'ECONNREFUSED') {
-    message = `cannot connect to ${url.host}: connection refused`;
-    hint = 'check the URL and that the service is running';
-  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    message = `cannot resolve ${url.hostname}`;
-    hint = 'check the URL';
-  } else if (tls) {
-    // OpenSSL's own text ("80AC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…\n"): its reason.
-    const raw = (err.cause?.message ?? err.message).trim();
-    const reason = /SSL routines:[^:]*:([^:]+)/.exec(raw)?.[1] ?? raw;
-    message = `TLS error talking to ${url.host}: ${reason}`;
-    hint = /ALTNAME/i.test(code)
-      ? `the certificate is not valid for the name ${url.hostname}: check the host in the URL`
-      : /wrong version number|packet length too long|unknown protocol/i.test(reason)
-        ? `${url.host} does not answer with TLS: check that this port serves https`
-        : 'if the service uses a private CA, pass it with --ca-file';
-  } else {
-    message = `connection to ${url.host} failed${duringBody ? ' while reading the answer' : ''}: ${err.cause?.message ?? err.message}`;
-    hint = 'check that the service is up, then try again';
-  }
-  if (!notSent && method === 'POST') {
-    message = `${message}; the request was sent, so its outcome is unknown`;
-    hint = `check whether it took effect before running the command again${TIMEOUT_CODES.has(code) ? '; a longer --timeout may help' : ''}`;
-  }
-  return {
-    failure: tls ? { kind: 'fatal' } : notSent ? { kind: 'not-sent' } : { kind: 'unknown' },
-    error: new TridentError(ExitCode.unavailable, message, { hint, code: notSent ? code : 'UNKNOWN_OUTCOME', cause: error }),
   };
 }

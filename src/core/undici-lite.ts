@@ -3,10 +3,11 @@
 // start-up cost, paid by every command that makes a request.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 
 // What undici's index does to give every dispatcher its request() method (and only that one: the core
 // never streams, pipes, upgrades or tunnels).
 Object.assign(Dispatcher.prototype, { request });
 
-export { Agent };
+export { Agent, Pool };

@@ -1,18 +1,27 @@
 // Building request URLs from a configured base URL, and refusing ones that would send secrets in clear text.
 import { usageError } from './errors.js';
+import { redactUrlText } from './redact.js';
 
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 
-/** Parses a configured base URL; exit 2 with the setting's name when it is not one. */
+/**
+ * Parses a configured base URL; exit 2 with the setting's name when it is not one. A user:password in it is
+ * refused rather than dropped: no service of trident's takes Basic credentials, and one that looked used
+ * while it was not would mislead (the credentials go in --key-id/--private-key or `trident time login`).
+ */
 export function parseBaseUrl(value: string, what: string): URL {
+  const shown = redactUrlText(value);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw usageError(`invalid ${what} "${value}": not a URL`);
+    throw usageError(`invalid ${what} "${shown}": not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${value}": use http(s)://`);
-  if (url.search || url.hash) throw usageError(`invalid ${what} "${value}": a base URL has no query or fragment`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${shown}": use http(s)://`);
+  if (url.search || url.hash) throw usageError(`invalid ${what} "${shown}": a base URL has no query or fragment`);
+  if (url.username || url.password) {
+    throw usageError(`invalid ${what} "${shown}": a user name or password in the URL is not sent to the service`, 'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)');
+  }
   return url;
 }
 
@@ -30,9 +39,19 @@ export function joinUrl(base: URL, path: string, query: Record<string, QueryValu
   return url;
 }
 
+/**
+ * This machine's loopback: 127.0.0.0/8, ::1, localhost, and their other spellings (::ffff:127.x.x.x, which the
+ * URL parser writes ::ffff:7f00:1; "localhost."). Not 0.0.0.0 or ::: bound to, they are every interface.
+ */
 export function isLoopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' ||
+    host === 'localhost.' ||
+    host === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
+  );
 }
 
 /** Secrets travel only over HTTPS; plain HTTP only to this machine when `allowLoopbackHttp`. */

@@ -1,12 +1,9 @@
 // A create or generate whose answer never came (the connection dropped after the request was sent) is not
 // repeated: a second key could be minted. The person is told the outcome is unknown and how to find out.
-import { ExitCode, TridentError } from '../core/errors.js';
+import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown } from '../core/errors.js';
 
-export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
-
-export function isUnknownOutcome(error: unknown): error is TridentError {
-  return error instanceof TridentError && error.code === UNKNOWN_OUTCOME;
-}
+export { UNKNOWN_OUTCOME };
+export const isUnknownOutcome = outcomeUnknown;
 
 /**
  * `keptAt`: for create, where the local private key stays (it may belong to a key that now exists). Its pending

@@ -16,6 +16,8 @@ export type Fault = (
   | { kind: 'huge'; bytes: number }
   /** Answer as usual, only this much later (with afterProcessing: the service has acted meanwhile). */
   | { kind: 'delay'; ms: number }
+  /** Announce a body of `bytes` bytes, then send one byte every `everyMs` (a dying link, a tarpit). */
+  | { kind: 'drip'; bytes: number; everyMs: number }
 ) & {
   /** Let the service process the request first (the key is minted, the project saved), then misbehave. */
   afterProcessing?: boolean;

@@ -136,6 +136,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         await new Promise((resolve) => setTimeout(resolve, fault.ms));
         if (!res.destroyed && processed) send(res, processed);
         return;
+      case 'drip': {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(fault.bytes) });
+        faults.hold(req.socket);
+        for (let left = fault.bytes; left > 0 && !res.destroyed; left -= 1) {
+          res.write(' ');
+          await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
+        }
+        return;
+      }
       case 'huge': {
         res.writeHead(200, { 'content-type': 'application/json' });
         const block = Buffer.alloc(64 * 1024, 0x20);

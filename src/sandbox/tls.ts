@@ -77,6 +77,9 @@ export function makeSandboxTls(): SandboxTls {
         { type: 7, ip: '127.0.0.1' },
         { type: 7, ip: '::1' },
         { type: 2, value: 'localhost' },
+        // A name that is not loopback, for tests that go through a proxy (loopback never does); their proxy
+        // takes it to 127.0.0.1.
+        { type: 2, value: 'proxied.test' },
       ],
     },
     { name: 'subjectKeyIdentifier' },

@@ -1,5 +1,7 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl and most CLIs read them: a real proxy on loopback that
-// tunnels (CONNECT) or forwards (absolute-form requests) and records what went through it.
+// tunnels (CONNECT) or forwards (absolute-form requests) and records what went through it. Loopback never
+// goes through a proxy, so the services are addressed as proxied.test, which only this proxy knows: it takes
+// that name to 127.0.0.1 (the sandbox certificate names it too).
 import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -14,11 +16,22 @@ let sandbox: CatalogSandbox;
 let proxy: Server;
 let proxyUrl: string;
 const seen: string[] = [];
+const PROXIED = 'proxied.test';
+
+/** The sandbox's URL with a host name that is not loopback: reachable only through the proxy. */
+function viaProxy(url: string): string {
+  const named = new URL(url);
+  named.hostname = PROXIED;
+  return named.href.replace(/\/$/, '');
+}
+const toLoopback = (host: string) => (host === PROXIED ? '127.0.0.1' : host);
 
 function startProxy(): Server {
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    const upstream = request(req.url!, { method: req.method, headers: req.headers }, (answer) => {
+    const target = new URL(req.url!);
+    target.hostname = toLoopback(target.hostname);
+    const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
       answer.pipe(res);
     });
@@ -28,7 +41,7 @@ function startProxy(): Server {
   server.on('connect', (req, client, head) => {
     seen.push(`CONNECT ${req.url}`);
     const [host, port] = req.url!.split(':');
-    const target = connect(Number(port), host!, () => {
+    const target = connect(Number(port), toLoopback(host!), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       target.write(head);
       target.pipe(client);
@@ -56,8 +69,8 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const count = (env: Record<string, string>) => runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: sandbox.url, ...env } });
-const sandboxHost = () => new URL(sandbox.url).host;
+const count = (env: Record<string, string>) => runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), ...env } });
+const sandboxHost = () => new URL(viaProxy(sandbox.url)).host;
 
 describe('proxies from the environment', () => {
   it('sends requests through HTTP_PROXY', async () => {
@@ -65,7 +78,7 @@ describe('proxies from the environment', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toMatchObject({ products_count: 2 });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(new RegExp(`^(CONNECT ${sandboxHost()}|GET ${sandbox.url}/products/count)$`));
+    expect(seen[0]).toMatch(new RegExp(`^(CONNECT ${sandboxHost()}|GET ${viaProxy(sandbox.url)}/products/count)$`));
   });
 
   it('reads the lower-case spelling too', async () => {
@@ -74,15 +87,22 @@ describe('proxies from the environment', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('goes direct to hosts NO_PROXY names', async () => {
-    const result = await count({ HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' });
+  it('goes direct to hosts NO_PROXY names (proxied.test is then a name nobody resolves)', async () => {
+    const result = await count({ HTTP_PROXY: proxyUrl, NO_PROXY: PROXIED });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr.split('\n')[0]).toBe(`trident: cannot resolve ${PROXIED}`);
+    expect(seen).toEqual([]);
+  });
+
+  it('never sends a loopback request through the proxy, whatever NO_PROXY says', async () => {
+    const result = await runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: proxyUrl, NO_PROXY: 'elsewhere.test' } });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ products_count: 2 });
     expect(seen).toEqual([]);
   });
 
   it('goes direct without a proxy variable', async () => {
-    expect((await count({})).exitCode).toBe(0);
+    expect((await runCli(['catalog', 'count'], { env: { TRIDENT_CATALOG_URL: sandbox.url } })).exitCode).toBe(0);
     expect(seen).toEqual([]);
   });
 
@@ -92,15 +112,15 @@ describe('proxies from the environment', () => {
     await once(closed, 'listening');
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const result = await runCli(['catalog', 'count', '--retries', '0'], { env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: `http://user:s3cret@127.0.0.1:${port}` } });
+    const result = await runCli(['catalog', 'count', '--retries', '0'], { env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), HTTP_PROXY: `http://user:s3cret@127.0.0.1:${port}` } });
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toBe(
-      `trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused\nhint: check HTTP_PROXY, or list 127.0.0.1 in NO_PROXY to go direct\n`,
+      `trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused\nhint: check HTTP_PROXY, or list ${PROXIED} in NO_PROXY to go direct\n`,
     );
     expect(result.stdout).toBe('');
 
     // HTTPS with only HTTP_PROXY set goes through HTTP_PROXY (as curl and undici do): that proxy is named.
-    const https = await runCli(['time', 'projects', '--retries', '0'], { env: { ...time.tokenEnv(), HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    const https = await runCli(['time', 'projects', '--retries', '0'], { env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTP_PROXY: `http://127.0.0.1:${port}` } });
     expect(https.exitCode).toBe(8);
     expect(https.stderr.split('\n')[0]).toBe(`trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused`);
 
@@ -112,9 +132,9 @@ describe('proxies from the environment', () => {
   });
 
   it('tunnels HTTPS through HTTPS_PROXY: the proxy sees only CONNECT, TLS is end to end', async () => {
-    const result = await runCli(['time', 'projects', '-o', 'json'], { env: { ...time.tokenEnv(), HTTPS_PROXY: proxyUrl } });
+    const result = await runCli(['time', 'projects', '-o', 'json'], { env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTPS_PROXY: proxyUrl } });
     expect(result.stderr).toBe('');
     expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
-    expect(seen).toEqual([`CONNECT ${new URL(time.sandbox.url).host}`]);
+    expect(seen).toEqual([`CONNECT ${new URL(viaProxy(time.sandbox.url)).host}`]);
   });
 });

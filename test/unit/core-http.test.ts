@@ -173,3 +173,75 @@ describe('debug log', () => {
     for (const secret of ['tok-123', 'MIIEsecret', 'hunter2', 'c2ln', 'PRIVATE KEY-----\n']) expect(text).not.toContain(secret);
   });
 });
+
+describe('hostile answers (issue 13)', () => {
+  it('a 3xx is never a success: exit 8 naming the status and Location, not retried, on every verb', async () => {
+    const pool = agent.get(ORIGIN);
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      pool.intercept({ path: '/x', method }).reply(302, '', { headers: { location: 'https://sso.test/login' } });
+      await expect(client().request({ method, url: `${ORIGIN}/x`, deleteIsRetrySafe: true })).rejects.toMatchObject({
+        exitCode: 8,
+        status: 302,
+        code: 'REDIRECT',
+        message: 'test service answered 302 (a redirect to https://sso.test/login), which trident does not follow',
+      });
+    }
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a 303 to a POST says the service acted: an unknown outcome', async () => {
+    agent.get(ORIGIN).intercept({ path: '/x', method: 'POST' }).reply(303, '', { headers: { location: '/x/1' } });
+    await expect(client().request({ method: 'POST', url: `${ORIGIN}/x`, body: '' })).rejects.toMatchObject({ exitCode: 8, status: 303, code: 'UNKNOWN_OUTCOME' });
+  });
+
+  it('a 5xx to a POST is an unknown outcome (status kept), never "try again later", not repeated', async () => {
+    agent.get(ORIGIN).intercept({ path: '/x', method: 'POST' }).reply(502, { message: 'bad gateway' });
+    const error = await client().request({ method: 'POST', url: `${ORIGIN}/x`, body: '' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      exitCode: 8,
+      status: 502,
+      code: 'UNKNOWN_OUTCOME',
+      message: 'test service answered 502: bad gateway; the request was sent, so its outcome is unknown',
+      hint: 'check whether it took effect before running the command again',
+    });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('--debug redacts a long answer before it cuts it: no part of the token shows', async () => {
+    const token = 'SECRETTOKEN0123456789';
+    const body = `{"pad":"${'x'.repeat(3970)}","token":"${token}"}`; // the cut (4000) falls inside the token
+    agent.get(ORIGIN).intercept({ path: '/auth', method: 'POST' }).reply(200, body);
+    await client().request({ method: 'POST', url: `${ORIGIN}/auth`, body: 'password=hunter2' });
+    const text = log.join('\n');
+    expect(text).not.toContain('SECRET');
+    expect(text).not.toContain('hunter2');
+    expect(text).toContain('"token":"[redacted]"');
+  });
+});
+
+describe('url and proxy helpers', () => {
+  it('redacts a password in any URL of a text', async () => {
+    const { redactUrlText } = await import('../../src/core/redact.js');
+    expect(redactUrlText('see http://me:pw@proxy:3128/ and https://u@h/')).toBe('see http://me:[redacted]@proxy:3128/ and https://u@h/');
+  });
+
+  it('counts every spelling of this machine as loopback', async () => {
+    const { isLoopback } = await import('../../src/core/url.js');
+    for (const url of ['http://127.0.0.1', 'http://127.9.8.7:1', 'http://[::1]', 'http://localhost', 'http://localhost.', 'http://[::ffff:127.0.0.1]', 'http://127.1']) {
+      expect(isLoopback(new URL(url)), url).toBe(true);
+    }
+    for (const url of ['http://0.0.0.0', 'http://[::]', 'http://10.0.0.1', 'http://[::ffff:10.0.0.1]', 'http://localhost.example', 'http://128.0.0.1']) expect(isLoopback(new URL(url)), url).toBe(false);
+  });
+
+  it('never proxies loopback, honours NO_PROXY, and refuses a proxy value that is not a URL (exit 2)', async () => {
+    const { proxiesFrom, proxyFor } = await import('../../src/core/proxies.js');
+    const proxies = proxiesFrom({ HTTPS_PROXY: 'http://p:3128', NO_PROXY: '.internal,other:8443' })!;
+    expect(proxyFor(proxies, new URL('https://127.0.0.1/x'))).toBeUndefined();
+    expect(proxyFor(proxies, new URL('https://svc.internal/x'))).toBeUndefined();
+    expect(proxyFor(proxies, new URL('https://other:8443/x'))).toBeUndefined();
+    expect(proxyFor(proxies, new URL('https://other/x'))).toMatchObject({ variable: 'HTTPS_PROXY' });
+    expect(() => proxyFor(proxiesFrom({ http_proxy: 'http://me:pw@[bad' }), new URL('http://svc.test'))).toThrow(
+      expect.objectContaining({ exitCode: 2, message: 'invalid http_proxy "http://me:[redacted]@[bad": not a proxy URL' }),
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { usageError } from '../../core/errors.js';
+import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown, usageError } from '../../core/errors.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
 
@@ -11,9 +11,22 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const form = projectForm(opts);
   if (form.name === undefined) throw usageError('a new project needs --name');
   const { client } = await connect(ctx, opts);
-  const project = await client.createProject(form);
+  const project = await client.createProject(form).catch((error: unknown) => {
+    throw outcomeUnknown(error) ? unknownCreate(form.name!, error) : error;
+  });
   ctx.log.info(`created project ${project.id}`);
   await ctx.output.object(project);
+}
+
+/** The request was sent and no answer says what became of it: running the command again may make a second project. */
+function unknownCreate(name: string, error: TridentError): TridentError {
+  return new TridentError(ExitCode.unavailable, `outcome unknown for the new project "${name}": ${error.message}`, {
+    code: UNKNOWN_OUTCOME,
+    status: error.status,
+    requestId: error.requestId,
+    hint: `check with: trident time projects --status all (look for "${name}") before creating it again`,
+    cause: error,
+  });
 }
 
 export function register(parent: Command, bind: Binder): void {
