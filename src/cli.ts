@@ -47,6 +47,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
     .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
     .option('--json', 'same as -o json')
+    .option('--columns <names>', 'columns of table, csv and tsv output, in that order (names as in the csv header: id,title,...)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')

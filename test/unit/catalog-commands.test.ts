@@ -147,10 +147,29 @@ describe('lists', () => {
   it('one page: notes on a terminal which rows these were and how to get the rest', async () => {
     const f = setup({ answer, globals: { output: 'json' }, stderrTTY: true });
     await products.run(f.ctx, { limit: '2', offset: '2' });
-    expect(JSON.parse(f.stdout())).toEqual([
-      { canonical_product_id: 'p2', title: 't' },
-      { canonical_product_id: 'p3', title: 't' },
-    ]);
+    expect(JSON.parse(f.stdout())).toEqual({
+      items: [
+        { canonical_product_id: 'p2', title: 't' },
+        { canonical_product_id: 'p3', title: 't' },
+      ],
+      meta: { limit: 2, offset: 2, total: 7, next_offset: 4 },
+    });
     expect(f.stderr()).toBe('products 3–4 of 7; next page: --offset 4, every page: --all\n');
+  });
+
+  it('one page in -o json: next_offset is null on the last page; --all stays the array of every item', async () => {
+    const last = setup({ answer, globals: { output: 'json' } });
+    await products.run(last.ctx, { limit: '5', offset: '5' });
+    expect(JSON.parse(last.stdout())).toEqual({
+      items: [
+        { canonical_product_id: 'p5', title: 't' },
+        { canonical_product_id: 'p6', title: 't' },
+      ],
+      meta: { limit: 5, offset: 5, total: 7, next_offset: null },
+    });
+    await last.close();
+    const all = setup({ answer, globals: { output: 'json' } });
+    await products.run(all.ctx, { all: true, limit: '3' });
+    expect(JSON.parse(all.stdout()).map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
   });
 });
