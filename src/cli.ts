@@ -5,6 +5,7 @@ import type { Binder, Group } from './command.js';
 import { makeBinder } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
+import { wrapHelp } from './core/help-wrap.js';
 import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
 import { reportError } from './core/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/stdout-failure.js';
@@ -105,11 +106,17 @@ function knownCommands(command: Command): string {
   return names.length === 0 ? `"${path.join(' ')}" has no commands` : `commands of "${path.join(' ')}": ${names.join(', ')}`;
 }
 
+/**
+ * Below this many columns left for descriptions commander stops wrapping them altogether (its default, 40,
+ * left `time --help` unwrapped at 80 columns beside its long `customer-update` line): wrap down to this.
+ */
+const MIN_DESCRIPTION_WIDTH = 20;
+
 /** Settings commander copies only through .command(): make sure every command has them. */
 function applyToTree(command: Command): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   for (const sub of command.commands) applyToTree(sub);
 }
 
@@ -118,7 +125,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   let exitCode = 0;
   const program = buildProgram();
   program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
+    writeOut: (text) => io.stdout.write(wrapHelp(text, io.stdout.isTTY ? ((io.stdout as { columns?: number }).columns ?? 80) : 80)),
     writeErr: (text) => io.stderr.write(text),
     // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint.
     outputError: (text, write) => {

@@ -24,7 +24,8 @@ afterAll(() => sandbox.close());
 
 async function helpExamples(command: string): Promise<string[]> {
   const help = await runCli(['catalog', ...(command ? [command] : []), '--help']);
-  const block = help.stdout.split('\nExamples:\n')[1] ?? '';
+  // A long example is continued on the next line with " \\" (help wraps at 80 columns): one line again.
+  const block = (help.stdout.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ');
   return block.split('\n').filter((line) => line.startsWith('  $ ')).map((line) => line.slice(4));
 }
 

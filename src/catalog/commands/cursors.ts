@@ -3,7 +3,6 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { CURSOR_COLUMNS, CURSOR_FIELDS } from '../columns.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
-import { warnUnknownStores } from '../unknown-store.js';
 import { oneStore } from './one-store.js';
 
 export interface CursorsOptions extends ConnectionOptions {
@@ -13,8 +12,7 @@ export interface CursorsOptions extends ConnectionOptions {
 export async function run(ctx: Context, opts: CursorsOptions): Promise<void> {
   ctx.output.checkColumns(CURSOR_FIELDS);
   const client = await connect(ctx, opts);
-  const shown = await ctx.output.list(await client.cursors({ parser_name: opts.store }), CURSOR_COLUMNS, undefined, CURSOR_FIELDS);
-  if (shown === 0) await warnUnknownStores(ctx, client, opts.store === undefined ? undefined : [opts.store]);
+  await ctx.output.list(await client.cursors({ parser_name: opts.store }), CURSOR_COLUMNS, undefined, CURSOR_FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {
