@@ -7,6 +7,7 @@
 // its nearest label: it is given the values less the minimum, and its labels add the minimum back.
 // Labels and dates come from the service: they are escaped like table cells, never sent raw to a terminal.
 import { escapeControls } from '../core/printable.js';
+import { wrapCell } from '../core/table-fit.js';
 
 export interface ChartInput {
   dates: string[];
@@ -105,7 +106,7 @@ export async function renderChart(input: ChartInput): Promise<string> {
 
   const perColumn = input.values.length / columns.length;
   const title = perColumn > 1 ? `${label}, each column the mean of up to ${Math.ceil(perColumn)} points` : label;
-  return [title, ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
+  return [wrapCell(title, input.width), ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
 }
 
 function formatValue(value: number): string {

@@ -31,7 +31,9 @@ export function inTerminal(args: string[], options: CliOptions = {}, { columns, 
     timeout: 30_000,
   });
   let screen = '';
-  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
+  // Decoded as a stream: a character split between two chunks must not become two replacement characters.
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (screen += chunk));
   return {
     async waitFor(text) {
       const deadline = Date.now() + 10_000;
