@@ -2,6 +2,7 @@
 // a wider terminal gets longer lines rather than the same narrow ones.
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
 import { runCli } from '../helpers/cli.js';
 import { inTerminal } from '../helpers/terminal.js';
 
@@ -37,5 +38,13 @@ describe('help on a terminal', () => {
   it('help piped (no terminal) is wrapped at 80 columns', async () => {
     const help = await runCli(['time', '--help']);
     for (const line of help.stdout.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('sandbox --help', () => {
+  it("names the time service's user and password, and how to log in again", async () => {
+    const help = (await runCli(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(`${SANDBOX_TIME_USER.email}, password ${SANDBOX_TIME_USER.password}`);
+    expect(help).toContain('trident time login --profile sandbox');
   });
 });
