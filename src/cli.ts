@@ -120,18 +120,23 @@ function applyToTree(command: Command): void {
   for (const sub of command.commands) applyToTree(sub);
 }
 
+/** The width help is wrapped to: the terminal's, else 80 (as commander does). */
+const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
+
 export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
   const { io } = deps;
   let exitCode = 0;
   const program = buildProgram();
   program.configureOutput({
-    writeOut: (text) => io.stdout.write(wrapHelp(text, io.stdout.isTTY ? ((io.stdout as { columns?: number }).columns ?? 80) : 80)),
-    writeErr: (text) => io.stderr.write(text),
-    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint.
-    outputError: (text, write) => {
+    // Commander writes only help through these (errors go through outputError): wrapped to the terminal.
+    writeOut: (text) => io.stdout.write(wrapHelp(text, helpWidth(io.stdout))),
+    writeErr: (text) => io.stderr.write(wrapHelp(text, helpWidth(io.stderr))),
+    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint. An error stays
+    // one line, however long: it is written as it is, not wrapped.
+    outputError: (text) => {
       const [first = '', ...rest] = text.replace(/^error: /, '').trimEnd().split('\n');
       const hint = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
-      write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
+      io.stderr.write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
     },
   });
   // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half

@@ -35,9 +35,20 @@ describe('help on a terminal', () => {
     expect(narrow.find((line) => line.includes('-o, --output <format>'))).not.toContain('(choices:');
   });
 
-  it('help piped (no terminal) is wrapped at 80 columns', async () => {
+  it('help piped (no terminal) is wrapped at 80 columns, also the help a group alone prints on stderr', async () => {
     const help = await runCli(['time', '--help']);
     for (const line of help.stdout.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    const bare = await runCli(['time']);
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toContain('Usage: trident time');
+    for (const line of bare.stderr.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+  });
+
+  it('an error stays one line, however long', async () => {
+    const option = `--${'x'.repeat(120)}`;
+    const result = await runCli(['keys', 'list', option]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`trident: unknown option '${option}'`);
   });
 });
 

@@ -42,10 +42,15 @@ export async function run(ctx: Context, opts: DynamicsOptions, id: string): Prom
     await ctx.output.write(`${await chartOf(ctx, client, product, query, answer)}\n`);
   } else {
     const points = answer.dates.map((date, index) => ({ date, value: answer.values[index] ?? null }));
-    await ctx.output.list(points, [
-      { header: 'date', value: (point) => point.date },
-      { header: 'value', value: (point) => point.value },
-    ]);
+    await ctx.output.list(
+      points,
+      [
+        { header: 'date', value: (point) => point.date },
+        { header: 'value', value: (point) => point.value },
+      ],
+      undefined,
+      ['date', 'value'],
+    );
   }
 }
 
