@@ -293,13 +293,17 @@ export class Output {
     const available = this.sink.columns;
     if (!available) return this.draw(head, cells, []);
     const natural = naturalWidths([head, ...cells]);
+    // A table that declares no order of importance: the later a column, the sooner it goes (never the first).
+    const ranked = columns.some((column) => column.hide !== undefined);
+    const hideRank = (column: Column<T>, index: number) => (!mayHide ? undefined : ranked ? column.hide : index > 0 ? columns.length - index : undefined);
     const fitted = fitTable(
-      columns.map((column, index) => ({ natural: natural[index]!, wraps: isWrappable(cells.map((row) => row[index]!)), hide: mayHide ? column.hide : undefined })),
+      columns.map((column, index) => ({ natural: natural[index]!, wraps: isWrappable(cells.map((row) => row[index]!)), hide: hideRank(column, index) })),
       available,
     );
     if (fitted.hidden.length > 0) {
       const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
-      this.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: --columns ${columns.map(keyOf).join(',')}`);
+      const all = columns.map(keyOf).join(',');
+      this.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: --columns ${/^[\w,.:@%+=/-]+$/.test(all) ? all : `'${all.replace(/'/g, `'\\''`)}'`}`);
     }
     const wrap = (text: string, at: number) => (fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text);
     return this.draw(

@@ -155,6 +155,26 @@ describe('Output', () => {
     expect(notes).toEqual(['unit, observed hidden to fit 80 columns; to choose the columns: --columns id,price,store,unit,observed']);
   });
 
+  it('a table that declares no order of importance hides its last columns first, never the first', async () => {
+    const stream = Object.assign(new PassThrough(), { columns: 80 });
+    let text = '';
+    stream.on('data', (chunk) => (text += chunk));
+    const notes: string[] = [];
+    const output = new Output(stream, 'table', false);
+    output.configure({ note: (message) => notes.push(message) });
+    const key = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', name: 'ci-reader', scopes: 'read,write', subaccount: 'all', created: '2026-02-01T06:00:00.123Z' };
+    await output.list([key], [
+      { header: 'id', value: (k) => k.id },
+      { header: 'name', value: (k) => k.name },
+      { header: 'scopes', value: (k) => k.scopes },
+      { header: 'subaccount', value: (k) => k.subaccount },
+      { header: 'time total', value: (k) => k.created },
+    ]);
+    for (const line of text.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(text).toContain(whole);
+    expect(notes).toEqual(["time total hidden to fit 80 columns; to choose the columns: --columns 'id,name,scopes,subaccount,time total'"]);
+  });
+
   it('--columns chooses and orders the columns of table, csv and tsv; an unknown name is exit 2 naming the valid ones', async () => {
     const list = [{ id: 1, name: 'a', extra: 'x' }];
     const cols = [{ header: 'ID', key: 'id', value: (r: (typeof list)[number]) => r.id }];
