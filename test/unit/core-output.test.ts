@@ -11,6 +11,17 @@ function capture(format: Format, color = false) {
   return { output: new Output(stream, format, color), text: () => text };
 }
 
+/** An Output on a terminal `columns` wide, with its notes (what goes to stderr) gathered. */
+function onTerminal(columns: number) {
+  const stream = Object.assign(new PassThrough(), { columns });
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk));
+  const notes: string[] = [];
+  const output = new Output(stream, 'table', false);
+  output.configure({ note: (message) => notes.push(message) });
+  return { output, notes, text: () => text };
+}
+
 const rows = [
   { id: 1, name: 'plain', tags: ['a', 'b'], note: null },
   { id: 2, name: 'comma, "quote"\nnewline', tags: [], note: 'tab\there' },
@@ -134,12 +145,7 @@ describe('Output', () => {
   });
 
   it('hides the least important columns to keep numbers and ids whole, and says on stderr how to see them', async () => {
-    const stream = Object.assign(new PassThrough(), { columns: 80 });
-    let text = '';
-    stream.on('data', (chunk) => (text += chunk));
-    const notes: string[] = [];
-    const output = new Output(stream, 'table', false);
-    output.configure({ note: (message) => notes.push(message) });
+    const { output, notes, text: screen } = onTerminal(80);
     const row = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', price: 222.33, observed: '2026-02-01T06:00:00Z', store: 'fixprice', unit: 'RUB' };
     await output.list([row], [
       { header: 'id', value: (r) => r.id },
@@ -148,20 +154,15 @@ describe('Output', () => {
       { header: 'unit', value: (r) => r.unit, hide: 1 },
       { header: 'observed', value: (r) => r.observed, hide: 2 },
     ]);
-    for (const line of text.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
-    for (const whole of [row.id, '222.33', 'fixprice']) expect(text).toContain(whole);
-    expect(text).not.toContain('…');
-    expect(text).not.toContain('RUB');
+    for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const whole of [row.id, '222.33', 'fixprice']) expect(screen()).toContain(whole);
+    expect(screen()).not.toContain('…');
+    expect(screen()).not.toContain('RUB');
     expect(notes).toEqual(['unit, observed hidden to fit 80 columns; to choose the columns: --columns id,price,store,unit,observed']);
   });
 
   it('a table that declares no order of importance hides its last columns first, never the first', async () => {
-    const stream = Object.assign(new PassThrough(), { columns: 80 });
-    let text = '';
-    stream.on('data', (chunk) => (text += chunk));
-    const notes: string[] = [];
-    const output = new Output(stream, 'table', false);
-    output.configure({ note: (message) => notes.push(message) });
+    const { output, notes, text: screen } = onTerminal(80);
     const key = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', name: 'ci-reader', scopes: 'read,write', subaccount: 'all', created: '2026-02-01T06:00:00.123Z' };
     await output.list([key], [
       { header: 'id', value: (k) => k.id },
@@ -170,8 +171,8 @@ describe('Output', () => {
       { header: 'subaccount', value: (k) => k.subaccount },
       { header: 'time total', value: (k) => k.created },
     ]);
-    for (const line of text.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
-    for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(text).toContain(whole);
+    for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(screen()).toContain(whole);
     expect(notes).toEqual(["time total hidden to fit 80 columns; to choose the columns: --columns 'id,name,scopes,subaccount,time total'"]);
   });
 
