@@ -144,6 +144,13 @@ describe('lists', () => {
     expect(terminal.seen).toEqual(['/products?limit=100&offset=0']);
   });
 
+  it('shows no progress on TERM=dumb, which cannot clear a line', async () => {
+    const dumb = setup({ answer, globals: { output: 'ndjson' }, stderrTTY: true, env: { TERM: 'dumb' } });
+    await products.run(dumb.ctx, { all: true, limit: '3' });
+    expect(dumb.stderr()).toBe('');
+    expect(dumb.stdout().trim().split('\n')).toHaveLength(7);
+  });
+
   it('one page: notes on a terminal which rows these were and how to get the rest', async () => {
     const f = setup({ answer, globals: { output: 'json' }, stderrTTY: true });
     await products.run(f.ctx, { limit: '2', offset: '2' });
