@@ -3,6 +3,7 @@ import * as categories from '../../src/catalog/commands/categories.js';
 import * as category from '../../src/catalog/commands/category.js';
 import * as commonCount from '../../src/catalog/commands/common-count.js';
 import * as count from '../../src/catalog/commands/count.js';
+import * as cursors from '../../src/catalog/commands/cursors.js';
 import * as dynamics from '../../src/catalog/commands/dynamics.js';
 import * as product from '../../src/catalog/commands/product.js';
 import * as products from '../../src/catalog/commands/products.js';
@@ -59,6 +60,17 @@ describe('client-side rejections send nothing', () => {
     else expect(error.message).toMatch(message);
     expect(f.seen).toEqual([]);
     expect(f.stdout()).toBe('');
+  });
+
+  it.each([
+    ['products', (f: FakeCatalog) => products.run(f.ctx, {}), /^unknown column in --columns: bogus$/],
+    ['cursors', (f: FakeCatalog) => cursors.run(f.ctx, {}), /^unknown column in --columns: bogus$/],
+    ['dynamics', (f: FakeCatalog) => dynamics.run(f.ctx, DYNAMICS, 'p1'), /^unknown column in --columns: bogus$/],
+  ] as const)('%s refuses an unknown --columns name before any request', async (_name, run, message) => {
+    const f = setup({ globals: { output: 'csv' } });
+    f.ctx.output.configure({ columns: 'bogus' });
+    expect((await usageError(run(f))).message).toMatch(message);
+    expect(f.seen).toEqual([]);
   });
 
   it('says how to configure the URL when none is set', async () => {
