@@ -302,8 +302,7 @@ export class Output {
     );
     if (fitted.hidden.length > 0) {
       const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
-      const all = columns.map(keyOf).join(',');
-      this.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: --columns ${/^[\w,.:@%+=/-]+$/.test(all) ? all : `'${all.replace(/'/g, `'\\''`)}'`}`);
+      this.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: --columns ${shellQuoted(columns.map(keyOf).join(','))}`);
     }
     const wrap = (text: string, at: number) => (fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text);
     return this.draw(
@@ -353,4 +352,9 @@ function printable(value: unknown): string {
 /** A column --columns asks for that the table does not define: the record's field of that name. */
 function recordColumn<T>(name: string, toRecord: (row: T) => Row): Column<T> {
   return { header: name, key: name, value: (row) => toRecord(row)[name] };
+}
+
+/** A word as a shell reads it back: quoted unless it is plain. */
+function shellQuoted(word: string): string {
+  return /^[\w,.:@%+=/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
