@@ -2,7 +2,12 @@
 // the groups add after them (notes on connections, examples): those lines are wrapped here, at spaces only,
 // never inside a word. Prose keeps its hanging indent (under the text after a "term  " column); an example
 // command is continued with " \" on the next line, so that it still works when pasted.
-import stringWidth from 'string-width';
+
+/**
+ * Width of help text: its characters (help is ours, with no wide or combining characters). Not string-width,
+ * which every command would then load at start-up.
+ */
+const stringWidth = (text: string) => Array.from(text).length;
 
 const EXAMPLE = '  $ ';
 const CONTINUED = '      ';
