@@ -12,9 +12,11 @@ const { startSandbox, writeSandboxProfile } = await import(join(root, 'dist/sand
 
 const home = mkdtempSync(join(tmpdir(), 'trident-demo-'));
 const configDir = join(home, 'config');
-const env = { ...process.env, TRIDENT_CONFIG_DIR: configDir, TRIDENT_PROFILE: 'sandbox', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' };
+// Bold on a terminal that can show it (not TERM=dumb), for the demo's lines and the CLI's tables alike.
+const capable = Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
+const env = { ...process.env, TRIDENT_CONFIG_DIR: configDir, TRIDENT_PROFILE: 'sandbox', FORCE_COLOR: capable ? '1' : '0' };
 delete env.CI;
-const bold = (text) => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[22m` : text);
+const bold = (text) => (capable ? `\u001b[1m${text}\u001b[22m` : text);
 const started = Date.now();
 
 // The services live in this process: the CLI must run asynchronously so that they can answer it.
