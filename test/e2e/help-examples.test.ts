@@ -46,6 +46,8 @@ async function runExample(line: string): Promise<{ exitCode: number; stdout: str
 function hasData(output: string): boolean {
   const text = output.trim();
   if (text === '' || text === '[]') return false;
+  // One page of a list in -o json: {"items", "meta"}; its items must not be empty.
+  if (text.startsWith('{"items"') || text.startsWith('{\n  "items"')) return (JSON.parse(text) as { items: unknown[] }).items.length > 0;
   return text.startsWith('{') || text.startsWith('[') || text.split('\n').length >= 2;
 }
 
