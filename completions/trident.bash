@@ -16,7 +16,7 @@ _trident_subcommands() {
 
 _trident_options() {
   case "$1" in
-    "__global__") echo "--profile --output -o --json --jq --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
+    "__global__") echo "--profile --output -o --json --jq --columns --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
@@ -52,7 +52,7 @@ _trident_options() {
 
 _trident_valued_options() {
   case "$1" in
-    "__global__") echo "--profile --output -o --jq --timeout --retries --ca-file" ;;
+    "__global__") echo "--profile --output -o --jq --columns --timeout --retries --ca-file" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
@@ -92,6 +92,7 @@ _trident_option_values() {
     "__global__|--output") echo "table json ndjson csv tsv" ;;
     "__global__|-o") echo "table json ndjson csv tsv" ;;
     "__global__|--jq") echo "__any__" ;;
+    "__global__|--columns") echo "__any__" ;;
     "__global__|--timeout") echo "__any__" ;;
     "__global__|--retries") echo "__any__" ;;
     "__global__|--ca-file") echo "__files__" ;;

@@ -25,7 +25,7 @@ end
 function __trident_options
     switch "$argv[1]"
         case '__global__'
-            echo '--profile --output -o --json --jq --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
+            echo '--profile --output -o --json --jq --columns --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
         case 'keys list'
             echo '--fcm-subtrader-id --url --key-id --private-key'
         case 'keys create'
@@ -92,7 +92,7 @@ end
 function __trident_valued_options
     switch "$argv[1]"
         case '__global__'
-            echo '--profile --output -o --jq --timeout --retries --ca-file'
+            echo '--profile --output -o --jq --columns --timeout --retries --ca-file'
         case 'keys list'
             echo '--fcm-subtrader-id --url --key-id --private-key'
         case 'keys create'
@@ -165,6 +165,8 @@ function __trident_option_values
         case '__global__|-o'
             echo 'table json ndjson csv tsv'
         case '__global__|--jq'
+            echo '__any__'
+        case '__global__|--columns'
             echo '__any__'
         case '__global__|--timeout'
             echo '__any__'

@@ -12,16 +12,21 @@ const { startSandbox, writeSandboxProfile } = await import(join(root, 'dist/sand
 
 const home = mkdtempSync(join(tmpdir(), 'trident-demo-'));
 const configDir = join(home, 'config');
-const env = { ...process.env, TRIDENT_CONFIG_DIR: configDir, TRIDENT_PROFILE: 'sandbox', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' };
+// Bold on a terminal that can show it (not TERM=dumb), for the demo's lines and the CLI's tables alike.
+const capable = Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
+const env = { ...process.env, TRIDENT_CONFIG_DIR: configDir, TRIDENT_PROFILE: 'sandbox', FORCE_COLOR: capable ? '1' : '0' };
 delete env.CI;
-const bold = (text) => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[22m` : text);
+const bold = (text) => (capable ? `\u001b[1m${text}\u001b[22m` : text);
 const started = Date.now();
 
 // The services live in this process: the CLI must run asynchronously so that they can answer it.
 const run = promisify(execFile);
 
+/** An argument as a shell reads it back: quoted unless it is plain (`--name 'Café Zürich AG'`). */
+const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+
 async function trident(args, { capture = false } = {}) {
-  if (!capture) console.log(`\n${bold(`$ trident ${args.join(' ')}`)}`);
+  if (!capture) console.log(`\n${bold(`$ trident ${args.map(shellQuote).join(' ')}`)}`);
   let stdout;
   let stderr;
   try {
@@ -66,8 +71,9 @@ try {
   await trident(['catalog', 'common-count', '--scope', 'stores', '-o', 'table']);
 
   step('Price dynamics of one product over the last 90 days, drawn in the terminal (gaps stay gaps).');
-  const [product] = JSON.parse(await trident(['catalog', 'products', '--limit', '1', '--sort', 'price_desc', '-o', 'json'], { capture: true }));
-  const [source] = JSON.parse(await trident(['catalog', 'sources', product.canonical_product_id, '--limit', '1', '-o', 'json'], { capture: true }));
+  // One page of a list in -o json is {"items", "meta"}.
+  const [product] = JSON.parse(await trident(['catalog', 'products', '--limit', '1', '--sort', 'price_desc', '-o', 'json'], { capture: true })).items;
+  const [source] = JSON.parse(await trident(['catalog', 'sources', product.canonical_product_id, '--limit', '1', '-o', 'json'], { capture: true })).items;
   await trident(['catalog', 'dynamics', product.canonical_product_id, '--store', source.parser_name, '--source-id', String(source.source_id), '--field', 'price', '--from', '-90d', '--interval', '1d', '--chart', '-o', 'table']);
 
   console.log(`\n${bold('Done')} in ${((Date.now() - started) / 1000).toFixed(1)} s. Run your own sandbox with: trident sandbox`);

@@ -5,6 +5,7 @@ import type { Binder, Group } from './command.js';
 import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
+import { wrapHelp } from './core/help-wrap.js';
 import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
 import { reportError } from './core/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/stdout-failure.js';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
     .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
     .option('--json', 'same as -o json')
     .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
+    .option('--columns <names>', 'columns of table, csv and tsv output, in that order (names as in the csv header: id,title,...)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
@@ -113,26 +115,37 @@ function knownCommands(command: Command): string {
   return names.length === 0 ? `"${path.join(' ')}" has no commands` : `commands of "${path.join(' ')}": ${names.join(', ')}`;
 }
 
+/**
+ * Below this many columns left for descriptions commander stops wrapping them altogether (its default, 40,
+ * left `time --help` unwrapped at 80 columns beside its long `customer-update` line): wrap down to this.
+ */
+const MIN_DESCRIPTION_WIDTH = 20;
+
 /** Settings commander copies only through .command(): make sure every command has them. */
 function applyToTree(command: Command): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   for (const sub of command.commands) applyToTree(sub);
 }
+
+/** The width help is wrapped to: the terminal's, else 80 (as commander does). */
+const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
 
 export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
   const { io } = deps;
   let exitCode = 0;
   const program = buildProgram();
   program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint.
-    outputError: (text, write) => {
+    // Commander writes only help through these (errors go through outputError): wrapped to the terminal.
+    writeOut: (text) => io.stdout.write(wrapHelp(text, helpWidth(io.stdout))),
+    writeErr: (text) => io.stderr.write(wrapHelp(text, helpWidth(io.stderr))),
+    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint. An error stays
+    // one line, however long: it is written as it is, not wrapped.
+    outputError: (text) => {
       const [first = '', ...rest] = text.replace(/^error: /, '').trimEnd().split('\n');
       const hint = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
-      write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
+      io.stderr.write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
     },
   });
   // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half

@@ -18,8 +18,10 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? arg : [arg])) as string[];
-      const ctx = createContext(command.optsWithGlobals<GlobalOptions>(), deps);
+      const globals = command.optsWithGlobals<GlobalOptions & { columns?: string }>();
+      const ctx = createContext(globals, deps);
       try {
+        ctx.output.configure({ columns: globals.columns, note: (message) => ctx.log.info(message) });
         const code = await run(ctx, command.opts() as O, ...operands);
         setExitCode(code ?? 0);
       } catch (error) {

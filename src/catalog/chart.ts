@@ -2,7 +2,12 @@
 // (it throws on undefined and draws nonsense for NaN), so each contiguous run of values is plotted on its
 // own with a shared min, max and height, and the runs are pasted side by side on one canvas, leaving the
 // columns of missing points blank. A short series is widened (each point a few columns); a longer one than
-// fits is averaged down.
+// fits is averaged down to one value per column, so any length is drawn in the same time and memory.
+// asciichart rounds a value's row from zero, not from the bottom of the axis, which can put it a row off
+// its nearest label: it is given the values less the minimum, and its labels add the minimum back.
+// Labels and dates come from the service: they are escaped like table cells, never sent raw to a terminal.
+import { escapeControls } from '../core/printable.js';
+import { wrapCell } from '../core/table-fit.js';
 
 export interface ChartInput {
   dates: string[];
@@ -56,20 +61,32 @@ export function runsOf(values: Array<number | null>): Run[] {
   return runs;
 }
 
+/** The smallest and largest value of a series of any length (spreading it into Math.min overflows the stack). */
+function extent(values: Array<number | null>): { min: number; max: number } | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    if (value === null || !Number.isFinite(value)) continue;
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  return min <= max ? { min, max } : undefined;
+}
+
 /** The chart as text (no trailing newline), or a one-line note when the series has no value at all. */
 export async function renderChart(input: ChartInput): Promise<string> {
-  const present = input.values.filter((value): value is number => value !== null && Number.isFinite(value));
-  if (present.length === 0) return `${input.label}: no values between ${input.dates[0] ?? '?'} and ${input.dates.at(-1) ?? '?'}`;
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const label = escapeControls(input.label);
+  const range = extent(input.values);
+  if (!range) return `${label}: no values between ${escapeControls(input.dates[0] ?? '?')} and ${escapeControls(input.dates.at(-1) ?? '?')}`;
+  const { min, max } = range;
   const labelWidth = Math.max(formatValue(min).length, formatValue(max).length);
   const prefixWidth = labelWidth + 2; // label, a space, the axis
   const columns = fitColumns(input.values, Math.max(MIN_PLOT_COLUMNS, input.width - prefixWidth - 1));
-  const runs = runsOf(columns);
+  const runs = runsOf(columns.map((value) => (value === null ? null : value - min)));
 
   const asciichart = await import('asciichart');
   const plot = (asciichart as unknown as { default?: typeof asciichart }).default?.plot ?? asciichart.plot;
-  const config = { min, max, height: input.height ?? DEFAULT_HEIGHT, format: (value: number) => formatValue(value).padStart(labelWidth) };
+  const config = { min: 0, max: max - min, height: input.height ?? DEFAULT_HEIGHT, format: (value: number) => formatValue(value + min).padStart(labelWidth) };
   // Each run gets its last value once more, so that its last point has a column of its own (asciichart
   // draws the step from point x to x+1 in column x, and nothing after the last point).
   const plots = runs.map((run) => plot([...run.values, run.values.at(-1)!], config).split('\n'));
@@ -81,14 +98,15 @@ export async function renderChart(input: ChartInput): Promise<string> {
       canvas[row]!.splice(run.start, cells.length, ...cells);
     });
   });
-  // The axis as asciichart draws it for the first run; its mark of the first value belongs on the axis only
-  // when the series starts with a value.
-  const axis = plots[0]!.map((line) => (runs[0]!.start === 0 ? line.slice(0, prefixWidth) : `${line.slice(0, labelWidth)} ┤`));
+  // The axis carries the labels; it marks the row of the first value when the series starts with one.
+  const rows = plots[0]!.length - 1;
+  const firstRow = runs[0]!.start === 0 ? rows - Math.round(max > min ? (runs[0]!.values[0]! * rows) / (max - min) : 0) : -1;
+  const axis = plots[0]!.map((line, row) => `${line.slice(0, labelWidth)} ${row === firstRow ? '┼' : '┤'}`);
   const lines = canvas.map((cells, row) => `${axis[row]}${cells.join('')}`.trimEnd());
 
   const perColumn = input.values.length / columns.length;
-  const title = perColumn > 1 ? `${input.label}, each column the mean of up to ${Math.ceil(perColumn)} points` : input.label;
-  return [title, ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
+  const title = perColumn > 1 ? `${label}, each column the mean of up to ${Math.ceil(perColumn)} points` : label;
+  return [wrapCell(title, input.width), ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
 }
 
 function formatValue(value: number): string {
@@ -108,6 +126,6 @@ function dateLine(dates: string[], indent: number, columns: number): string {
 /** `2026-02-01T06:00:00Z` → `2026-02-01 06:00Z`; a midnight is just its date. */
 function shortDate(iso: string): string {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::[\d.]+)?Z$/.exec(iso);
-  if (!match) return iso;
+  if (!match) return escapeControls(iso);
   return match[2] === '00:00' ? match[1]! : `${match[1]} ${match[2]}Z`;
 }

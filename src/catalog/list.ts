@@ -1,5 +1,6 @@
 // What every paged list command shares: --limit/--offset/--all, the one page or every page, and the rows
-// written as they arrive (lists in machine formats are their items, DESIGN §2.8).
+// written as they arrive. In -o json one page is {"items", "meta"} so that a script can page on; --all
+// gives the array of every item (DESIGN §2.7).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Column } from '../core/output.js';
@@ -7,6 +8,7 @@ import type { CatalogClient, Page, PageRequest } from './client.js';
 import { addConnectionOption, connect, type ConnectionOptions } from './connection.js';
 import { pages } from './pages.js';
 import { pageProgress } from './progress.js';
+import { warnUnknownStores } from './unknown-store.js';
 import { MAX_PAGE, pageLimit, pageOffset } from './validate.js';
 
 export interface ListOptions extends ConnectionOptions {
@@ -19,6 +21,10 @@ export interface ListSpec<T> {
   /** Plural noun for notes: "products". */
   noun: string;
   columns: Array<Column<T>>;
+  /** The fields of an item, as the service names them: an empty csv's header, what --columns takes. */
+  fields: readonly string[];
+  /** The --store asked for, if any: an empty list then checks it is a store the service knows. */
+  store?: string;
   fetch(client: CatalogClient, page: PageRequest): Promise<Page<T>>;
 }
 
@@ -29,26 +35,41 @@ export function addListOptions(command: Command): Command {
     .option('--all', 'follow every page, streaming rows as they arrive');
 }
 
-/** Checks the paging options (before anything is sent), then prints one page or, with --all, every page. */
+/** Checks the paging options and --columns (before anything is sent), then prints one page or, with --all, every page. */
 export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
   const limit = pageLimit(opts.limit);
   const offset = pageOffset(opts.offset);
+  ctx.output.checkColumns([...new Set([...spec.fields, ...spec.columns.map((column) => column.key ?? column.header)])]);
   const client = await connect(ctx, opts);
   if (opts.all) {
     const progress = pageProgress(ctx, spec.noun);
     let shown: number;
     try {
       const rows = pages((size, from) => spec.fetch(client, { limit: size, offset: from }), { limit: limit ?? MAX_PAGE, offset: offset ?? 0 }, progress?.update);
-      shown = await ctx.output.list(rows, spec.columns);
+      shown = await ctx.output.list(rows, spec.columns, undefined, spec.fields);
     } finally {
       progress?.done();
     }
-    if (shown === 0 && ctx.io.stderr.isTTY) ctx.log.info(`no ${spec.noun}`);
+    if (shown === 0) await noneFound(ctx, client, spec);
     return;
   }
   const page = await spec.fetch(client, { limit, offset });
-  await ctx.output.list(page.items, spec.columns);
+  if (ctx.format === 'json') await ctx.output.object({ items: page.items, meta: pageMeta(page) });
+  else await ctx.output.list(page.items, spec.columns, undefined, spec.fields);
   noteMore(ctx, spec.noun, page);
+  if (page.items.length === 0) await warnUnknownStores(ctx, client, spec.store === undefined ? undefined : [spec.store]);
+}
+
+/** The page's place in the list, and where the next one starts (null after the last). */
+export function pageMeta<T>(page: Page<T>): { limit: number; offset: number; total: number; next_offset: number | null } {
+  const offset = page.meta.offset ?? 0;
+  const end = offset + page.items.length;
+  return { limit: page.meta.limit, offset, total: page.meta.total, next_offset: page.items.length > 0 && end < page.meta.total ? end : null };
+}
+
+async function noneFound<T>(ctx: Context, client: CatalogClient, spec: ListSpec<T>): Promise<void> {
+  if (ctx.io.stderr.isTTY) ctx.log.info(`no ${spec.noun}`);
+  await warnUnknownStores(ctx, client, spec.store === undefined ? undefined : [spec.store]);
 }
 
 /** On a terminal: which rows these were and how to get the rest, or that there were none. */

@@ -1,6 +1,6 @@
 // A one-line "fetched N of M" on stderr while --all pages through a list, for a person at a terminal.
-// Off with --quiet, when stderr is not a terminal, and when rows stream to that same terminal (they would
-// print through the line).
+// Off with --quiet, when stderr is not a terminal, on TERM=dumb (which cannot clear a line), and when rows
+// stream to that same terminal (they would print through the line).
 import type { Context } from '../context.js';
 import type { PageProgress } from './pages.js';
 
@@ -13,7 +13,7 @@ const CLEAR_LINE = '\r\u001b[2K';
 
 export function pageProgress(ctx: Context, noun: string): Progress | undefined {
   const { stderr, stdout } = ctx.io;
-  if (!stderr.isTTY || ctx.log.quiet) return undefined;
+  if (!stderr.isTTY || ctx.log.quiet || ctx.env.TERM === 'dumb') return undefined;
   if (stdout.isTTY && ctx.format !== 'table') return undefined;
   let shown = false;
   return {

@@ -2,7 +2,7 @@
 // ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
 import { once } from 'node:events';
 import { usageError } from './errors.js';
-import { escapeControls } from './printable.js';
+import { escapeControls, escapeDataControls } from './printable.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -10,7 +10,13 @@ export type Format = (typeof FORMATS)[number];
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** The field of the machine record it shows: the name --columns takes (default: the header). */
+  key?: string;
+  /** Hidden to fit a narrow terminal, lowest first (DESIGN §2.7); a column without one is always shown. */
+  hide?: number;
 }
+
+const keyOf = (column: Column<never>) => column.key ?? column.header;
 
 export interface Sink {
   write(chunk: string): boolean;
@@ -32,12 +38,22 @@ export function chooseFormat(explicit: string | undefined, isTTY: boolean, where
   return explicit ? parseFormat(explicit, where) : isTTY ? 'table' : 'tsv';
 }
 
-/** `--no-color` and NO_COLOR switch colour off; FORCE_COLOR (other than 0) forces it; else only on a TTY. */
+/**
+ * `--no-color` and NO_COLOR switch colour off; FORCE_COLOR (other than 0) forces it; else only on a TTY
+ * that is not TERM=dumb (a terminal that shows escape codes as text).
+ */
 export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return isTTY;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+/** `--columns a,b,c` as a list of names; an empty name is a usage error. */
+export function parseColumnNames(text: string): string[] {
+  const names = text.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) throw usageError(`invalid --columns "${text}": expected names separated by commas, e.g. --columns id,title`);
+  return names;
 }
 
 /** A cell value as text: nulls empty, lists comma-joined, objects as JSON. */
@@ -48,14 +64,18 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** TSV cannot quote: escape the characters that would break a line or a column. */
+/**
+ * TSV cannot quote: escape the characters that would break a line or a column, and every other control
+ * character (ESC as "\e"), so that `trident ... | grep` cannot drive the terminal it prints on.
+ */
 export function tsvField(value: unknown): string {
-  return cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return escapeDataControls(cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 
+/** One CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
 export async function csvLine(values: unknown[]): Promise<string> {
   const { stringify } = await import('csv-stringify/sync');
-  return stringify([values.map(cellText)], { eof: true, record_delimiter: '\n' });
+  return stringify([values.map((value) => escapeDataControls(cellText(value)))], { eof: true, record_delimiter: '\n' });
 }
 
 type Row = Record<string, unknown>;
@@ -122,13 +142,40 @@ class RowBatch {
   }
 }
 
+export interface OutputChoices {
+  /** `--columns`: the columns of table, csv and tsv output, by the names csv headers use. */
+  columns?: string;
+  /** Where notes for people go (stderr): which columns a table hid to fit. */
+  note?: (message: string) => void;
+}
+
 export class Output {
+  private chosen: string[] | undefined;
+  private note: (message: string) => void = () => undefined;
+
   constructor(
     private readonly sink: Sink,
     readonly format: Format,
     readonly color: boolean,
     readonly jsonFilter?: JsonFilter,
   ) {}
+
+  configure(choices: OutputChoices): void {
+    if (choices.columns !== undefined) this.chosen = parseColumnNames(choices.columns);
+    if (choices.note) this.note = choices.note;
+  }
+
+  /**
+   * Refuses (exit 2) a `--columns` name that is not one of `known`: commands whose fields are known before
+   * the request call it first, so that a typo costs no request.
+   */
+  checkColumns(known: readonly string[]): void {
+    if (!this.chosen || this.format === 'json' || this.format === 'ndjson') return;
+    const unknown = this.chosen.filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`, `the columns here: ${known.join(', ')}`);
+    }
+  }
 
   async write(text: string): Promise<void> {
     if (gone(this.sink)) return;
@@ -148,9 +195,12 @@ export class Output {
 
   /**
    * Prints a list. `columns` pick what a person sees in the table; machine formats carry every field
-   * of `toRecord(row)` (csv/tsv take their header from the first record). Returns the number of rows.
+   * of `toRecord(row)` (csv/tsv take their header from the first record, or from `fields`, the record's
+   * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv.
+   * Returns the number of rows.
    */
-  async list<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row): Promise<number> {
+  async list<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row, fields?: readonly string[]): Promise<number> {
+    const known = (record?: Row) => [...new Set([...(fields ?? []), ...columns.map(keyOf), ...Object.keys(record ?? {})])];
     let count = 0;
     if (this.jsonFilter && this.format === 'json') {
       // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
@@ -160,15 +210,16 @@ export class Output {
       return records.length;
     }
     if (this.format === 'table') {
-      const body: unknown[][] = [];
-      for await (const row of rows) {
-        body.push(columns.map((column) => column.value(row)));
-        count += 1;
-      }
-      if (count > 0) await this.write(await this.table(columns.map((c) => c.header), body));
+      const all: T[] = [];
+      for await (const row of rows) all.push(row);
+      count = all.length;
+      if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
+      const shown = this.chosen ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord)) : columns;
+      if (count > 0) await this.write(await this.listTable(shown, all, this.chosen === undefined));
       return count;
     }
-    let header: string[] | undefined;
+    let header: string[] | undefined = this.chosen;
+    if (header && fields) this.checkColumns(known());
     const batch = new RowBatch(this.sink);
     try {
       if (this.format === 'json') await batch.add('[');
@@ -183,16 +234,20 @@ export class Output {
             break;
           case 'csv':
           case 'tsv':
-            if (!header) {
-              header = Object.keys(record);
+            if (count === 0) {
+              if (header) this.checkColumns(known(record));
+              header ??= Object.keys(record);
               await batch.add(await this.line(header));
             }
-            await batch.add(await this.line(header.map((key) => record[key])));
+            await batch.add(await this.line(header!.map((key) => record[key])));
             break;
         }
         count += 1;
       }
       if (this.format === 'json') await batch.add(count === 0 ? ']\n' : '\n]\n');
+      // No rows: the header alone, when the fields are known, so that a reader still finds its columns.
+      header ??= fields ? [...fields] : undefined;
+      if (count === 0 && header && (this.format === 'csv' || this.format === 'tsv')) await batch.add(await this.line(header));
     } finally {
       // Rows received before a failure are printed too.
       batch.flush();
@@ -203,6 +258,7 @@ export class Output {
 
   /** Prints one object: a two-column table for people, the object itself for scripts. */
   async object(record: Row, fields?: Array<Column<Row>>): Promise<void> {
+    if (this.chosen && this.format !== 'json' && this.format !== 'ndjson') this.checkColumns(Object.keys(record));
     switch (this.format) {
       case 'json':
         if (this.jsonFilter) await this.jsonFilter(record, (text) => this.write(text));
@@ -213,13 +269,17 @@ export class Output {
         return;
       case 'csv':
       case 'tsv': {
-        const keys = Object.keys(record);
+        const keys = this.chosen ?? Object.keys(record);
         await this.write((await this.line(keys)) + (await this.line(keys.map((key) => record[key]))));
         return;
       }
       case 'table': {
-        const pairs = fields ? fields.map((f) => [f.header, f.value(record)]) : Object.entries(record);
-        await this.write(await this.table(undefined, pairs));
+        const pairs = this.chosen
+          ? this.chosen.map((key) => [key, record[key]])
+          : fields
+            ? fields.map((f) => [f.header, f.value(record)])
+            : Object.entries(record);
+        await this.write(await this.recordTable(pairs.map(([key, value]) => [printable(key), printable(value)])));
       }
     }
   }
@@ -228,31 +288,85 @@ export class Output {
     return this.format === 'csv' ? csvLine(values) : `${values.map(tsvField).join('\t')}\n`;
   }
 
-  private async table(head: string[] | undefined, body: unknown[][]): Promise<string> {
-    const [{ default: Table }, { fitWidths, naturalWidths, wrapCell }] = await Promise.all([import('cli-table3'), import('./table-fit.js')]);
-    // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
-    // whether the terminal supports colour: --no-color, NO_COLOR and FORCE_COLOR must decide.
-    const bold = (text: string) => (this.color ? `\u001b[1m${text}\u001b[22m` : text);
-    // A cell may hold several lines; any other control character from a service is shown, not obeyed.
-    const rows = body.map((row) => row.map((value) => escapeControls(cellText(value), { keepNewlines: true })));
-    const columns = this.sink.columns;
-    const colWidths = columns ? fitWidths(naturalWidths(head ? [head, ...rows] : rows), columns) : [];
-    // Lists (with a header) keep a row a line, cut to fit; a record's values are wrapped here instead (paths
-    // and ids split, not cut: cli-table3 would cut a long word, and its hard wrap breaks colour codes).
+  // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
+  // whether the terminal supports colour: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb must decide.
+  private bold(text: string): string {
+    return this.color ? text.split('\n').map((line) => `\u001b[1m${line}\u001b[22m`).join('\n') : text;
+  }
+
+  /**
+   * A list as a table fitted to the terminal (see table-fit.ts): the columns that may go are hidden first
+   * (said on stderr, with the --columns that shows them), then text wraps; nothing is cut.
+   */
+  private async listTable<T>(columns: Array<Column<T>>, rows: T[], mayHide: boolean): Promise<string> {
+    const { fitTable, isWrappable, naturalWidths, wrapCell } = await import('./table-fit.js');
+    const head = columns.map((column) => printable(column.header));
+    const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
+    const available = this.sink.columns;
+    if (!available) return this.draw(head, cells, []);
+    const natural = naturalWidths([head, ...cells]);
+    // A table that declares no order of importance: the later a column, the sooner it goes (never the first).
+    const ranked = columns.some((column) => column.hide !== undefined);
+    const hideRank = (column: Column<T>, index: number) => (!mayHide ? undefined : ranked ? column.hide : index > 0 ? columns.length - index : undefined);
+    const fitted = fitTable(
+      columns.map((column, index) => ({ natural: natural[index]!, wraps: isWrappable(cells.map((row) => row[index]!)), hide: hideRank(column, index) })),
+      available,
+    );
+    if (fitted.hidden.length > 0) {
+      const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
+      this.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: --columns ${shellQuoted(columns.map(keyOf).join(','))}`);
+    }
+    const wrap = (text: string, at: number) => (fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text);
+    return this.draw(
+      fitted.shown.map((index, at) => wrap(head[index]!, at)),
+      cells.map((row) => fitted.shown.map((index, at) => wrap(row[index]!, at))),
+      fitted.widths,
+    );
+  }
+
+  /** A record as field names and values; values wrap to the terminal (paths and ids split, not cut). */
+  private async recordTable(pairs: string[][]): Promise<string> {
+    const { fitTable, naturalWidths, wrapCell } = await import('./table-fit.js');
+    const available = this.sink.columns;
+    if (!available || pairs.length === 0) return this.draw(undefined, pairs, []);
+    const natural = naturalWidths(pairs);
+    const { widths } = fitTable([{ natural: natural[0]!, wraps: false }, { natural: natural[1]!, wraps: true }], available);
+    return this.draw(undefined, pairs.map(([key, value]) => [key!, widths[1]! < natural[1]! ? wrapCell(value!, widths[1]! - 2) : value!]), widths);
+  }
+
+  /**
+   * Draws the table. Rows go without lines between them (a list of 100 stays 100 lines) unless a row spans
+   * several lines (wrapped text): then every row is ruled off, so a continuation line is never read as a row.
+   */
+  private async draw(head: string[] | undefined, rows: string[][], colWidths: number[]): Promise<string> {
+    const { default: Table } = await import('cli-table3');
+    const ruled = head !== undefined && rows.some((row) => row.some((cell) => cell.includes('\n')));
     const table = new Table({
-      head: (head ?? []).map(bold),
+      head: (head ?? []).map((text) => this.bold(text)),
       style: { head: [], border: [] },
       colWidths,
       wordWrap: false,
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      ...(ruled ? {} : { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } }),
     });
-    for (const cells of rows) {
-      if (head) table.push(cells);
-      else table.push([bold(cells[0]!), ...cells.slice(1).map((cell, i) => (colWidths[i + 1] ? wrapCell(cell, colWidths[i + 1]! - 2) : cell))]);
-    }
+    for (const cells of rows) table.push(head ? cells : [this.bold(cells[0]!), ...cells.slice(1)]);
     const lines = table.toString().split('\n');
-    // Rows go without lines between them (a list of 100 stays 100 lines); the header keeps one.
-    if (head && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));
+    // The header keeps a rule under it.
+    if (head && !ruled && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));
     return `${lines.join('\n')}\n`;
   }
+}
+
+/** A cell as a terminal shows it: control, bidi and zero-width characters escaped, newlines too (one row, one line). */
+function printable(value: unknown): string {
+  return escapeControls(cellText(value));
+}
+
+/** A column --columns asks for that the table does not define: the record's field of that name. */
+function recordColumn<T>(name: string, toRecord: (row: T) => Row): Column<T> {
+  return { header: name, key: name, value: (row) => toRecord(row)[name] };
+}
+
+/** A word as a shell reads it back: quoted unless it is plain. */
+function shellQuoted(word: string): string {
+  return /^[\w,.:@%+=/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

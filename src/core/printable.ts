@@ -1,18 +1,31 @@
-// Text bound for a terminal line. Values echoed in messages come from the command line, files and services:
-// control characters in them could break the line or drive the terminal (colours, titles, cursor moves),
-// so they are shown as escapes; a value of megabytes is shortened in the middle.
+// Text bound for a terminal line. Values echoed in messages, tables and charts come from the command line,
+// files and services: control characters in them could break the line or drive the terminal (colours,
+// titles, the clipboard, screen clears), and bidi overrides or zero-width characters could make one text
+// look like another ("prod-\u202eredaer" shown as "prod-reader"), so all of them are shown as escapes; a value
+// of megabytes is shortened in the middle.
 
-// C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// C0 controls, DEL, C1 controls, the Unicode line and paragraph separators, the bidi marks, embeddings,
+// overrides and isolates, and the zero-width characters (spaces, joiners, word joiner, byte order mark).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** Every control character as a visible escape: "\n", "\t", "\x1b", "\u2028"; `keepNewlines` leaves "\n" alone. */
+const hex = (code: number, digits: number) => code.toString(16).padStart(digits, '0');
+
+/** Every control character as a visible escape: "\n", "\t", "\x1b", "\u202e"; `keepNewlines` leaves "\n" alone. */
 export function escapeControls(text: string, { keepNewlines = false } = {}): string {
   return text.replace(CONTROL, (char) => {
     if (keepNewlines && char === '\n') return char;
     const code = char.charCodeAt(0);
-    return NAMED[char] ?? (code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`);
+    return NAMED[char] ?? (code > 0xff ? `\\u${hex(code, 4)}` : `\\x${hex(code, 2)}`);
   });
+}
+
+// What csv and tsv escape: the C0 and C1 controls and DEL (tab, CR and LF are the formats' own business).
+const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** A csv or tsv field's control characters as text: ESC as "\e" (as printf writes it), the others "\x..". */
+export function escapeDataControls(text: string): string {
+  return text.replace(DATA_CONTROL, (char) => (char === '\u001b' ? '\\e' : `\\x${hex(char.charCodeAt(0), 2)}`));
 }
 
 /** One line of at most about `max` characters: control characters escaped, the middle of a long text left out. */

@@ -6,6 +6,10 @@ import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
 import { handleInterruptsHere } from '../core/interrupts.js';
 import { DEFAULT_SANDBOX_PORT, SANDBOX_PROFILE, startSandbox, writeSandboxProfile, type RunningSandbox } from './run.js';
+import { SANDBOX_TIME_USER } from './time-api.js';
+
+/** The time service's one user: the profile is logged in already, this is for logging in again. */
+const TIME_LOGIN = `${SANDBOX_TIME_USER.email}, password ${SANDBOX_TIME_USER.password}`;
 
 interface SandboxFlags {
   dir?: string;
@@ -44,6 +48,7 @@ function banner(sandbox: RunningSandbox): string {
   catalog   ${sandbox.catalog.url}
   files     ${sandbox.dir}  (bootstrap key, CA certificate, catalog database)
   profile   "${SANDBOX_PROFILE}" (trident config list --profile ${SANDBOX_PROFILE})
+  time user ${TIME_LOGIN} (logged in already; after time logout: trident time login --profile ${SANDBOX_PROFILE})
 
 Try, in another terminal:
   trident keys list --profile ${SANDBOX_PROFILE}
@@ -81,4 +86,8 @@ export function register(group: Command, bind: Binder): void {
     .option('--catalog-db <file>', 'serve this catalog database (converter schema) instead of a seeded one')
     .action(bind(run));
   examples(group, ['trident sandbox', 'trident sandbox --port 0 --products 20000', 'trident sandbox --catalog-db ./catalog.db']);
+  group.addHelpText(
+    'after',
+    `The "${SANDBOX_PROFILE}" profile is logged in to the time service. Its user, to log in again after \`time logout\`:\n  ${TIME_LOGIN}  (trident time login --profile ${SANDBOX_PROFILE})\n`,
+  );
 }

@@ -25,6 +25,13 @@ async function json<T = unknown>(args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
+/** The items of one page of a paged list in -o json ({"items", "meta"}), its meta checked for shape. */
+async function items<T extends unknown[]>(args: string[]): Promise<T> {
+  const page = await json<{ items: T; meta: Record<string, unknown> }>(args);
+  expect(Object.keys(page.meta)).toEqual(['limit', 'offset', 'total', 'next_offset']);
+  return page.items;
+}
+
 const DYNAMICS = ['dynamics', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price'];
 
 describe('single answers are the service object as it came', () => {
@@ -119,7 +126,7 @@ describe('single answers are the service object as it came', () => {
 
 describe('lists are their items', () => {
   it('products with filters mapped to the service parameters', async () => {
-    const all = await json<Array<Record<string, unknown>>>(['products']);
+    const all = await items<Array<Record<string, unknown>>>(['products']);
     expect(all.map((p) => p.canonical_product_id)).toEqual([PROD_1, PROD_2]);
     expect(all[0]).toEqual({
       canonical_product_id: PROD_1,
@@ -132,15 +139,15 @@ describe('lists are their items', () => {
       image_url: null,
       parsers: ['fixprice', 'chizhik'],
     });
-    expect((await json<unknown[]>(['products', '--store', 'chizhik'])).length).toBe(1);
-    expect((await json<Array<{ canonical_product_id: string }>>(['products', '--search', 'BREAD']))[0]!.canonical_product_id).toBe(PROD_2);
-    expect((await json<unknown[]>(['products', '--brand', 'hlebny dom'])).length).toBe(1);
-    expect((await json<unknown[]>(['products', '--promo'])).length).toBe(1);
-    expect((await json<unknown[]>(['products', '--no-promo'])).length).toBe(2);
-    expect((await json<unknown[]>(['products', '--price-min', '50', '--price-max', '85'])).length).toBe(1);
-    expect((await json<unknown[]>(['products', '--category', '11', '--settlement', '1'])).length).toBe(2);
-    expect((await json<unknown[]>(['products', '--settlement', '2'])).length).toBe(0);
-    expect((await json<Array<{ canonical_product_id: string }>>(['products', '--sort', 'price_asc']))[0]!.canonical_product_id).toBe(PROD_2);
+    expect((await items<unknown[]>(['products', '--store', 'chizhik'])).length).toBe(1);
+    expect((await items<Array<{ canonical_product_id: string }>>(['products', '--search', 'BREAD']))[0]!.canonical_product_id).toBe(PROD_2);
+    expect((await items<unknown[]>(['products', '--brand', 'hlebny dom'])).length).toBe(1);
+    expect((await items<unknown[]>(['products', '--promo'])).length).toBe(1);
+    expect((await items<unknown[]>(['products', '--no-promo'])).length).toBe(2);
+    expect((await items<unknown[]>(['products', '--price-min', '50', '--price-max', '85'])).length).toBe(1);
+    expect((await items<unknown[]>(['products', '--category', '11', '--settlement', '1'])).length).toBe(2);
+    expect((await items<unknown[]>(['products', '--settlement', '2'])).length).toBe(0);
+    expect((await items<Array<{ canonical_product_id: string }>>(['products', '--sort', 'price_asc']))[0]!.canonical_product_id).toBe(PROD_2);
     const query = new URLSearchParams(sandbox.server.requests.at(-1)!.query);
     expect(query.get('sort')).toBe('price_asc');
     await json(['products', '--search', 'milk', '--store', 'fixprice', '--limit', '5', '--offset', '0']);
@@ -149,29 +156,29 @@ describe('lists are their items', () => {
 
   it('product, sources, snapshots', async () => {
     expect(await json([`product`, PROD_2])).toMatchObject({ canonical_product_id: PROD_2, title: 'Bread', parsers: ['fixprice'] });
-    const sources = await json<Array<Record<string, unknown>>>(['sources', PROD_1, '--sort', 'observed_at_asc']);
+    const sources = await items<Array<Record<string, unknown>>>(['sources', PROD_1, '--sort', 'observed_at_asc']);
     expect(sources.map((s) => s.source_id)).toEqual(['ch-1', 'fp-1']);
     expect(sources[1]).toMatchObject({ parser_name: 'fixprice', price: 100, discount_price: 80, settlement: { id: 1, name: 'Moscow' } });
-    const snapshots = await json<Array<Record<string, unknown>>>(['snapshots', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1']);
+    const snapshots = await items<Array<Record<string, unknown>>>(['snapshots', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1']);
     expect(snapshots.map((s) => s.price)).toEqual([80, 90, 100]);
-    expect((await json<unknown[]>(['snapshots', PROD_1, '--limit', '1', '--offset', '3'])).length).toBe(1);
+    expect((await items<unknown[]>(['snapshots', PROD_1, '--limit', '1', '--offset', '3'])).length).toBe(1);
   });
 
   it('categories, category, settlements, settlement, cursors', async () => {
-    expect((await json<Array<{ id: number }>>(['categories'])).map((c) => c.id)).toEqual([11, 10]);
-    expect((await json<Array<{ id: number }>>(['categories', '--store', 'fixprice', '--depth', '1'])).map((c) => c.id)).toEqual([11]);
-    expect((await json<Array<{ id: number }>>(['categories', '--parent', 'fp-food'])).map((c) => c.id)).toEqual([11]);
-    expect((await json<Array<{ id: number }>>(['categories', '--search', 'food'])).map((c) => c.id)).toEqual([10]);
+    expect((await items<Array<{ id: number }>>(['categories'])).map((c) => c.id)).toEqual([11, 10]);
+    expect((await items<Array<{ id: number }>>(['categories', '--store', 'fixprice', '--depth', '1'])).map((c) => c.id)).toEqual([11]);
+    expect((await items<Array<{ id: number }>>(['categories', '--parent', 'fp-food'])).map((c) => c.id)).toEqual([11]);
+    expect((await items<Array<{ id: number }>>(['categories', '--search', 'food'])).map((c) => c.id)).toEqual([10]);
     expect(await json(['category', '10'])).toMatchObject({ id: 10, title: 'Food', depth: 0 });
-    expect((await json<Array<{ id: number }>>(['settlements', '--region', 'Moscow'])).map((s) => s.id)).toEqual([1]);
-    expect((await json<Array<{ id: number }>>(['settlements', '--search', 'peters', '--country', 'Russia'])).map((s) => s.id)).toEqual([2]);
+    expect((await items<Array<{ id: number }>>(['settlements', '--region', 'Moscow'])).map((s) => s.id)).toEqual([1]);
+    expect((await items<Array<{ id: number }>>(['settlements', '--search', 'peters', '--country', 'Russia'])).map((s) => s.id)).toEqual([2]);
     expect(await json(['settlement', '2'])).toMatchObject({ id: 2, name: 'Saint Petersburg' });
     expect(await json(['cursors'])).toEqual([{ parser_name: 'fixprice', ingested_at: '2026-02-03T10:00:00+00:00', product_id: 42, updated_at: '2026-02-10T00:00:00Z' }]);
     expect(await json(['cursors', '--store', 'chizhik'])).toEqual([]);
   });
 
   it('csv, tsv and ndjson parse back to the json rows', async () => {
-    const rows = await json<Array<Record<string, unknown>>>(['products']);
+    const rows = await items<Array<Record<string, unknown>>>(['products']);
     const csv = parse((await catalog(['products', '-o', 'csv'])).stdout, { columns: true }) as Array<Record<string, string>>;
     expect(csv.map((r) => [r.canonical_product_id, r.title, r.parsers, r.image_url])).toEqual(rows.map((r) => [r.canonical_product_id, r.title, (r.parsers as string[]).join(','), '']));
     const [header, ...lines] = (await catalog(['products', '-o', 'tsv'])).stdout.trimEnd().split('\n');

@@ -70,8 +70,11 @@ describe('products --all', () => {
   it('starts at --offset, and one page without --all is just that page', async () => {
     const tail = (await catalog(['products', '--all', '--offset', '2450', '-o', 'ndjson'])).stdout.trimEnd().split('\n');
     expect(tail).toHaveLength(50);
-    const page = JSON.parse((await catalog(['products', '--limit', '50', '--offset', '2450', '-o', 'json'])).stdout) as unknown[];
-    expect(page.map((row) => JSON.stringify(row))).toEqual(tail);
+    const page = JSON.parse((await catalog(['products', '--limit', '50', '--offset', '2450', '-o', 'json'])).stdout) as { items: unknown[]; meta: unknown };
+    expect(page.items.map((row) => JSON.stringify(row))).toEqual(tail);
+    expect(page.meta).toEqual({ limit: 50, offset: 2450, total: 2500, next_offset: null });
+    const first = JSON.parse((await catalog(['products', '--limit', '50', '-o', 'json'])).stdout) as { meta: unknown };
+    expect(first.meta).toEqual({ limit: 50, offset: 0, total: 2500, next_offset: 50 });
   });
 
   it('writes rows while a later page is still on its way, over one keep-alive connection', async () => {

@@ -17,7 +17,8 @@ describe('npm run demo', () => {
       expect(output).toContain(`$ trident ${command}`);
     }
     expect(output).toContain('rotated');
-    expect(output).toContain('Café Zürich AG');
+    // Printed as it would be typed: a value with spaces is quoted, so the line works when pasted.
+    expect(output).toContain("$ trident time customer-update 4 --name 'Café Zürich AG' -o table");
     expect(output).not.toMatch(/PRIVATE KEY|"token"/);
     const configDir = /a "sandbox" profile in (\S+)/.exec(output)?.[1];
     expect(configDir).toBeDefined();

@@ -24,7 +24,8 @@ afterAll(() => sandbox.close());
 
 async function helpExamples(command: string): Promise<string[]> {
   const help = await runCli(['catalog', ...(command ? [command] : []), '--help']);
-  const block = help.stdout.split('\nExamples:\n')[1] ?? '';
+  // A long example is continued on the next line with " \\" (help wraps at 80 columns): one line again.
+  const block = (help.stdout.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ');
   return block.split('\n').filter((line) => line.startsWith('  $ ')).map((line) => line.slice(4));
 }
 
@@ -45,6 +46,8 @@ async function runExample(line: string): Promise<{ exitCode: number; stdout: str
 function hasData(output: string): boolean {
   const text = output.trim();
   if (text === '' || text === '[]') return false;
+  // One page of a list in -o json: {"items", "meta"}; its items must not be empty.
+  if (text.startsWith('{"items"') || text.startsWith('{\n  "items"')) return (JSON.parse(text) as { items: unknown[] }).items.length > 0;
   return text.startsWith('{') || text.startsWith('[') || text.split('\n').length >= 2;
 }
 

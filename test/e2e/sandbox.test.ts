@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 async function waitFor(file: string, timeoutMs = 30_000): Promise<void> {
@@ -38,6 +39,9 @@ describe('trident sandbox', () => {
     const result = await sandbox;
     expect(result.exitCode).toBe(0);
     expect(String(result.stdout)).toContain('trident keys list --profile sandbox');
+    // The time login, for after a `time logout`: the user and its password, and the command.
+    expect(String(result.stdout)).toContain(`time user ${SANDBOX_TIME_USER.email}, password ${SANDBOX_TIME_USER.password}`);
+    expect(String(result.stdout)).toContain('trident time login --profile sandbox');
     expect(String(result.stderr)).toContain('sandbox stopped');
   });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import stringWidth from 'string-width';
 import { inTerminal } from '../helpers/terminal.js';
 import { addKey, keyExists, sandboxEnv, startSandbox } from './keys-helpers.js';
 import { useTimeSandbox } from './time-sandbox.js';
@@ -83,5 +84,23 @@ describe('on a terminal', () => {
     expect(await login.exitCode()).toBe(3);
     expect(login.screen()).toContain('trident: cancelled');
     expect(existsSync(join(configDir, 'tokens', 'default.json'))).toBe(false);
+  });
+});
+
+describe('record views on an 80-column terminal', () => {
+  it('keys rotate --dry-run wraps its plan instead of cutting it', async () => {
+    const name = 'payments-exchange-production-key-rotated-by-the-nightly-ci-pipeline';
+    const out = '/var/lib/ci/secrets/exchange/payments/production/keys/the-new-exchange-private-key.pem';
+    const run = inTerminal(['keys', 'rotate', '--dry-run', '--name', name, '--out', out], { env: sandboxEnv(keys) }, { columns: 80 });
+    const exitCode = await run.exitCode();
+    const screen = run.screen().replace(/\r\n/g, '\n').replace(/\u001b\[\d+m/g, '');
+    expect(exitCode, screen).toBe(0);
+    const lines = screen.trimEnd().split('\n');
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(screen).not.toContain('…');
+    // The name and the file are whole on the screen, in order, whatever the line breaks.
+    const cells = lines.map((line) => line.split('│').slice(1, -1).join('').trim()).join('').replace(/\s+/g, '');
+    expect(cells).toContain(name);
+    expect(cells).toContain(out);
   });
 });

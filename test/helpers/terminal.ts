@@ -14,17 +14,26 @@ export interface Terminal {
   exitCode(): Promise<number>;
 }
 
-export function inTerminal(args: string[], options: CliOptions = {}): Terminal {
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+/** The terminal's size and kind: `script` gives its pseudo-terminal the size of ours, which tests set. */
+export interface Screen {
+  columns?: number;
+  term?: string;
+}
+
+export function inTerminal(args: string[], options: CliOptions = {}, { columns, term = 'xterm' }: Screen = {}): Terminal {
+  const run = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const command = columns === undefined ? run : `stty cols ${columns} rows 50 && ${run}`;
   const child = execa('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
-    env: { ...childEnv(options), TERM: 'xterm' },
+    env: { ...childEnv(options), TERM: term },
     extendEnv: false,
     reject: false,
     stdin: 'pipe',
     timeout: 30_000,
   });
   let screen = '';
-  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
+  // Decoded as a stream: a character split between two chunks must not become two replacement characters.
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (screen += chunk));
   return {
     async waitFor(text) {
       const deadline = Date.now() + 10_000;

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { Output, cellText, type Format } from '../../src/core/output.js';
-import { oneLine } from '../../src/core/printable.js';
+import { escapeDataControls, oneLine } from '../../src/core/printable.js';
 import { toApiKey, type ApiKey, type NewKey } from '../../src/keys/client.js';
 import { normalizeProject } from '../../src/time/normalize.js';
 
@@ -180,15 +180,19 @@ describe('output formats (core/output.ts)', () => {
   const value = fc.oneof(anyText, fc.string({ unit: fc.constantFrom('"', ',', '\n', '\r', '\t', '\\', 'é', '😀', '\u001b', ' ') }), fc.integer(), fc.boolean(), fc.constant(null));
   const table = fc.array(fc.record({ a: value, b: value, c: value }), { minLength: 1, maxLength: 8 });
   const columns = ['a', 'b', 'c'].map((key) => ({ header: key, value: (row: Record<string, unknown>) => row[key] }));
-  /** TSV's own escapes undone: \\ \t \r \n. */
-  const unescapeTsv = (field: string) => field.replace(/\\([\\trn])/g, (_match, c: string) => ({ '\\': '\\', t: '\t', r: '\r', n: '\n' })[c]!);
+  /** TSV's own escapes undone: \\ \t \r \n, and the control characters' \e and \x... */
+  const unescapeTsv = (field: string) =>
+    field.replace(/\\([\\trne]|x[0-9a-f]{2})/g, (_match, c: string) => ({ '\\': '\\', t: '\t', r: '\r', n: '\n', e: '\u001b' })[c] ?? String.fromCharCode(parseInt(c.slice(1), 16)));
+  /** The control characters csv and tsv escape (issue 14 item 10): a pipe to a terminal must not obey them. */
+  const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-  it('csv reads back with csv-parse exactly, whatever the strings hold', async () => {
+  it('csv reads back with csv-parse exactly, whatever the strings hold, control characters escaped', async () => {
     await fc.assert(
       fc.asyncProperty(table, async (rows) => {
         const { output, text } = capture('csv');
         await output.list(rows, columns);
-        expect(parse(text())).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map(cellText))]);
+        expect(text()).not.toMatch(DATA_CONTROL);
+        expect(parse(text())).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map((value) => escapeDataControls(cellText(value))))]);
       }),
       { numRuns: 1000 },
     );
@@ -203,6 +207,7 @@ describe('output formats (core/output.ts)', () => {
         expect(lines).toHaveLength(rows.length + 1);
         expect(lines.map((line) => line.split('\t').map(unescapeTsv))).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map(cellText))]);
         expect(text()).not.toMatch(/\r/);
+        expect(text()).not.toMatch(DATA_CONTROL);
       }),
       { numRuns: 1000 },
     );
@@ -230,7 +235,7 @@ describe('output formats (core/output.ts)', () => {
         await list.output.list(rows, columns);
         const one = capture('table');
         await one.output.object(rows[0]!);
-        for (const text of [list.text(), one.text()]) expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+        for (const text of [list.text(), one.text()]) expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
       }),
       { numRuns: 300 },
     );
@@ -240,9 +245,11 @@ describe('output formats (core/output.ts)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary-ascii', maxLength: 5000 })), (text) => {
         const line = oneLine(text);
-        expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+        // Controls, and the bidi and zero-width characters that make one text look like another.
+        const hidden = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+        expect(line).not.toMatch(hidden);
         expect(Array.from(line).length).toBeLessThanOrEqual(1100);
-        if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text) && Array.from(text).length <= 1000) expect(line).toBe(text);
+        if (!hidden.test(text) && Array.from(text).length <= 1000) expect(line).toBe(text);
       }),
       { numRuns: 1000 },
     );

@@ -3,6 +3,7 @@ import * as categories from '../../src/catalog/commands/categories.js';
 import * as category from '../../src/catalog/commands/category.js';
 import * as commonCount from '../../src/catalog/commands/common-count.js';
 import * as count from '../../src/catalog/commands/count.js';
+import * as cursors from '../../src/catalog/commands/cursors.js';
 import * as dynamics from '../../src/catalog/commands/dynamics.js';
 import * as product from '../../src/catalog/commands/product.js';
 import * as products from '../../src/catalog/commands/products.js';
@@ -59,6 +60,17 @@ describe('client-side rejections send nothing', () => {
     else expect(error.message).toMatch(message);
     expect(f.seen).toEqual([]);
     expect(f.stdout()).toBe('');
+  });
+
+  it.each([
+    ['products', (f: FakeCatalog) => products.run(f.ctx, {}), /^unknown column in --columns: bogus$/],
+    ['cursors', (f: FakeCatalog) => cursors.run(f.ctx, {}), /^unknown column in --columns: bogus$/],
+    ['dynamics', (f: FakeCatalog) => dynamics.run(f.ctx, DYNAMICS, 'p1'), /^unknown column in --columns: bogus$/],
+  ] as const)('%s refuses an unknown --columns name before any request', async (_name, run, message) => {
+    const f = setup({ globals: { output: 'csv' } });
+    f.ctx.output.configure({ columns: 'bogus' });
+    expect((await usageError(run(f))).message).toMatch(message);
+    expect(f.seen).toEqual([]);
   });
 
   it('says how to configure the URL when none is set', async () => {
@@ -144,13 +156,39 @@ describe('lists', () => {
     expect(terminal.seen).toEqual(['/products?limit=100&offset=0']);
   });
 
+  it('shows no progress on TERM=dumb, which cannot clear a line', async () => {
+    const dumb = setup({ answer, globals: { output: 'ndjson' }, stderrTTY: true, env: { TERM: 'dumb' } });
+    await products.run(dumb.ctx, { all: true, limit: '3' });
+    expect(dumb.stderr()).toBe('');
+    expect(dumb.stdout().trim().split('\n')).toHaveLength(7);
+  });
+
   it('one page: notes on a terminal which rows these were and how to get the rest', async () => {
     const f = setup({ answer, globals: { output: 'json' }, stderrTTY: true });
     await products.run(f.ctx, { limit: '2', offset: '2' });
-    expect(JSON.parse(f.stdout())).toEqual([
-      { canonical_product_id: 'p2', title: 't' },
-      { canonical_product_id: 'p3', title: 't' },
-    ]);
+    expect(JSON.parse(f.stdout())).toEqual({
+      items: [
+        { canonical_product_id: 'p2', title: 't' },
+        { canonical_product_id: 'p3', title: 't' },
+      ],
+      meta: { limit: 2, offset: 2, total: 7, next_offset: 4 },
+    });
     expect(f.stderr()).toBe('products 3–4 of 7; next page: --offset 4, every page: --all\n');
+  });
+
+  it('one page in -o json: next_offset is null on the last page; --all stays the array of every item', async () => {
+    const last = setup({ answer, globals: { output: 'json' } });
+    await products.run(last.ctx, { limit: '5', offset: '5' });
+    expect(JSON.parse(last.stdout())).toEqual({
+      items: [
+        { canonical_product_id: 'p5', title: 't' },
+        { canonical_product_id: 'p6', title: 't' },
+      ],
+      meta: { limit: 5, offset: 5, total: 7, next_offset: null },
+    });
+    await last.close();
+    const all = setup({ answer, globals: { output: 'json' } });
+    await products.run(all.ctx, { all: true, limit: '3' });
+    expect(JSON.parse(all.stdout()).map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
   });
 });

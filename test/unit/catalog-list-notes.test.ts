@@ -30,7 +30,7 @@ describe('notes beside a list', () => {
   it('says there are none when nothing matches', async () => {
     const f = catalogOf(0);
     await products.run(f.ctx, {});
-    expect(f.stdout()).toBe('');
+    expect(f.stdout()).toBe('canonical_product_id,title,brand,price_from,price_unit,sources_count,observed_at_latest,image_url,parsers\n');
     expect(f.stderr()).toBe('no products\n');
   });
 

@@ -11,6 +11,17 @@ function capture(format: Format, color = false) {
   return { output: new Output(stream, format, color), text: () => text };
 }
 
+/** An Output on a terminal `columns` wide, with its notes (what goes to stderr) gathered. */
+function onTerminal(columns: number) {
+  const stream = Object.assign(new PassThrough(), { columns });
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk));
+  const notes: string[] = [];
+  const output = new Output(stream, 'table', false);
+  output.configure({ note: (message) => notes.push(message) });
+  return { output, notes, text: () => text };
+}
+
 const rows = [
   { id: 1, name: 'plain', tags: ['a', 'b'], note: null },
   { id: 2, name: 'comma, "quote"\nnewline', tags: [], note: 'tab\there' },
@@ -108,8 +119,8 @@ describe('Output', () => {
     expect(coloured.text()).toMatch(/\u001b\[/);
   });
 
-  it('fits a list table to the terminal: one line per row, the first column whole, the others cut with …', async () => {
-    const stream = Object.assign(new PassThrough(), { columns: 60 });
+  it('fits a list table to the terminal by wrapping text: ids whole, nothing cut, each row ruled off', async () => {
+    const stream = Object.assign(new PassThrough(), { columns: 70 });
     let text = '';
     stream.on('data', (chunk) => (text += chunk));
     const rows = [
@@ -122,11 +133,107 @@ describe('Output', () => {
       { header: 'brand', value: (r) => r.brand },
     ]);
     const lines = text.trimEnd().split('\n');
-    expect(lines).toHaveLength(6); // top, header, rule, two rows, bottom
-    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(70);
+    expect(text).not.toContain('…');
+    expect(lines[1]).toMatch(/│ id +│ title +│ brand +│/);
     expect(lines[3]).toContain('0146d6eb-a68f-4103-802e-a8ca5faad817');
-    expect(lines[3]).toContain('…');
-    expect(lines[2]).toMatch(/^├─+┼─+┼─+┤$/);
+    // The rows are ruled off from each other: the second starts after a rule, not on a continuation line.
+    const second = lines.findIndex((line) => line.includes('003ffeb0-e028-4bc9-9f05-14869d0d6854'));
+    expect(lines[second - 1]).toMatch(/^├─+┼─+┼─+┤$/);
+    const titleText = lines.map((line) => line.split('│')[2]?.trim() ?? '').join(' ');
+    for (const word of ['Крупа', 'гречневая', 'ядрица', 'варки', 'Ritter Sport']) expect(titleText + lines.join('')).toContain(word);
+  });
+
+  it('hides the least important columns to keep numbers and ids whole, and says on stderr how to see them', async () => {
+    const { output, notes, text: screen } = onTerminal(80);
+    const row = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', price: 222.33, observed: '2026-02-01T06:00:00Z', store: 'fixprice', unit: 'RUB' };
+    await output.list([row], [
+      { header: 'id', value: (r) => r.id },
+      { header: 'price', value: (r) => r.price },
+      { header: 'store', value: (r) => r.store, hide: 3 },
+      { header: 'unit', value: (r) => r.unit, hide: 1 },
+      { header: 'observed', value: (r) => r.observed, hide: 2 },
+    ]);
+    for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const whole of [row.id, '222.33', 'fixprice']) expect(screen()).toContain(whole);
+    expect(screen()).not.toContain('…');
+    expect(screen()).not.toContain('RUB');
+    expect(notes).toEqual(['unit, observed hidden to fit 80 columns; to choose the columns: --columns id,price,store,unit,observed']);
+  });
+
+  it('a table that declares no order of importance hides its last columns first, never the first', async () => {
+    const { output, notes, text: screen } = onTerminal(80);
+    const key = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', name: 'ci-reader', scopes: 'read,write', subaccount: 'all', created: '2026-02-01T06:00:00.123Z' };
+    await output.list([key], [
+      { header: 'id', value: (k) => k.id },
+      { header: 'name', value: (k) => k.name },
+      { header: 'scopes', value: (k) => k.scopes },
+      { header: 'subaccount', value: (k) => k.subaccount },
+      { header: 'time total', value: (k) => k.created },
+    ]);
+    for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(screen()).toContain(whole);
+    expect(notes).toEqual(["time total hidden to fit 80 columns; to choose the columns: --columns 'id,name,scopes,subaccount,time total'"]);
+  });
+
+  it('--columns chooses and orders the columns of table, csv and tsv; an unknown name is exit 2 naming the valid ones', async () => {
+    const list = [{ id: 1, name: 'a', extra: 'x' }];
+    const cols = [{ header: 'ID', key: 'id', value: (r: (typeof list)[number]) => r.id }];
+    const csv = capture('csv');
+    csv.output.configure({ columns: 'extra,id' });
+    await csv.output.list(list, cols);
+    expect(csv.text()).toBe('extra,id\nx,1\n');
+    const table = capture('table');
+    table.output.configure({ columns: 'name,id' });
+    await table.output.list(list, cols);
+    expect(table.text()).toMatch(/name +│ ID/);
+    const bad = capture('tsv');
+    bad.output.configure({ columns: 'id,nmae' });
+    await expect(bad.output.list([], cols, undefined, ['id', 'name', 'extra'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'unknown column in --columns: nmae',
+      hint: 'the columns here: id, name, extra',
+    });
+    expect(() => capture('csv').output.configure({ columns: 'id,,name' })).toThrow(/invalid --columns/);
+  });
+
+  it('prints the header of an empty csv or tsv list when the fields are known', async () => {
+    const csv = capture('csv');
+    await csv.output.list([], columns, undefined, ['id', 'name']);
+    expect(csv.text()).toBe('id,name\n');
+    const tsv = capture('tsv');
+    tsv.output.configure({ columns: 'name' });
+    await tsv.output.list([], columns, undefined, ['id', 'name']);
+    expect(tsv.text()).toBe('name\n');
+  });
+
+  it('shows hostile text escaped: control, bidi and zero-width characters, and a newline never makes a row', async () => {
+    const evil = { name: 'prod-\u202eredaer', title: 'a\u200bb\nfake │ row', unit: '\u001b]52;c;cHduZWQ=\u0007\u001b[2J' };
+    const table = capture('table', false);
+    await table.output.list([evil], [
+      { header: 'name', value: (r) => r.name },
+      { header: 'title', value: (r) => r.title },
+      { header: 'unit', value: (r) => r.unit },
+    ]);
+    expect(table.text()).toContain('prod-\\u202eredaer');
+    expect(table.text()).toContain('a\\u200bb\\nfake │ row');
+    expect(table.text()).toContain('\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J');
+    expect(table.text()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+    expect(table.text().trimEnd().split('\n')).toHaveLength(5); // top, header, rule, the one row, bottom
+    const record = capture('table', false);
+    await record.output.object(evil);
+    expect(record.text()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+  });
+
+  it('csv and tsv escape control characters (ESC as \\e) and stay valid', async () => {
+    const row = { unit: 'R\u001b[2JUB', note: 'bell\u0007 c1\u009b', plain: 'a,b\n"c"' };
+    const csv = capture('csv');
+    await csv.output.list([row], []);
+    expect(csv.text()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(parse(csv.text(), { columns: true })).toEqual([{ unit: 'R\\e[2JUB', note: 'bell\\x07 c1\\x9b', plain: 'a,b\n"c"' }]);
+    const tsv = capture('tsv');
+    await tsv.output.list([row], []);
+    expect(tsv.text()).toBe('unit\tnote\tplain\nR\\e[2JUB\tbell\\x07 c1\\x9b\ta,b\\n"c"\n');
   });
 
   it('wraps a record table to the terminal instead of cutting its values', async () => {
@@ -181,13 +288,15 @@ describe('format and colour choice', () => {
     expect(() => chooseFormat('xml', true)).toThrow(/invalid output format/);
   });
 
-  it('follows --no-color, NO_COLOR and FORCE_COLOR', () => {
+  it('follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb', () => {
     expect(useColor(undefined, {}, true)).toBe(true);
     expect(useColor(undefined, {}, false)).toBe(false);
     expect(useColor(false, { FORCE_COLOR: '1' }, true)).toBe(false);
     expect(useColor(undefined, { NO_COLOR: '1' }, true)).toBe(false);
     expect(useColor(undefined, { FORCE_COLOR: '1' }, false)).toBe(true);
     expect(useColor(undefined, { FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(useColor(undefined, { TERM: 'dumb' }, true)).toBe(false);
+    expect(useColor(undefined, { TERM: 'dumb', FORCE_COLOR: '1' }, true)).toBe(true);
   });
 
   it('renders cells: null empty, lists joined, objects as JSON', () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { CATEGORY_COLUMNS } from '../columns.js';
+import { CATEGORY_COLUMNS, CATEGORY_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { integer } from '../validate.js';
 import { oneStore } from './one-store.js';
@@ -18,6 +18,8 @@ export async function run(ctx: Context, opts: CategoriesOptions): Promise<void> 
   await printList(ctx, opts, {
     noun: 'categories',
     columns: CATEGORY_COLUMNS,
+    fields: CATEGORY_FIELDS,
+    store: opts.store,
     fetch: (client, page) => client.categories({ ...query, ...page }),
   });
 }

@@ -3,6 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { connect } from '../connection.js';
 import { addStoreRegionOptions, echoed, type StoreRegionOptions } from '../store-region.js';
+import { warnUnknownStores } from '../unknown-store.js';
 import { SCOPES, oneOf, required } from '../validate.js';
 
 export interface CommonCountOptions extends StoreRegionOptions {
@@ -13,6 +14,7 @@ export async function run(ctx: Context, opts: CommonCountOptions): Promise<void>
   const scope = oneOf(required(opts.scope, '--scope', SCOPES.join(' or ')), SCOPES, '--scope');
   const client = await connect(ctx, opts);
   const answer = await client.commonCount(scope, { store: opts.store, region: opts.region });
+  if (answer.common_products_count === 0) await warnUnknownStores(ctx, client, opts.store);
   const requiredKey = scope === 'stores' ? 'required_stores' : 'required_regions';
   await ctx.output.object(answer, [
     { header: 'scope', value: (a) => a.scope },

@@ -3,10 +3,12 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { connect } from '../connection.js';
 import { addStoreRegionOptions, echoed, type StoreRegionOptions } from '../store-region.js';
+import { warnUnknownStores } from '../unknown-store.js';
 
 export async function run(ctx: Context, opts: StoreRegionOptions): Promise<void> {
   const client = await connect(ctx, opts);
   const answer = await client.count({ store: opts.store, region: opts.region });
+  if (answer.products_count === 0) await warnUnknownStores(ctx, client, opts.store);
   await ctx.output.object(answer, [{ header: 'products', value: (a) => a.products_count }, echoed('stores', 'stores'), echoed('regions', 'regions')]);
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { CURSOR_COLUMNS } from '../columns.js';
+import { CURSOR_COLUMNS, CURSOR_FIELDS } from '../columns.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
 import { oneStore } from './one-store.js';
 
@@ -10,8 +10,9 @@ export interface CursorsOptions extends ConnectionOptions {
 }
 
 export async function run(ctx: Context, opts: CursorsOptions): Promise<void> {
+  ctx.output.checkColumns(CURSOR_FIELDS);
   const client = await connect(ctx, opts);
-  await ctx.output.list(await client.cursors({ parser_name: opts.store }), CURSOR_COLUMNS);
+  await ctx.output.list(await client.cursors({ parser_name: opts.store }), CURSOR_COLUMNS, undefined, CURSOR_FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {

@@ -8,6 +8,9 @@ import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } fr
 import { oneStore } from './one-store.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './sandbox-product.js';
 
+/** A point of the series as a csv/tsv row. */
+const POINT_FIELDS = ['date', 'value'];
+
 export interface DynamicsOptions extends ConnectionOptions {
   store?: string;
   sourceId?: string;
@@ -34,6 +37,7 @@ export async function run(ctx: Context, opts: DynamicsOptions, id: string): Prom
   const query = dynamicsQuery(opts, ctx.now());
   const chart = Boolean(opts.chart) && ctx.format === 'table';
   if (opts.chart && !chart) ctx.log.info(`--chart ignored: charts are drawn only with -o table, and the output is ${ctx.format}`);
+  if (!chart) ctx.output.checkColumns(POINT_FIELDS);
   const client = await connect(ctx, opts);
   const answer = await client.dynamics(product, query);
   if (ctx.format === 'json' || ctx.format === 'ndjson') {
@@ -42,10 +46,15 @@ export async function run(ctx: Context, opts: DynamicsOptions, id: string): Prom
     await ctx.output.write(`${await chartOf(ctx, client, product, query, answer)}\n`);
   } else {
     const points = answer.dates.map((date, index) => ({ date, value: answer.values[index] ?? null }));
-    await ctx.output.list(points, [
-      { header: 'date', value: (point) => point.date },
-      { header: 'value', value: (point) => point.value },
-    ]);
+    await ctx.output.list(
+      points,
+      [
+        { header: 'date', value: (point) => point.date },
+        { header: 'value', value: (point) => point.value },
+      ],
+      undefined,
+      POINT_FIELDS,
+    );
   }
 }
 

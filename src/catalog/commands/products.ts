@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { ProductQuery } from '../client.js';
-import { PRODUCT_COLUMNS } from '../columns.js';
+import { PRODUCT_COLUMNS, PRODUCT_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { PRODUCT_SORTS, decimal, integer, oneOf } from '../validate.js';
 import { oneStore } from './one-store.js';
@@ -39,6 +39,8 @@ export async function run(ctx: Context, opts: ProductsOptions): Promise<void> {
   await printList(ctx, opts, {
     noun: 'products',
     columns: PRODUCT_COLUMNS,
+    fields: PRODUCT_FIELDS,
+    store: opts.store,
     fetch: (client, page) => client.products({ ...query, ...page }),
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { SETTLEMENT_COLUMNS } from '../columns.js';
+import { SETTLEMENT_COLUMNS, SETTLEMENT_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 
 export interface SettlementsOptions extends ListOptions {
@@ -15,6 +15,7 @@ export async function run(ctx: Context, opts: SettlementsOptions): Promise<void>
   await printList(ctx, opts, {
     noun: 'settlements',
     columns: SETTLEMENT_COLUMNS,
+    fields: SETTLEMENT_FIELDS,
     fetch: (client, page) => client.settlements({ ...query, ...page }),
   });
 }

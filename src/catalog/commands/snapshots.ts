@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { SNAPSHOT_COLUMNS, SNAPSHOT_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
 import { oneStore } from './one-store.js';
@@ -19,6 +19,8 @@ export async function run(ctx: Context, opts: SnapshotsOptions, id: string): Pro
   await printList(ctx, opts, {
     noun: 'snapshots',
     columns: SNAPSHOT_COLUMNS,
+    fields: SNAPSHOT_FIELDS,
+    store: opts.store,
     fetch: (client, page) => client.snapshots(product, { parser_name: opts.store, source_id: opts.sourceId, sort, ...page }),
   });
 }

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { SOURCE_COLUMNS } from '../columns.js';
+import { SOURCE_COLUMNS, SOURCE_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
 import { SANDBOX_PRODUCT } from './sandbox-product.js';
@@ -16,6 +16,7 @@ export async function run(ctx: Context, opts: SourcesOptions, id: string): Promi
   await printList(ctx, opts, {
     noun: 'sources',
     columns: SOURCE_COLUMNS,
+    fields: SOURCE_FIELDS,
     fetch: (client, page) => client.sources(product, { sort, ...page }),
   });
 }
