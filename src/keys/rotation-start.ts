@@ -169,14 +169,16 @@ function profileRotation(ctx: Context, keyId: string | undefined): { path: strin
   return journal && { path, journal };
 }
 
-/**
- * The rotation to resume or abort: the one of the key given by --key-id or TRIDENT_KEY_ID (as its old or
- * new key), otherwise the profile's.
- */
-export function findRotation(ctx: Context, opts: RotateOptions, verb: 'resume' | 'abort'): { path: string; journal: Journal } {
+/** The rotation in progress for the key given by --key-id or TRIDENT_KEY_ID (as its old or new key), otherwise the profile's. */
+export function lookUpRotation(ctx: Context, opts: RotateOptions): { owner: KeyOwner; found: { path: string; journal: Journal } | undefined } {
   const keyId = ctx.settings.resolve('keys.keyId', opts.keyId);
   const owner: KeyOwner = keyId.source === 'flag' || keyId.source === 'env' ? { mode: 'env', keyId: keyId.value! } : { mode: 'profile', profile: ctx.profile };
-  const found = owner.mode === 'env' ? journalsOfKey(ctx.configDir, owner.keyId)[0] : profileRotation(ctx, keyId.value);
+  return { owner, found: owner.mode === 'env' ? journalsOfKey(ctx.configDir, owner.keyId)[0] : profileRotation(ctx, keyId.value) };
+}
+
+/** The rotation to resume or abort (lookUpRotation); exit 2 when there is none. */
+export function findRotation(ctx: Context, opts: RotateOptions, verb: 'resume' | 'abort'): { path: string; journal: Journal } {
+  const { owner, found } = lookUpRotation(ctx, opts);
   if (!found) throw usageError(`no rotation of ${describeOwner(owner)} is in progress: nothing to ${verb}`);
   // A rotation is finished where it started: a different URL asked for now would be silently ignored.
   const url = ctx.settings.resolve('keys.url', opts.url);

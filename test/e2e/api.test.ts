@@ -139,7 +139,7 @@ describe('trident api catalog', () => {
     const sent = requestsFrom(services.catalog.server);
     const result = await trident(['api', 'catalog', '/moved'], { env: envFor.catalog(services) });
     expect(result.exitCode).toBe(8);
-    expect(errorOf(result).message).toBe('catalog service answered 301 pointing to http://elsewhere.test/x; redirects are not followed');
+    expect(errorOf(result).message).toBe('catalog service answered 301 (a redirect to http://elsewhere.test/x), which trident does not follow');
     expect(sent()).toEqual(['GET /moved']);
   });
 });

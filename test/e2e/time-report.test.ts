@@ -108,14 +108,15 @@ describe('time report', () => {
   it('is marked experimental in --help', async () => {
     const help = await runCli(['time', 'report', '--help']);
     expect(help.stdout).toMatch(/^EXPERIMENTAL: reads GET \/reports\/detailed/m);
-    expect((await runCli(['time', '--help'])).stdout).toMatch(/report \[options\]\s+logged time from --from to --to, with totals \(experimental\)/);
+    expect((await runCli(['time', '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(/report \[options\] logged time from --from to --to, with totals \(experimental\)/);
   });
 });
 
 describe('time report --help examples', () => {
   it('each runs on the sandbox as written and reports some time', async () => {
     const help = await runCli(['time', 'report', '--help']);
-    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').split('\n').filter((line) => line.startsWith('  $ trident ')).map((line) => line.slice(12));
+    // A long example is continued on the next line with " \\" (help wraps at 80 columns): one line again.
+    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  $ trident ')).map((line) => line.slice(12));
     expect(examples.length).toBeGreaterThanOrEqual(3);
     for (const example of examples) {
       const args = example.replace(/ > \S+$/, '').split(' ');

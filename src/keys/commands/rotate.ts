@@ -8,9 +8,9 @@ import { formatAge, keyAges, parseAge, recordKeyInUse } from '../key-ages.js';
 import { Rotation, type RotationResult } from '../rotation.js';
 import { liveDeps } from '../rotation-deps.js';
 import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation-hooks.js';
-import { describeOwner, journalPath, journalsOfKey, readJournal, type Journal } from '../rotation-journal.js';
+import { describeOwner, type Journal } from '../rotation-journal.js';
 import { printNewPlan, printPendingPlan, printReport, rotationReport } from '../rotation-report.js';
-import { beginRotation, findRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation-start.js';
+import { beginRotation, findRotation, lookUpRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation-start.js';
 
 export interface RotateCommandOptions extends RotateOptions {
   deploy?: string;
@@ -47,15 +47,9 @@ function hooksOf(opts: RotateCommandOptions): Journal['hooks'] {
   return { ...(opts.deploy ? { deploy: opts.deploy } : {}), ...(opts.verify ? { verify: opts.verify } : {}), timeout_s: hookTimeout(opts.hookTimeout) ?? DEFAULT_HOOK_TIMEOUT_S, cwd: process.cwd() };
 }
 
-/** Is there a journal --resume would find? (findRotation refuses when there is none; for --resume that is not an error.) */
-function somethingToResume(ctx: Context, opts: RotateOptions): boolean {
-  const keyId = ctx.settings.resolve('keys.keyId', opts.keyId);
-  if (keyId.source === 'flag' || keyId.source === 'env') return journalsOfKey(ctx.configDir, keyId.value!).length > 0;
-  return readJournal(journalPath(ctx.configDir, { mode: 'profile', profile: ctx.profile })) !== undefined;
-}
-
 async function continueRotation(ctx: Context, opts: RotateCommandOptions, action: 'resume' | 'abort'): Promise<number> {
-  if (action === 'resume' && !somethingToResume(ctx, opts)) {
+  // findRotation refuses when there is none; for --resume that is not an error.
+  if (action === 'resume' && !lookUpRotation(ctx, opts).found) {
     ctx.log.info('rotate: no rotation is in progress: nothing to resume');
     if (ctx.output.format !== 'table') await ctx.output.object({ outcome: 'nothing to resume' });
     return 0;
