@@ -1,9 +1,17 @@
 // How the public catalog service turns stored values into answer values: strings trimmed (empty → null),
 // numbers as floats, flags as booleans, filter tokens normalized.
 
+// Python's str.strip(): its whitespace is not quite JavaScript's (\x1c-\x1f and \x85 are, \ufeff is not).
+const PY_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+export function pythonStrip(value: string): string {
+  return value.replace(PY_STRIP, '');
+}
+
 export function safeStr(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const token = (typeof value === 'string' ? value : String(value)).trim();
+  const token = pythonStrip(typeof value === 'string' ? value : String(value));
   return token || null;
 }
 
