@@ -30,7 +30,6 @@ export type { ProductItem };
 export interface ProductRow {
   id: number;
   canonical_product_id: string;
-  parser_name: unknown;
   title_original: unknown;
   brand: unknown;
   price: unknown;
@@ -42,7 +41,7 @@ export interface ProductRow {
 }
 
 const PRODUCT_ROW_COLUMNS =
-  'cp.id, cp.canonical_product_id, cp.parser_name, cp.title_original, cp.brand, cp.price, cp.discount_price, ' +
+  'cp.id, cp.canonical_product_id, cp.title_original, cp.brand, cp.price, cp.discount_price, ' +
   'cp.loyal_price, cp.price_unit, cp.observed_at, cp.updated_at';
 
 /**
@@ -137,6 +136,43 @@ export function productOrderSql(where: WhereClause, sort: ProductSort): string {
   }
 }
 
+/**
+ * The public service's own product query (without its page limits), for the one thing only its plan decides:
+ * `GROUP_CONCAT(DISTINCT parser_name)` lists parsers in the order SQLite scans the grouped rows, which
+ * follows whatever index it picks for this shape of query on this database. Running the same shape on the
+ * same file gives the same order; sorting could not. The SQLite of the service's Python materializes
+ * `filtered` (used twice) and groups it with a sorter; newer SQLite would stream it from an index instead,
+ * so the hint keeps the service's plan (checked against Python 3.11's sqlite3 over every product of the
+ * seeded catalog, unfiltered and filtered).
+ */
+export function serviceParsersSql(where: WhereClause, sort: ProductSort): string {
+  return `
+    WITH filtered AS MATERIALIZED (SELECT cp.* FROM catalog_products cp ${where.sql}),
+    canonicals AS (
+      SELECT canonical_product_id, COUNT(*) AS sources_count, MAX(observed_at) AS observed_at_latest,
+             MIN(COALESCE(discount_price, loyal_price, price)) AS price_from,
+             GROUP_CONCAT(DISTINCT parser_name) AS parsers_csv
+      FROM filtered GROUP BY canonical_product_id
+    ),
+    ranked AS (
+      SELECT f.*, ROW_NUMBER() OVER (
+        PARTITION BY f.canonical_product_id ORDER BY f.observed_at DESC, f.updated_at DESC, f.id ASC
+      ) AS rn
+      FROM filtered f
+    )
+    SELECT c.canonical_product_id AS cid, c.parsers_csv AS parsers_csv
+    FROM canonicals c JOIN ranked r ON r.canonical_product_id = c.canonical_product_id AND r.rn = 1
+    ORDER BY ${SERVICE_SORT_SQL[sort]}`;
+}
+
+const SERVICE_SORT_SQL: Record<ProductSort, string> = {
+  observed_at_desc: 'c.observed_at_latest DESC, c.canonical_product_id ASC',
+  observed_at_asc: 'c.observed_at_latest ASC, c.canonical_product_id ASC',
+  price_asc: '(c.price_from IS NULL) ASC, c.price_from ASC, c.canonical_product_id ASC',
+  price_desc: '(c.price_from IS NULL) ASC, c.price_from DESC, c.canonical_product_id ASC',
+  rating_desc: '(r.rating IS NULL) ASC, r.rating DESC, c.canonical_product_id ASC',
+};
+
 /** The filtered rows of some products (`@__ids` is a JSON array of canonical ids). */
 export function productRowsSql(where: WhereClause): string {
   const idFilter = 'cp.canonical_product_id IN (SELECT value FROM json_each(@__ids))';
@@ -150,8 +186,11 @@ export interface AssembledItem {
   representativeId: number;
 }
 
-/** List items of the given products, in that order, from their filtered rows; products without rows are left out. */
-export function assembleProductItems(ids: readonly string[], rows: readonly ProductRow[]): AssembledItem[] {
+/**
+ * List items of the given products, in that order, from their filtered rows and their `GROUP_CONCAT`ed
+ * parsers; products without rows are left out.
+ */
+export function assembleProductItems(ids: readonly string[], rows: readonly ProductRow[], parsersCsv: ReadonlyMap<string, unknown>): AssembledItem[] {
   const byProduct = new Map<string, ProductRow[]>();
   for (const row of rows) {
     const list = byProduct.get(row.canonical_product_id);
@@ -161,17 +200,15 @@ export function assembleProductItems(ids: readonly string[], rows: readonly Prod
   const out: AssembledItem[] = [];
   for (const id of ids) {
     const group = byProduct.get(id);
-    if (group?.length) out.push(groupToItem(id, group));
+    if (group?.length) out.push(groupToItem(id, group, parsersCsv.get(id)));
   }
   return out;
 }
 
-function groupToItem(id: string, group: ProductRow[]): AssembledItem {
+function groupToItem(id: string, group: ProductRow[], parsersCsv: unknown): AssembledItem {
   let representative: Ranked | null = null;
   let latest: { instant: Instant; raw: unknown } | null = null;
   let priceFrom: unknown = null;
-  const parsers: string[] = [];
-  const seenParsers = new Set<string>();
   for (const row of group) {
     const candidate = { row, observed: readDbInstant(row.observed_at), updated: readDbInstant(row.updated_at) };
     if (!representative || outranks(candidate, representative)) representative = candidate;
@@ -179,14 +216,6 @@ function groupToItem(id: string, group: ProductRow[]): AssembledItem {
       latest = { instant: candidate.observed, raw: row.observed_at };
     }
     priceFrom = sqlMin(priceFrom, coalesce(row.discount_price, row.loyal_price, row.price));
-    // GROUP_CONCAT(DISTINCT parser_name): exact-text distinct, in row order.
-    if (row.parser_name !== null && row.parser_name !== undefined) {
-      const name = String(row.parser_name);
-      if (!seenParsers.has(name)) {
-        seenParsers.add(name);
-        parsers.push(name);
-      }
-    }
   }
   const chosen = representative!.row;
   return {
@@ -200,7 +229,7 @@ function groupToItem(id: string, group: ProductRow[]): AssembledItem {
       sources_count: group.length,
       observed_at_latest: latest ? dbTimestampToIsoZ(latest.raw) : null,
       image_url: null,
-      parsers: splitCsv(parsers.join(',')),
+      parsers: splitCsv(parsersCsv),
     },
   };
 }
