@@ -2,15 +2,14 @@
 // `datetime.fromisoformat` after `Z` → `+00:00`), and UTC output with a `Z` suffix. An instant is a bigint
 // of microseconds since the epoch, so that bucket arithmetic stays exact like Python's timedelta.
 
-import { civilFromDays, daysFromCivil, pythonFromIsoFormat } from './catalog-isoformat.js';
+import { civilFromDays, DATETIME_MAX_MICROS, DATETIME_MIN_MICROS, pythonFromIsoFormat } from '../catalog/python-isoformat.js';
 import { pythonStrip } from './catalog-values.js';
 
 export type Instant = bigint;
 
 const MICROS_PER_SECOND = 1_000_000n;
-/** 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999999: what a Python datetime can hold. */
-const MIN_INSTANT = BigInt(daysFromCivil(1, 1, 1)) * 86_400_000_000n;
-const MAX_INSTANT = BigInt(daysFromCivil(10000, 1, 1)) * 86_400_000_000n - 1n;
+const MIN_INSTANT = DATETIME_MIN_MICROS;
+const MAX_INSTANT = DATETIME_MAX_MICROS;
 
 export class IsoDateTimeError extends Error {}
 

@@ -1,5 +1,6 @@
-// Python's `datetime.fromisoformat` (CPython 3.11+, the C implementation the public service runs), byte for
-// byte: the same separator guessing, the same lenient time and offset scanner (a fraction after any
+// Python's `datetime.fromisoformat` (CPython 3.11+, the C implementation the public catalog service runs):
+// the service's rule for dates, shared by the client (--from/--to take every form it takes) and the sandbox
+// (which answers as the service does). Byte for byte: the same separator guessing, the same lenient time and offset scanner (a fraction after any
 // component, one stray character before an offset, extra digits dropped), the same range checks. The
 // result is the local wall time in microseconds since the epoch plus the offset, or null where Python
 // raises ValueError.
@@ -9,7 +10,13 @@ export interface IsoFields {
   localMicros: bigint;
   /** Offset east of UTC in microseconds; null for a naive value (no offset). */
   offsetMicros: bigint | null;
+  /** False for a date alone. */
+  hasTime: boolean;
 }
+
+/** 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999999 in microseconds since the epoch: what a datetime holds. */
+export const DATETIME_MIN_MICROS = BigInt(daysFromCivil(1, 1, 1)) * 86_400_000_000n;
+export const DATETIME_MAX_MICROS = BigInt(daysFromCivil(10000, 1, 1)) * 86_400_000_000n - 1n;
 
 const NUL = 0;
 const DASH = 0x2d;
@@ -64,12 +71,13 @@ export function pythonFromIsoFormat(text: string): IsoFields | null {
   if (clock.hour > 23 || clock.minute > 59 || clock.second > 59) return null;
   const days = daysFromCivil(date.year, date.month, date.day);
   const localMicros = BigInt(days) * MICROS_PER_DAY + BigInt((clock.hour * 3600 + clock.minute * 60 + clock.second) * 1_000_000 + clock.micro);
-  if (clock.offsetSeconds === null) return { localMicros, offsetMicros: null };
+  const hasTime = bytes.length > separator;
+  if (clock.offsetSeconds === null) return { localMicros, offsetMicros: null, hasTime };
   // A whole-second offset of zero is UTC, whatever its fraction said.
-  if (clock.offsetSeconds === 0) return { localMicros, offsetMicros: 0n };
+  if (clock.offsetSeconds === 0) return { localMicros, offsetMicros: 0n, hasTime };
   const offsetMicros = BigInt(clock.offsetSeconds) * 1_000_000n + BigInt(clock.offsetMicro);
   if (offsetMicros >= MICROS_PER_DAY || offsetMicros <= -MICROS_PER_DAY) return null;
-  return { localMicros, offsetMicros };
+  return { localMicros, offsetMicros, hasTime };
 }
 
 function utf8Width(lead: number): number {
