@@ -45,11 +45,11 @@ const PRODUCT_ROW_COLUMNS =
   'cp.loyal_price, cp.price_unit, cp.observed_at, cp.updated_at';
 
 /**
- * A sortable key for an ISO timestamp stored in any offset or spelling: its UTC time in seconds, to the
- * millisecond (SQLite's own date parser). Unreadable text gives NULL.
+ * A sortable key for an ISO timestamp stored in any offset or spelling: its UTC time in microseconds (the
+ * converter writes microseconds, and rows a microsecond apart must not tie). Unreadable text gives NULL.
  */
 export function timeKeySql(column: string): string {
-  return `unixepoch(${column}, 'subsec')`;
+  return `trident_instant(${column})`;
 }
 
 const PRICE_SQL = 'COALESCE(cp.discount_price, cp.loyal_price, cp.price)';
