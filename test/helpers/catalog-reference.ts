@@ -181,6 +181,10 @@ export class CatalogReference {
   private readonly assets: Row[];
   private readonly cursors: Row[] | null;
   private readonly db: Database.Database;
+  /** Scans already asked for: the rows of a read-only file do not change. */
+  private readonly scans = new Map<string, Row[]>();
+  /** Product row id → its image_url assets. */
+  private readonly images = new Map<number, Row[]>();
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true });
@@ -190,6 +194,10 @@ export class CatalogReference {
     this.categories = all('SELECT * FROM catalog_categories');
     this.settlements = new Map(all('SELECT * FROM catalog_settlements').map((row) => [Number(row.id), row]));
     this.assets = all("SELECT * FROM catalog_product_assets WHERE asset_kind = 'image_url'");
+    for (const asset of this.assets) {
+      const id = Number(asset.product_id);
+      this.images.set(id, [...(this.images.get(id) ?? []), asset]);
+    }
     const hasCursors = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'converter_sync_state'").get();
     this.cursors = hasCursors ? all('SELECT * FROM converter_sync_state') : null;
   }
@@ -275,7 +283,9 @@ export class CatalogReference {
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
       const id = String(row.canonical_product_id);
-      groups.set(id, [...(groups.get(id) ?? []), row]);
+      const group = groups.get(id);
+      if (group) group.push(row);
+      else groups.set(id, [row]);
     }
     const out = new Map<string, ProductGroup>();
     for (const [id, group] of groups) out.set(id, this.group(id, group, price));
@@ -297,8 +307,14 @@ export class CatalogReference {
       clauses.push(`cp.${column} = @${name}`);
       params[name] = value;
     }
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-    return this.db.prepare(`SELECT cp.* FROM catalog_products cp ${where}`).all(params) as Row[];
+    const sql = `SELECT cp.* FROM catalog_products cp ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}`;
+    const key = `${sql}\n${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+    let rows = this.scans.get(key);
+    if (!rows) {
+      rows = this.db.prepare(sql).all(params) as Row[];
+      this.scans.set(key, rows);
+    }
+    return rows;
   }
 
   private group(id: string, rows: Row[], price: (row: Row) => number | null): ProductGroup {
@@ -312,7 +328,7 @@ export class CatalogReference {
       const name = row.parser_name === null ? null : String(row.parser_name).trim();
       if (name && !parsers.some((seen) => seen.toLowerCase() === name.toLowerCase())) parsers.push(name);
     }
-    const image = this.assets.find((asset) => Number(asset.product_id) === Number(best.id) && Number(asset.sort_order) === 0);
+    const image = this.images.get(Number(best.id))?.find((asset) => Number(asset.sort_order) === 0);
     return {
       latest,
       priceFrom: prices.length ? Math.min(...prices) : null,
@@ -420,8 +436,7 @@ export class CatalogReference {
   private sourceItem(row: Row): Row {
     const category = row.primary_category_id === null ? undefined : this.categories.find((c) => Number(c.id) === Number(row.primary_category_id));
     const settlement = row.settlement_id === null ? undefined : this.settlements.get(Number(row.settlement_id));
-    const images = this.assets
-      .filter((asset) => Number(asset.product_id) === Number(row.id))
+    const images = [...(this.images.get(Number(row.id)) ?? [])]
       .sort((x, y) => Number(x.sort_order) - Number(y.sort_order))
       .map((asset) => str(asset.value))
       .filter((value) => value !== null);

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { buildCatalogDb, call, type CatalogFixture } from './catalog-fixture.js';
+import { buildCatalogDb, call, seededRandom, type CatalogFixture } from './catalog-fixture.js';
 
 const FIXTURE: CatalogFixture = {
   settlements: [{ id: 1, name: 'Москва', region: 'Москва', region_normalized: 'москва' }],
@@ -22,26 +22,6 @@ const FIXTURE: CatalogFixture = {
 const PRICE_BOUNDS = ['nan', 'NaN', 'inf', '-inf', 'infinity', '-Infinity', '1e309', '-1e309', '95', '100', '0'];
 const REQUESTS = PRICE_BOUNDS.flatMap((bound) => [`/products?price_max=${bound}`, `/products?price_min=${bound}`, `/products?price_min=${bound}&sort=price_asc`]);
 const MAX_OFFSET = '9223372036854775807';
-
-/** mulberry32: the same shuffles on every run. */
-function shuffler(seed: number): <T>(items: T[]) => T[] {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return (items) => {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  };
-}
 
 let file: string;
 let shared: CatalogSandbox;
@@ -78,7 +58,7 @@ describe('catalog sandbox: no answer depends on an earlier request', () => {
   it('the same answers whatever order the requests come in', async () => {
     const expected = new Map<string, unknown>();
     for (const path of REQUESTS) expected.set(path, await freshAnswer(path));
-    const shuffle = shuffler(18);
+    const { shuffle } = seededRandom(18);
     for (let round = 0; round < 5; round += 1) {
       for (const path of shuffle(REQUESTS)) {
         expect((await call(shared.url, path)).body, `${path} in round ${round}`).toEqual(expected.get(path));
