@@ -18,7 +18,7 @@ import {
 import { categoryItem, cursorItem, settlementItem, snapshotItem, sourceItem, type Row } from './catalog-serialize.js';
 import type { DynamicsField, SnapshotCoverage } from './catalog-dynamics.js';
 import { registerCatalogFunctions } from './catalog-sql-functions.js';
-import { safeStr, unicodeLower } from './catalog-values.js';
+import { pythonStrip, safeStr, unicodeLower } from './catalog-values.js';
 
 export class CatalogDbError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -230,7 +230,7 @@ export class CatalogDb {
     }
     if (filters.q) {
       clauses.push(likeAny(['title', 'title_normalized', 'alias', 'source_uid']));
-      params.q = `%${filters.q.trim().toLowerCase()}%`;
+      params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
     }
     return this.listTable('catalog_categories', clauses, params, page, categoryItem);
   }
@@ -253,7 +253,7 @@ export class CatalogDb {
     }
     if (filters.q) {
       clauses.push(likeAny(['name', 'alias', 'region', 'country']));
-      params.q = `%${filters.q.trim().toLowerCase()}%`;
+      params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
     }
     return this.listTable('catalog_settlements', clauses, params, page, settlementItem);
   }
@@ -269,7 +269,7 @@ export class CatalogDb {
     if (!table) return [];
     const rows = parserName
       ? this.statement('SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" = ? ORDER BY state_key ASC').all(
-          `receiver_cursor:${parserName.trim().toLowerCase()}`,
+          `receiver_cursor:${pythonStrip(parserName).toLowerCase()}`,
         )
       : this.statement(`SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" LIKE 'receiver_cursor:%' ORDER BY state_key ASC`).all();
     return (rows as Row[]).map(cursorItem);

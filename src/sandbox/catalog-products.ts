@@ -2,7 +2,7 @@
 // canonical_product_id. This file builds the SQL of the filters and of the page order, and assembles list
 // items from the filtered rows of the products on a page.
 import { dbTimestampToIsoZ, readDbInstant, type Instant } from './catalog-time.js';
-import { asFloat, safeStr, splitCsv } from './catalog-values.js';
+import { asFloat, pythonStrip, safeStr, splitCsv } from './catalog-values.js';
 import type { ProductItem } from '../catalog/client.js';
 
 export const PRODUCT_SORTS = ['observed_at_desc', 'observed_at_asc', 'price_asc', 'price_desc', 'rating_desc'] as const;
@@ -70,7 +70,7 @@ export function productsWhere(filters: ProductFilters): WhereClause {
   }
   if (filters.q) {
     clauses.push("trident_like_any(@q, cp.title_original, cp.title_normalized_no_stopwords, cp.brand)");
-    params.q = `%${filters.q.trim().toLowerCase()}%`;
+    params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
   }
   if (filters.parserName) {
     clauses.push('cp.parser_name = @parser_name');
@@ -86,7 +86,7 @@ export function productsWhere(filters: ProductFilters): WhereClause {
   }
   if (filters.brand) {
     clauses.push("trident_lower(COALESCE(cp.brand, '')) = @brand");
-    params.brand = filters.brand.trim().toLowerCase();
+    params.brand = pythonStrip(filters.brand).toLowerCase();
   }
   for (const [column, value] of [
     ['promo', filters.promo],

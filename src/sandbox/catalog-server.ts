@@ -7,7 +7,7 @@ import { ParamReader } from './catalog-params.js';
 import { PRODUCT_SORTS, type ProductSort } from './catalog-products.js';
 import { createRouter, type RouteContext } from './catalog-router.js';
 import { formatIsoZ, IsoDateTimeError, parseRequestDateTime, type Instant } from './catalog-time.js';
-import { normalizeTokens } from './catalog-values.js';
+import { normalizeTokens, pythonStrip } from './catalog-values.js';
 import { startServer, type Handler, type RunningServer, type SandboxResponse } from './server-core.js';
 
 export { CatalogDbError } from './catalog-db.js';
@@ -137,7 +137,7 @@ function countProducts(db: CatalogDb, { query }: RouteContext): SandboxResponse 
 
 function countCommon(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
-  const scope = reader.str('scope', { default: 'all_stores' })!.trim().toLowerCase();
+  const scope = pythonStrip(reader.str('scope', { default: 'all_stores' })!).toLowerCase();
   const stores = normalizeTokens(reader.list('store'));
   const regions = normalizeTokens(reader.list('region'));
   if (scope !== 'stores' && scope !== 'regions') return detail(400, 'scope must be one of: stores, regions');

@@ -46,7 +46,7 @@ export function asBool(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
   if (typeof value === 'bigint') return value !== 0n;
-  const token = String(value).trim().toLowerCase();
+  const token = pythonStrip(String(value)).toLowerCase();
   if (TRUE_WORDS.has(token)) return true;
   if (FALSE_WORDS.has(token)) return false;
   return null;
@@ -74,7 +74,7 @@ export function splitCsv(value: unknown): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const piece of token.split(',')) {
-    const item = piece.trim();
+    const item = pythonStrip(piece);
     if (!item) continue;
     const lowered = unicodeLower(item);
     if (seen.has(lowered)) continue;

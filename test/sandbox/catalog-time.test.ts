@@ -48,6 +48,9 @@ describe('catalog timestamps', () => {
       expect(() => parseRequestDateTime(bad), bad).toThrow('datetime must be valid ISO8601');
     }
     expect(() => parseRequestDateTime('2026-03-03T05:00.123456')).toThrow('datetime must include timezone');
+    // Python's strip(): \x85 and \x1c are whitespace to it, a byte-order mark is not.
+    expect(z('\u00852026-03-01T10:00:00Z\u001c')).toBe('2026-03-01T10:00:00Z');
+    expect(() => parseRequestDateTime('\ufeff2026-03-01T10:00:00Z')).toThrow('datetime must be valid ISO8601');
     expect(() => parseRequestDateTime('2026-03-03T10:00:00x')).toThrow('datetime must be valid ISO8601');
   });
 
