@@ -112,7 +112,7 @@ export class CatalogDb {
   /** The service's list query limited to one product (`parsers` as that query gives them). */
   getProduct(canonicalProductId: string): ProductItem | null {
     const where = productsWhere({ canonicalProductId });
-    return this.productItems([canonicalProductId], where, this.parsersCsv(where, 'observed_at_desc'))[0] ?? null;
+    return this.productItems([canonicalProductId], where, this.parsersCsv(where))[0] ?? null;
   }
 
   /** Known as a current row or in the history. */
@@ -302,14 +302,14 @@ export class CatalogDb {
       return cached;
     }
     const ids = this.statement(productOrderSql(where, sort)).pluck().all(where.params) as string[];
-    const order = { ids, parsersCsv: this.parsersCsv(where, sort) };
+    const order = { ids, parsersCsv: this.parsersCsv(where) };
     if (this.orders.size >= ORDER_CACHE_ENTRIES) this.orders.delete(this.orders.keys().next().value!);
     this.orders.set(key, order);
     return order;
   }
 
-  private parsersCsv(where: WhereClause, sort: ProductSort): Map<string, unknown> {
-    const rows = this.statement(serviceParsersSql(where, sort)).raw().all(where.params) as Array<[string, unknown]>;
+  private parsersCsv(where: WhereClause): Map<string, unknown> {
+    const rows = this.statement(serviceParsersSql(where)).raw().all(where.params) as Array<[string, unknown]>;
     return new Map(rows.map(([id, csv]) => [String(id), csv]));
   }
 
