@@ -32,7 +32,7 @@ _trident_options() {
     "time customer-update") echo "--name --from-csv --concurrency --url --token-file" ;;
     "time report") echo "--from --to --group-by --url --token-file" ;;
     "catalog health") echo "--url" ;;
-    "catalog products") echo "--search --store --category --settlement --brand --promo --no-promo --price-min --price-max --sort --url --limit --offset --all" ;;
+    "catalog products") echo "--search --store --category --settlement --brand --promo --no-promo --is-new --no-is-new --hit --no-hit --adult --no-adult --price-min --price-max --sort --url --limit --offset --all" ;;
     "catalog product") echo "--url" ;;
     "catalog sources") echo "--sort --url --limit --offset --all" ;;
     "catalog snapshots") echo "--store --source-id --sort --url --limit --offset --all" ;;

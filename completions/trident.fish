@@ -57,7 +57,7 @@ function __trident_options
         case 'catalog health'
             echo '--url'
         case 'catalog products'
-            echo '--search --store --category --settlement --brand --promo --no-promo --price-min --price-max --sort --url --limit --offset --all'
+            echo '--search --store --category --settlement --brand --promo --no-promo --is-new --no-is-new --hit --no-hit --adult --no-adult --price-min --price-max --sort --url --limit --offset --all'
         case 'catalog product'
             echo '--url'
         case 'catalog sources'

@@ -67,7 +67,7 @@ try {
   await trident(['time', 'customer-update', '4', '--name', 'Café Zürich AG', '-o', 'table']);
 
   step('Catalog: how many products, in one store and region, and across all three stores.');
-  await trident(['catalog', 'count', '--store', 'fixprice', '--region', 'moscow', '-o', 'table']);
+  await trident(['catalog', 'count', '--store', 'fixprice', '--region', 'москва', '-o', 'table']);
   await trident(['catalog', 'common-count', '--scope', 'stores', '-o', 'table']);
 
   step('Price dynamics of one product over the last 90 days, drawn in the terminal (gaps stay gaps).');

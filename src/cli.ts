@@ -36,7 +36,7 @@ Examples:
   $ trident keys list
   $ trident keys rotate --yes -o json
   $ trident time projects --status all
-  $ trident catalog count --store fixprice --region moscow
+  $ trident catalog count --store fixprice --region москва
   $ trident sandbox            # local services to try everything on
 
 Exit codes: 0 ok, 1 bug, 2 usage, 3 cancelled, 4 auth, 5 not found, 6 rejected,

@@ -43,6 +43,9 @@ export interface ProductQuery extends PageRequest {
   settlement_id?: number;
   brand?: string;
   promo?: boolean;
+  is_new?: boolean;
+  hit?: boolean;
+  adult?: boolean;
   price_min?: number;
   price_max?: number;
   sort?: string;

@@ -22,7 +22,7 @@ export function register(group: Command, bind: Binder): void {
   }
   examples(group, [
     'trident catalog products --search молоко --sort price_asc',
-    'trident catalog count --store fixprice --store chizhik --region moscow',
+    'trident catalog count --store fixprice --store chizhik --region москва',
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1d --from -90d --chart`,
     'trident catalog products --all -o ndjson > products.ndjson',
   ]);

@@ -1,7 +1,7 @@
 // Client-side checks that mirror the catalog service's own rules (spec/real-services.md §3), so that what it
 // would refuse is refused first, with exit 2 and no request sent.
 import { usageError } from '../core/errors.js';
-import { isoWithOffset, type TimeRange } from './time-range.js';
+import { isoWithOffset, microsOf, type TimeRange } from './time-range.js';
 
 export const DYNAMICS_FIELDS = ['price', 'discount_price', 'loyal_price', 'available_count'] as const;
 export type DynamicsField = (typeof DYNAMICS_FIELDS)[number];
@@ -65,13 +65,16 @@ export function integerId(value: string, what: string): number {
 
 /** Points of a series: one at `from`, then one every step up to `to` (n = floor((to − from)/step) + 1). */
 export function pointCount(range: TimeRange, interval: Interval): number {
-  return Math.floor((range.to.getTime() - range.from.getTime()) / INTERVAL_MS[interval]) + 1;
+  const span = microsOf(range.to) - microsOf(range.from);
+  const step = BigInt(INTERVAL_MS[interval]) * 1000n;
+  const whole = span >= 0n ? span / step : -((-span + step - 1n) / step);
+  return Number(whole) + 1;
 }
 
 export function checkRange(range: TimeRange, interval: Interval): void {
   const from = isoWithOffset(range.from);
   const to = isoWithOffset(range.to);
-  if (range.from.getTime() > range.to.getTime()) throw usageError(`--from ${from} is after --to ${to}`);
+  if (microsOf(range.from) > microsOf(range.to)) throw usageError(`--from ${from} is after --to ${to}`);
   const points = pointCount(range, interval);
   if (points > MAX_POINTS) {
     throw usageError(

@@ -7,6 +7,7 @@ import {
   productOrderSql,
   productRowsSql,
   productsWhere,
+  serviceParsersSql,
   timeKeySql,
   type ProductFilters,
   type ProductItem,
@@ -17,7 +18,7 @@ import {
 import { categoryItem, cursorItem, settlementItem, snapshotItem, sourceItem, type Row } from './catalog-serialize.js';
 import type { DynamicsField, SnapshotCoverage } from './catalog-dynamics.js';
 import { registerCatalogFunctions } from './catalog-sql-functions.js';
-import { safeStr, unicodeLower } from './catalog-values.js';
+import { pythonStrip, safeStr, unicodeLower } from './catalog-values.js';
 
 export class CatalogDbError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -28,12 +29,13 @@ export class CatalogDbError extends Error {
 
 export interface ListPage<T> {
   items: T[];
-  meta: { limit: number; offset: number; total: number };
+  /** `offset` stays a bigint: the service echoes any 64-bit offset exactly. */
+  meta: { limit: number; offset: bigint; total: number };
 }
 
 export interface PageRequest {
   limit: number;
-  offset: number;
+  offset: bigint;
 }
 
 export const SOURCE_SORTS = ['observed_at_desc', 'observed_at_asc'] as const;
@@ -56,8 +58,8 @@ const STATEMENT_CACHE_ENTRIES = 256;
 
 export class CatalogDb {
   private readonly statements = new Map<string, Database.Statement>();
-  /** Filter + sort → every matching canonical id in order; dropped whenever the file changes. */
-  private readonly orders = new Map<string, string[]>();
+  /** Filter + sort → every matching product in order; dropped whenever the file changes. */
+  private readonly orders = new Map<string, ProductOrder>();
   private ordersVersion: unknown = null;
 
   private constructor(
@@ -102,13 +104,15 @@ export class CatalogDb {
   listProducts(filters: ProductFilters, sort: ProductSort, page: PageRequest): ListPage<ProductItem> {
     const where = productsWhere(filters);
     const order = this.productOrder(where, sort);
-    const ids = order.slice(page.offset, page.offset + page.limit);
-    return { items: this.productItems(ids, where), meta: { limit: page.limit, offset: page.offset, total: order.length } };
+    const start = page.offset > BigInt(order.ids.length) ? order.ids.length : Number(page.offset);
+    const ids = order.ids.slice(start, start + page.limit);
+    return { items: this.productItems(ids, where, order.parsersCsv), meta: { limit: page.limit, offset: page.offset, total: order.ids.length } };
   }
 
+  /** The service's list query limited to one product (`parsers` as that query gives them). */
   getProduct(canonicalProductId: string): ProductItem | null {
     const where = productsWhere({ canonicalProductId });
-    return this.productItems([canonicalProductId], where)[0] ?? null;
+    return this.productItems([canonicalProductId], where, this.parsersCsv(where))[0] ?? null;
   }
 
   /** Known as a current row or in the history. */
@@ -226,7 +230,7 @@ export class CatalogDb {
     }
     if (filters.q) {
       clauses.push(likeAny(['title', 'title_normalized', 'alias', 'source_uid']));
-      params.q = `%${filters.q.trim().toLowerCase()}%`;
+      params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
     }
     return this.listTable('catalog_categories', clauses, params, page, categoryItem);
   }
@@ -249,7 +253,7 @@ export class CatalogDb {
     }
     if (filters.q) {
       clauses.push(likeAny(['name', 'alias', 'region', 'country']));
-      params.q = `%${filters.q.trim().toLowerCase()}%`;
+      params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
     }
     return this.listTable('catalog_settlements', clauses, params, page, settlementItem);
   }
@@ -265,7 +269,7 @@ export class CatalogDb {
     if (!table) return [];
     const rows = parserName
       ? this.statement('SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" = ? ORDER BY state_key ASC').all(
-          `receiver_cursor:${parserName.trim().toLowerCase()}`,
+          `receiver_cursor:${pythonStrip(parserName).toLowerCase()}`,
         )
       : this.statement(`SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" LIKE 'receiver_cursor:%' ORDER BY state_key ASC`).all();
     return (rows as Row[]).map(cursorItem);
@@ -283,30 +287,36 @@ export class CatalogDb {
     return statement;
   }
 
-  /** Every canonical id of the filtered list in page order, computed once per filter and sort. */
-  private productOrder(where: WhereClause, sort: ProductSort): string[] {
+  /** Every canonical id of the filtered list in page order, and their parsers, computed once per filter and sort. */
+  private productOrder(where: WhereClause, sort: ProductSort): ProductOrder {
     const version = this.statement('PRAGMA data_version').pluck().get();
     if (version !== this.ordersVersion) {
       this.orders.clear();
       this.ordersVersion = version;
     }
-    const key = `${sort}\n${where.sql}\n${JSON.stringify(where.params)}`;
+    const key = orderCacheKey(where, sort);
     const cached = this.orders.get(key);
     if (cached) {
       this.orders.delete(key);
       this.orders.set(key, cached);
       return cached;
     }
-    const order = this.statement(productOrderSql(where, sort)).pluck().all(where.params) as string[];
+    const ids = this.statement(productOrderSql(where, sort)).pluck().all(where.params) as string[];
+    const order = { ids, parsersCsv: this.parsersCsv(where) };
     if (this.orders.size >= ORDER_CACHE_ENTRIES) this.orders.delete(this.orders.keys().next().value!);
     this.orders.set(key, order);
     return order;
   }
 
-  private productItems(ids: string[], where: WhereClause): ProductItem[] {
+  private parsersCsv(where: WhereClause): Map<string, unknown> {
+    const rows = this.statement(serviceParsersSql(where)).raw().all(where.params) as Array<[string, unknown]>;
+    return new Map(rows.map(([id, csv]) => [String(id), csv]));
+  }
+
+  private productItems(ids: string[], where: WhereClause, parsersCsv: ReadonlyMap<string, unknown>): ProductItem[] {
     if (!ids.length) return [];
     const rows = this.statement(productRowsSql(where)).all({ ...where.params, __ids: JSON.stringify(ids) }) as ProductRow[];
-    const assembled = assembleProductItems(ids, rows);
+    const assembled = assembleProductItems(ids, rows, parsersCsv);
     const images = this.primaryImageUrls(assembled.map((entry) => entry.representativeId));
     return assembled.map(({ item, representativeId }) => ({ ...item, image_url: images.get(representativeId) ?? null }));
   }
@@ -392,6 +402,26 @@ export class CatalogDb {
     ).all({ ...params, limit: page.limit, offset: page.offset }) as Row[];
     return { items: rows.map(serialize), meta: { limit: page.limit, offset: page.offset, total: Number(total.n) } };
   }
+}
+
+interface ProductOrder {
+  ids: string[];
+  /** canonical id → the service's GROUP_CONCAT(DISTINCT parser_name) for it. */
+  parsersCsv: Map<string, unknown>;
+}
+
+/**
+ * The cache key of a product order: every parameter with its type and exact value. (JSON.stringify would
+ * write NaN, Infinity and -Infinity all as null, and one answer would then serve for the others.)
+ */
+function orderCacheKey(where: WhereClause, sort: ProductSort): string {
+  const params = Object.keys(where.params)
+    .sort()
+    .map((name) => {
+      const value = where.params[name];
+      return `${name}=${typeof value}:${typeof value === 'number' ? String(value) : JSON.stringify(value)}`;
+    });
+  return [sort, where.sql, ...params].join('\n');
 }
 
 /** The public service's `q` over several columns: lower-cased substring, LIKE wildcards left active. */

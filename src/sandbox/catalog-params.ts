@@ -13,6 +13,14 @@ export interface ValidationIssue {
 
 type Source = 'query' | 'path';
 
+interface IntOptions {
+  source?: Source;
+  default?: number | null;
+  ge?: number;
+  le?: number;
+  required?: boolean;
+}
+
 const INT_MAX = 9_223_372_036_854_775_807n;
 const INT_MIN = -9_223_372_036_854_775_808n;
 const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|inf|infinity|nan)$/i;
@@ -26,10 +34,19 @@ export class ParamReader {
   ) {}
 
   /** An integer; `required` means no default. Bounds as FastAPI's `ge`/`le`. */
-  int(name: string, options: { source?: Source; default?: number | null; ge?: number; le?: number; required?: boolean } = {}): number | null {
+  int(name: string, options: IntOptions = {}): number | null {
+    const value = this.bigint(name, options);
+    return value === null ? null : Number(value);
+  }
+
+  /** An integer kept exact (the service echoes offsets up to 2^63 − 1 as they came). */
+  bigint(name: string, options: IntOptions = {}): bigint | null {
     const source = options.source ?? 'query';
     const raw = this.raw(name, source);
-    if (raw === undefined) return this.missing(name, source, options.required, options.default ?? null);
+    if (raw === undefined) {
+      const fallback = this.missing(name, source, options.required, options.default ?? null);
+      return fallback === null ? null : BigInt(fallback);
+    }
     const parsed = parsePythonInt(raw);
     if (parsed === 'size') {
       this.issue('int_parsing_size', source, name, 'Unable to parse input string as an integer, exceeded maximum size', raw);
@@ -47,7 +64,7 @@ export class ParamReader {
       this.issue('less_than_equal', source, name, `Input should be less than or equal to ${options.le}`, raw, { le: options.le });
       return null;
     }
-    return Number(parsed);
+    return parsed;
   }
 
   float(name: string): number | null {

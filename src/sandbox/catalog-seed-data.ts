@@ -13,15 +13,18 @@ export interface SeedSettlement {
   lon: number;
 }
 
-// Novosibirsk has no region_normalized (matching falls back to region); Baikonur has no region at all.
+export const COUNTRY = 'Россия';
+
+// As the converter writes them: Russian names, region_normalized in Russian lower case. Novosibirsk has no
+// region_normalized (matching falls back to region); Baikonur has no region at all.
 export const SETTLEMENTS: SeedSettlement[] = [
-  { id: 1, name: 'Moscow', region: 'Moscow', regionNormalized: 'moscow', type: 'city', lat: 55.7558, lon: 37.6176 },
-  { id: 2, name: 'Zelenograd', region: 'Moscow', regionNormalized: 'moscow', type: 'city', lat: 55.9825, lon: 37.1814 },
-  { id: 3, name: 'Saint Petersburg', region: 'Saint Petersburg', regionNormalized: 'spb', type: 'city', lat: 59.9311, lon: 30.3609 },
-  { id: 4, name: 'Kazan', region: 'Tatarstan', regionNormalized: 'tatarstan', type: 'city', lat: 55.7963, lon: 49.1088 },
-  { id: 5, name: 'Yekaterinburg', region: 'Sverdlovsk Oblast', regionNormalized: 'sverdlovsk', type: 'city', lat: 56.8389, lon: 60.6057 },
-  { id: 6, name: 'Novosibirsk', region: 'Novosibirsk Oblast', regionNormalized: null, type: 'city', lat: 55.0084, lon: 82.9357 },
-  { id: 7, name: 'Baikonur', region: '', regionNormalized: '', type: 'city', lat: 45.6167, lon: 63.3167 },
+  { id: 1, name: 'Москва', region: 'Москва', regionNormalized: 'москва', type: 'город', lat: 55.7558, lon: 37.6176 },
+  { id: 2, name: 'Зеленоград', region: 'Москва', regionNormalized: 'москва', type: 'город', lat: 55.9825, lon: 37.1814 },
+  { id: 3, name: 'Санкт-Петербург', region: 'Санкт-Петербург', regionNormalized: 'санкт-петербург', type: 'город', lat: 59.9311, lon: 30.3609 },
+  { id: 4, name: 'Казань', region: 'Республика Татарстан', regionNormalized: 'республика татарстан', type: 'город', lat: 55.7963, lon: 49.1088 },
+  { id: 5, name: 'Екатеринбург', region: 'Свердловская область', regionNormalized: 'свердловская область', type: 'город', lat: 56.8389, lon: 60.6057 },
+  { id: 6, name: 'Новосибирск', region: 'Новосибирская область', regionNormalized: null, type: 'город', lat: 55.0084, lon: 82.9357 },
+  { id: 7, name: 'Байконур', region: '', regionNormalized: '', type: 'город', lat: 45.6167, lon: 63.3167 },
 ];
 
 /** Where each store sells; the first settlement is where most of its rows are. */

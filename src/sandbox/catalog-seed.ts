@@ -1,11 +1,13 @@
-// A deterministic demo catalog in the converter's schema: three stores, several regions, a category tree,
-// products sold by one to three stores, and about a year of history per source mixing point observations,
-// validity intervals, price changes, missing discount/loyalty prices and gaps.
+// A deterministic demo catalog written the way the real converter writes one (spec/real-services.md §3):
+// its column types and extra tables, naive UTC timestamps, Russian settlements. Three stores, several
+// regions, a category tree, products sold by one to three stores, and about a year of history per source
+// mixing point observations, validity intervals, price changes, missing discount/loyalty prices and gaps.
 import { closeSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { CATALOG_INDEXES_SQL, CATALOG_TABLES_SQL } from './catalog-schema.js';
+import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from './catalog-converter-schema.js';
 import {
   CATEGORIES,
+  COUNTRY,
   PRODUCT_KINDS,
   SETTLEMENTS,
   STORE_CATEGORY_PREFIX,
@@ -41,12 +43,10 @@ export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): v
     db = new Database(file);
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
-    db.exec(CATALOG_TABLES_SQL);
+    db.exec(CONVERTER_TABLES_SQL);
     const seeder = new Seeder(db, new Rng(options.seed ?? 1), nowMs);
     db.transaction(() => seeder.run(products))();
-    db.exec(CATALOG_INDEXES_SQL);
-    db.pragma('analysis_limit = 1000');
-    db.exec('ANALYZE');
+    db.exec(CONVERTER_INDEXES_SQL);
     db.pragma('journal_mode = DELETE');
     db.close();
   } catch (error) {
@@ -108,9 +108,10 @@ class Rng {
   }
 }
 
-/** `2026-03-01T10:00:00+00:00` (seed times are whole seconds). */
+/** The converter's DATETIME text: naive UTC with microseconds, `2026-03-01 10:00:00.000000`. */
 function iso(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+  const text = new Date(ms).toISOString();
+  return `${text.slice(0, 10)} ${text.slice(11, 23)}000`;
 }
 
 function money(value: number): number {
@@ -131,7 +132,8 @@ interface SourceHistory {
 }
 
 class Seeder {
-  private readonly insert: Record<'settlement' | 'category' | 'product' | 'asset' | 'snapshot' | 'cursor', Database.Statement>;
+  private readonly insert: Record<'settlement' | 'category' | 'product' | 'asset' | 'snapshot' | 'cursor' | 'source' | 'store', Database.Statement>;
+  private readonly storesSeen = new Set<string>();
   private readonly categoryIds = new Map<string, number>();
   private rowId = 0;
   private snapshotId = 0;
@@ -159,7 +161,8 @@ class Seeder {
         'title_normalized_no_stopwords', 'brand', 'price', 'discount_price', 'loyal_price', 'price_unit', 'rating',
         'reviews_count', 'promo', 'is_new', 'hit', 'adult', 'unit', 'available_count', 'package_quantity', 'package_unit',
         'primary_category_id', 'settlement_id', 'composition_original', 'composition_normalized', 'observed_at',
-        'created_at', 'updated_at',
+        'created_at', 'updated_at', 'source_page_url', 'producer_name', 'producer_country', 'expiration_date_in_days',
+        'season', 'data_matrix',
       ]),
       asset: insert('catalog_product_assets', ['product_id', 'asset_kind', 'sort_order', 'value', 'created_at', 'updated_at']),
       snapshot: insert('catalog_product_snapshots', [
@@ -169,6 +172,10 @@ class Seeder {
         'created_at',
       ]),
       cursor: insert('converter_sync_state', ['key', 'value', 'updated_at']),
+      source: insert('catalog_product_sources', [
+        'parser_name', 'source_id', 'canonical_product_id', 'first_seen_at', 'last_seen_at', 'updated_at',
+      ]),
+      store: insert('catalog_stores', ['store_key', 'parser_name', 'code', 'settlement_id', 'first_seen_at', 'last_seen_at', 'updated_at']),
     };
   }
 
@@ -184,11 +191,13 @@ class Seeder {
 
   private settlements(): void {
     const firstSeen = iso(this.now - 365 * DAY);
+    const country = COUNTRY.toLowerCase();
     for (const s of SETTLEMENTS) {
-      const geoKey = `RUS|${(s.region || 'UNKNOWN').toUpperCase()}|${s.name.toUpperCase()}`;
-      const alias = s.id === 1 ? 'MSK' : s.id === 3 ? 'SPB' : null;
+      // `россия|москва|москва`: country, region and name, normalized.
+      const geoKey = [country, (s.regionNormalized ?? s.region).toLowerCase(), s.name.toLowerCase()].join('|');
+      const alias = s.id === 1 ? 'msk' : s.id === 3 ? 'spb' : null;
       this.insert.settlement.run(
-        s.id, geoKey, 'RUS', 'rus', s.region, s.regionNormalized, s.name, s.name.toLowerCase(), s.type, alias,
+        s.id, geoKey, COUNTRY, country, s.region, s.regionNormalized, s.name, s.name.toLowerCase(), s.type, alias,
         s.lat, s.lon, firstSeen, iso(this.now), iso(this.now - s.id * HOUR),
       );
     }
@@ -208,7 +217,7 @@ class Seeder {
         const sortOrder = siblings.get(category.parent) ?? 0;
         siblings.set(category.parent, sortOrder + 1);
         this.insert.category.run(
-          id, `${store}:${uid(category.key)}`, store, uid(category.key), category.parent ? uid(category.parent) : null,
+          id, `${store}:uid:${uid(category.key)}`, store, uid(category.key), category.parent ? uid(category.parent) : null,
           category.title, category.title.toLowerCase(), category.alias, depth, sortOrder, firstSeen,
           iso(this.now - this.rng.int(0, 48) * HOUR), iso(this.now - this.rng.int(0, 240) * HOUR),
         );
@@ -273,7 +282,16 @@ class Seeder {
       rng.chance(0.1) ? 1 : 0, p.kind.adult ? 1 : 0, p.kind.unit, history.last.available, p.size[0], p.size[2],
       this.categoryIds.get(`${p.store}:${p.kind.category}`) ?? null, p.settlementId, null, null,
       iso(history.lastSeen), iso(history.first), iso(history.lastSeen),
+      // The converter's extra columns, from what is already known (no draws: the data stays as it was).
+      `https://${p.store}.example/catalog/${sourceId}`, p.brand, p.brand === null ? null : 'Россия',
+      SHELF_LIFE_DAYS[p.kind.category] ?? null, 0, p.kind.category in SHELF_LIFE_DAYS ? 1 : 0,
     );
+    this.insert.source.run(p.store, sourceId, p.canonicalId, iso(history.first), iso(history.lastSeen), iso(history.lastSeen));
+    const storeKey = `${p.store}:${p.settlementId}`;
+    if (!this.storesSeen.has(storeKey)) {
+      this.storesSeen.add(storeKey);
+      this.insert.store.run(storeKey, p.store, `${STORE_CATEGORY_PREFIX[p.store]}-${p.settlementId}`, p.settlementId, iso(history.first), iso(this.now), iso(this.now));
+    }
     if (rng.chance(0.9)) {
       const stamp = iso(history.first);
       this.insert.asset.run(id, 'image_url', 0, `https://img.${p.store}.example/${sourceId}/0.webp`, stamp, stamp);
@@ -329,6 +347,9 @@ class Seeder {
     return { first: start, last: values, lastSeen };
   }
 }
+
+/** Shelf life of perishable kinds (their rows also carry a data matrix code, as such goods must). */
+const SHELF_LIFE_DAYS: Record<string, number> = { milk: 10, cheese: 60, juice: 365, water: 540 };
 
 function normalizeTitle(title: string): string {
   return title

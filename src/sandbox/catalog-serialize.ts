@@ -1,6 +1,6 @@
 // Stored rows → answer objects, field by field as the public catalog service renders them.
 import { dbTimestampToIsoZ } from './catalog-time.js';
-import { asBool, asFloat, asInt, safeStr } from './catalog-values.js';
+import { asBool, asFloat, asInt, pythonStrip, safeStr } from './catalog-values.js';
 
 export type Row = Record<string, unknown>;
 
@@ -121,8 +121,8 @@ export function cursorItem(row: Row): Row {
   let ingestedAt: string | null = null;
   let productId: number | null = null;
   if (tab >= 0) {
-    ingestedAt = raw.slice(0, tab).trim() || null;
-    const idText = raw.slice(tab + 1).trim();
+    ingestedAt = pythonStrip(raw.slice(0, tab)) || null;
+    const idText = pythonStrip(raw.slice(tab + 1));
     productId = /^[+-]?\d+(?:_\d+)*$/.test(idText) ? Number(idText.replaceAll('_', '')) : null;
   }
   return {

@@ -7,8 +7,8 @@ import { ParamReader } from './catalog-params.js';
 import { PRODUCT_SORTS, type ProductSort } from './catalog-products.js';
 import { createRouter, type RouteContext } from './catalog-router.js';
 import { formatIsoZ, IsoDateTimeError, parseRequestDateTime, type Instant } from './catalog-time.js';
-import { normalizeTokens } from './catalog-values.js';
-import { json, startServer, type Handler, type RunningServer, type SandboxResponse } from './server-core.js';
+import { normalizeTokens, pythonStrip } from './catalog-values.js';
+import { startServer, type Handler, type RunningServer, type SandboxResponse } from './server-core.js';
 
 export { CatalogDbError } from './catalog-db.js';
 
@@ -43,6 +43,16 @@ export async function startCatalogSandbox(options: CatalogSandboxOptions): Promi
       db.close();
     },
   };
+}
+
+// A bigint (an echoed offset) is written as the exact integer it holds: marked while stringifying, then unquoted.
+const BIGINT_MARK = '\u0000bigint:';
+const MARKED_BIGINT = /"\\u0000bigint:(-?\d+)"/g;
+
+/** A JSON answer as the service writes it. */
+function json(status: number, body: unknown): SandboxResponse {
+  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${BIGINT_MARK}${value}` : value));
+  return { status, headers: { 'content-type': 'application/json' }, body: text.replace(MARKED_BIGINT, '$1') };
 }
 
 const detail = (status: number, message: string): SandboxResponse => json(status, { detail: message });
@@ -90,7 +100,7 @@ function healthz(db: CatalogDb): SandboxResponse {
 function listProducts(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
   const limit = reader.int('limit', PAGE.limit);
-  const offset = reader.int('offset', PAGE.offset);
+  const offset = reader.bigint('offset', PAGE.offset);
   const q = reader.str('q');
   const parserName = reader.str('parser_name');
   const categoryId = reader.int('category_id');
@@ -127,7 +137,7 @@ function countProducts(db: CatalogDb, { query }: RouteContext): SandboxResponse 
 
 function countCommon(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
-  const scope = reader.str('scope', { default: 'all_stores' })!.trim().toLowerCase();
+  const scope = pythonStrip(reader.str('scope', { default: 'all_stores' })!).toLowerCase();
   const stores = normalizeTokens(reader.list('store'));
   const regions = normalizeTokens(reader.list('region'));
   if (scope !== 'stores' && scope !== 'regions') return detail(400, 'scope must be one of: stores, regions');
@@ -153,7 +163,7 @@ function listSources(db: CatalogDb, { query, params }: RouteContext): SandboxRes
   const id = params.canonical_product_id!;
   const reader = new ParamReader(query);
   const limit = reader.int('limit', PAGE.limit);
-  const offset = reader.int('offset', PAGE.offset);
+  const offset = reader.bigint('offset', PAGE.offset);
   const sort = reader.str('sort', { default: 'observed_at_desc' })!;
   const problem = invalid(reader);
   if (problem) return problem;
@@ -167,7 +177,7 @@ function listSnapshots(db: CatalogDb, { query, params }: RouteContext): SandboxR
   const id = params.canonical_product_id!;
   const reader = new ParamReader(query);
   const limit = reader.int('limit', PAGE.limit);
-  const offset = reader.int('offset', PAGE.offset);
+  const offset = reader.bigint('offset', PAGE.offset);
   const parserName = reader.str('parser_name');
   const sourceId = reader.str('source_id');
   const sort = reader.str('sort', { default: 'observed_at_desc' })!;
@@ -228,7 +238,7 @@ function dynamics(db: CatalogDb, { query, params }: RouteContext): SandboxRespon
 function listCategories(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
   const limit = reader.int('limit', PAGE.limit);
-  const offset = reader.int('offset', PAGE.offset);
+  const offset = reader.bigint('offset', PAGE.offset);
   const parserName = reader.str('parser_name');
   const depth = reader.int('depth');
   const parentSourceUid = reader.str('parent_source_uid');
@@ -250,7 +260,7 @@ function getCategory(db: CatalogDb, { query, params }: RouteContext): SandboxRes
 function listSettlements(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
   const limit = reader.int('limit', PAGE.limit);
-  const offset = reader.int('offset', PAGE.offset);
+  const offset = reader.bigint('offset', PAGE.offset);
   const country = reader.str('country');
   const region = reader.str('region');
   const q = reader.str('q');

@@ -1,8 +1,15 @@
-// SQL functions the catalog queries need beyond SQLite's own: its LOWER() and LIKE fold ASCII only, while
+// SQL functions the catalog queries need beyond SQLite's own: stored times as microseconds (its date functions
+// stop at milliseconds), and case folding: its LOWER() and LIKE fold ASCII only, while
 // the catalog is Russian and the public service lower-cases search text the Python (Unicode) way.
 import type Database from 'better-sqlite3';
+import { readDbInstant } from './catalog-time.js';
 
 export function registerCatalogFunctions(db: Database.Database): void {
+  // trident_instant(text): a stored timestamp as UTC microseconds since the epoch, NULL when unreadable.
+  db.function('trident_instant', { deterministic: true, safeIntegers: false }, (value: unknown) => {
+    const instant = readDbInstant(value);
+    return instant === null ? null : instant;
+  });
   db.function('trident_lower', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase()));
   // trident_like_any(pattern, a, b, ...): LOWER(COALESCE(x, '')) LIKE pattern for any x, in one call per row.
   db.function('trident_like_any', { deterministic: true, varargs: true }, (pattern: unknown, ...values: unknown[]) => {

@@ -1,9 +1,17 @@
 // How the public catalog service turns stored values into answer values: strings trimmed (empty → null),
 // numbers as floats, flags as booleans, filter tokens normalized.
 
+// Python's str.strip(): its whitespace is not quite JavaScript's (\x1c-\x1f and \x85 are, \ufeff is not).
+const PY_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+export function pythonStrip(value: string): string {
+  return value.replace(PY_STRIP, '');
+}
+
 export function safeStr(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  const token = (typeof value === 'string' ? value : String(value)).trim();
+  const token = pythonStrip(typeof value === 'string' ? value : String(value));
   return token || null;
 }
 
@@ -38,7 +46,7 @@ export function asBool(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
   if (typeof value === 'bigint') return value !== 0n;
-  const token = String(value).trim().toLowerCase();
+  const token = pythonStrip(String(value)).toLowerCase();
   if (TRUE_WORDS.has(token)) return true;
   if (FALSE_WORDS.has(token)) return false;
   return null;
@@ -66,7 +74,7 @@ export function splitCsv(value: unknown): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const piece of token.split(',')) {
-    const item = piece.trim();
+    const item = pythonStrip(piece);
     if (!item) continue;
     const lowered = unicodeLower(item);
     if (seen.has(lowered)) continue;

@@ -53,7 +53,7 @@ function banner(sandbox: RunningSandbox): string {
 Try, in another terminal:
   trident keys list --profile ${SANDBOX_PROFILE}
   trident time projects --status all --profile ${SANDBOX_PROFILE}
-  trident catalog count --store fixprice --region moscow --profile ${SANDBOX_PROFILE}
+  trident catalog count --store fixprice --region москва --profile ${SANDBOX_PROFILE}
 
 `;
 }

@@ -85,7 +85,7 @@ describe('secrets under --debug, and file modes', () => {
 
     await step(['catalog', 'health']);
     await step(['catalog', 'products', '--all', '--limit', '1', '-o', 'ndjson']);
-    await step(['catalog', 'count', '--store', 'fixprice', '--region', 'moscow']);
+    await step(['catalog', 'count', '--store', 'fixprice', '--region', 'москва']);
     await step(['catalog', 'dynamics', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03', '-o', 'json']);
   });
   afterAll(() => {

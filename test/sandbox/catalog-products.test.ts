@@ -1,50 +1,6 @@
 // Products, counts, sources and snapshots of the sandbox catalog, against a fixture worked out by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type CatalogFixture } from './catalog-fixture.js';
-
-// Settlements: Moscow and Zelenograd share the region `moscow`; Novosibirsk has no region_normalized (so
-// `novosibirsk oblast`); Nowhere has an empty region; Tatarstan has no products.
-//
-// Product aaa: id1 fixprice/Moscow (discount 90, promo, category 10), id2 chizhik/SPb (observed 02-04 09:00
-//   spelled with Z, empty brand), id3 "FixPrice"/Zelenograd (loyal 80; observed at the same instant as id2
-//   but written 12:00+03:00, updated later, so it is the representative row).
-// Product bbb: id4 perekrestok/Novosibirsk, no prices, no rating, a Cyrillic title.
-// Product ccc: id5 fixprice/Moscow (latest, rating 3), id6 perekrestok/Nowhere (price 40, rating 5).
-// Product ddd: id7 chizhik/no settlement (latest, rating 4.5), id8 fixprice/SPb, id9 perekrestok/Moscow.
-const FIXTURE: CatalogFixture = {
-  settlements: [
-    { id: 1, name: 'Moscow', region: 'Moscow', region_normalized: 'moscow', country: 'RUS' },
-    { id: 2, name: 'Zelenograd', region: 'Moscow', region_normalized: 'moscow', country: 'RUS' },
-    { id: 3, name: 'Saint Petersburg', region: 'Saint Petersburg', region_normalized: 'spb', country: 'RUS' },
-    { id: 4, name: 'Novosibirsk', region: 'Novosibirsk Oblast', region_normalized: null, country: 'RUS' },
-    { id: 5, name: 'Nowhere', region: '', region_normalized: '', country: 'RUS' },
-    { id: 6, name: 'Kazan', region: 'Tatarstan', region_normalized: 'tatarstan', country: 'RUS' },
-  ],
-  categories: [{ id: 10, parser_name: 'fixprice', source_uid: 'cat-milk', title: 'Молоко', depth: 0 }],
-  products: [
-    { id: 1, canonical_product_id: 'aaa', parser_name: 'fixprice', title_original: ' Milk 1L ', brand: 'Brand A', price: 100, discount_price: 90, rating: 4.5, promo: 1, settlement_id: 1, primary_category_id: 10, observed_at: '2026-02-03T09:00:00+00:00' },
-    { id: 2, canonical_product_id: 'aaa', parser_name: 'chizhik', title_original: 'Milk Chizhik', brand: '', price: 110, rating: 4.1, promo: 0, settlement_id: 3, observed_at: '2026-02-04T09:00:00Z', updated_at: '2026-02-04T09:00:00+00:00' },
-    { id: 3, canonical_product_id: 'aaa', parser_name: 'FixPrice', title_original: 'Milk Fix Zelenograd', brand: '  ', price: 95, loyal_price: 80, rating: 4.0, promo: 0, settlement_id: 2, observed_at: '2026-02-04 12:00:00+03:00', updated_at: '2026-02-05T00:00:00+00:00' },
-    { id: 4, canonical_product_id: 'bbb', parser_name: 'perekrestok', title_original: 'Кефир Простоквашино 1%', brand: 'Простоквашино', hit: 1, settlement_id: 4, observed_at: '2026-02-06T00:00:00+00:00' },
-    { id: 5, canonical_product_id: 'ccc', parser_name: 'fixprice', title_original: 'Сок яблочный', brand: 'Добрый', price: 50, rating: 3.0, settlement_id: 1, observed_at: '2026-02-02T00:00:00+00:00' },
-    { id: 6, canonical_product_id: 'ccc', parser_name: 'perekrestok', title_original: 'Сок яблочный 1 л', brand: 'Добрый', price: 40, rating: 5.0, settlement_id: 5, observed_at: '2026-02-01T00:00:00+00:00' },
-    { id: 7, canonical_product_id: 'ddd', parser_name: 'chizhik', title_original: 'Шоколад молочный', brand: 'Alpen Gold', price: 50, rating: 4.5, observed_at: '2026-02-06T00:00:00+00:00' },
-    { id: 8, canonical_product_id: 'ddd', parser_name: 'fixprice', title_original: 'Шоколад', brand: 'Alpen Gold', price: 55, settlement_id: 3, observed_at: '2026-02-05T00:00:00+00:00' },
-    { id: 9, canonical_product_id: 'ddd', parser_name: 'perekrestok', title_original: 'Шоколад Alpen Gold', brand: 'Alpen Gold', price: 60, settlement_id: 1, observed_at: '2026-02-05T00:00:00+00:00' },
-  ],
-  assets: [
-    { product_id: 1, sort_order: 0, value: 'https://img.example/1-0.webp' },
-    { product_id: 3, sort_order: 1, value: 'https://img.example/3-1.webp' },
-    { product_id: 3, sort_order: 0, value: 'https://img.example/3-0.webp' },
-    { product_id: 7, sort_order: 1, value: 'https://img.example/7-1.webp' },
-  ],
-  snapshots: [
-    { id: 1, canonical_product_id: 'aaa', parser_name: 'fixprice', source_id: 'src-1', price: 100, observed_at: '2026-02-01T10:00:00+00:00', valid_from_at: '2026-02-01T10:00:00+00:00', valid_to_at: '2026-02-02T10:00:00Z' },
-    { id: 2, canonical_product_id: 'aaa', parser_name: 'fixprice', source_id: 'src-1', price: 90, discount_price: null, observed_at: '2026-02-03T09:00:00+00:00' },
-    { id: 3, canonical_product_id: 'aaa', parser_name: 'chizhik', source_id: 'src-2', price: 110, available_count: 7, observed_at: '2026-02-03T09:00:00+00:00' },
-    { id: 4, canonical_product_id: 'history-only', parser_name: 'fixprice', source_id: 'gone', price: 1, observed_at: '2026-01-01T00:00:00+00:00' },
-  ],
-};
+import { HAND_MADE_CATALOG as FIXTURE, startFixture } from './catalog-fixture.js';
 
 const ITEM_AAA = {
   canonical_product_id: 'aaa',
@@ -179,6 +135,16 @@ describe('GET /products/{id}', () => {
     expect(await sandbox.get('/products/history-only')).toMatchObject({ status: 404, body: { detail: 'product_not_found' } });
     // Not a route of its own: the product called "common".
     expect(await sandbox.get('/products/common')).toMatchObject({ status: 404, body: { detail: 'product_not_found' } });
+  });
+
+  // The service's GROUP_CONCAT(DISTINCT parser_name) follows the rows as its query scans them: by id over the
+  // whole table, in the order of the index a filter is served by otherwise. Every list below is what
+  // Python 3.11's sqlite3 answers for the service's query on this very fixture file.
+  it('lists parsers in the order the service\'s own query gives on this database, not by id', async () => {
+    expect((await sandbox.get('/products/ddd')).body.parsers).toEqual(['fixprice', 'perekrestok', 'chizhik']);
+    expect((await sandbox.get('/products/aaa')).body.parsers).toEqual(['fixprice', 'chizhik']);
+    const unfiltered = (await sandbox.get('/products?sort=price_asc')).body.items as Array<{ canonical_product_id: string; parsers: string[] }>;
+    expect(unfiltered.find((item) => item.canonical_product_id === 'ddd')!.parsers).toEqual(['chizhik', 'fixprice', 'perekrestok']);
   });
 });
 

@@ -48,10 +48,13 @@ describe('seedCatalogDb', () => {
       const stores = await call(sandbox.url, '/products/common/count?scope=stores');
       expect(stores.body).toMatchObject({ required_stores: 3 });
       expect(stores.body.common_products_count).toBeGreaterThan(100);
-      // Novosibirsk has no region_normalized, Baikonur no region at all (empty text comes out as null).
+      // As the converter writes settlements: Russian lower case. Novosibirsk has no region_normalized,
+      // Baikonur no region at all (empty text comes out as null).
       const settlements = (await call(sandbox.url, '/settlements?limit=100')).body.items as Array<{ name: string; region: string | null; region_normalized: string | null }>;
-      expect(settlements.map((s) => s.region_normalized)).toEqual(expect.arrayContaining(['moscow', 'spb', 'tatarstan', null]));
-      expect(settlements.find((s) => s.name === 'Baikonur')).toMatchObject({ region: null, region_normalized: null });
+      expect(settlements.map((s) => s.region_normalized)).toEqual(expect.arrayContaining(['москва', 'санкт-петербург', 'республика татарстан', null]));
+      expect(settlements.find((s) => s.name === 'Москва')).toMatchObject({ geo_key: 'россия|москва|москва', country: 'Россия' });
+      expect(settlements.find((s) => s.name === 'Байконур')).toMatchObject({ region: null, region_normalized: null });
+      expect((await call(sandbox.url, '/products/count?region=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).body.products_count).toBeGreaterThan(1000);
       expect((await call(sandbox.url, '/products/common/count?scope=regions')).body.required_regions).toBe(5);
       expect((await call(sandbox.url, '/sync/cursors')).body.items.map((item: { parser_name: string }) => item.parser_name)).toEqual(['chizhik', 'fixprice', 'perekrestok']);
 
@@ -80,7 +83,18 @@ describe('seedCatalogDb', () => {
       expect(one('SELECT COUNT(*) FROM catalog_product_snapshots WHERE valid_to_at > valid_from_at')).toBeGreaterThan(0);
       expect(one('SELECT COUNT(*) FROM catalog_product_snapshots WHERE discount_price IS NULL')).toBeGreaterThan(0);
       expect(one('SELECT COUNT(*) FROM catalog_product_snapshots WHERE loyal_price IS NOT NULL')).toBeGreaterThan(0);
-      expect(one("SELECT COUNT(*) FROM catalog_product_snapshots WHERE observed_at NOT LIKE '____-__-__T__:__:__+00:00'")).toBe(0);
+      // The converter's conventions: naive UTC DATETIME text, NUMERIC prices (whole ones read back as
+      // integers), BOOLEAN flags, its extra columns and tables.
+      for (const column of ['observed_at', 'valid_to_at', 'created_at']) {
+        expect(one(`SELECT COUNT(*) FROM catalog_product_snapshots WHERE ${column} NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]'`)).toBe(0);
+      }
+      expect(one("SELECT COUNT(*) FROM catalog_products WHERE updated_at NOT LIKE '____-__-__ __:__:__.______'")).toBe(0);
+      expect(one("SELECT COUNT(*) FROM catalog_product_snapshots WHERE typeof(price) = 'integer'")).toBeGreaterThan(0);
+      const declared = Object.fromEntries((db.prepare('PRAGMA table_info(catalog_products)').all() as Array<{ name: string; type: string }>).map((c) => [c.name, c.type]));
+      expect(declared).toMatchObject({ price: 'NUMERIC(12, 4)', promo: 'BOOLEAN', observed_at: 'DATETIME', source_page_url: 'TEXT', data_matrix: 'BOOLEAN' });
+      expect(one("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('catalog_product_sources', 'catalog_stores', 'catalog_identity_map')")).toBe(3);
+      expect(one("SELECT COUNT(*) FROM pragma_index_list('catalog_products') l, pragma_index_info(l.name) i WHERE l.origin = 'c' GROUP BY l.name ORDER BY 1 DESC LIMIT 1")).toBe(1);
+      expect(one("SELECT COUNT(*) FROM catalog_categories WHERE category_key NOT LIKE parser_name || ':uid:%'")).toBe(0);
       expect(one('SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM catalog_product_snapshots GROUP BY parser_name, source_id)')).toBeGreaterThanOrEqual(10);
       expect(one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) > 1)')).toBeGreaterThan(50);
       expect(one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) = 1)')).toBeGreaterThan(50);

@@ -25,6 +25,41 @@ describe('catalog timestamps', () => {
     expect(() => parseRequestDateTime('2026-03-01')).toThrow('datetime must include timezone');
   });
 
+  // Each answer below is what Python 3.11's fromisoformat (then astimezone(UTC)) gives for the same text.
+  it('accepts exactly the lenient forms CPython accepts', () => {
+    const python: Array<[string, string]> = [
+      ['2026-03-03T14.5Z', '2026-03-03T14:00:00.500000Z'],
+      ['2026-03-03T10:00.5Z', '2026-03-03T10:00:00.500000Z'],
+      ['2026-03-03T10,25+0300', '2026-03-03T07:00:00.250000Z'],
+      ['2026-03-03T10:00:00.Z', '2026-03-03T10:00:00Z'],
+      ['2026-03-03T10:00+05:30.5', '2026-03-03T04:29:59.500000Z'],
+      ['2026-03-03T10:00:00 Z', '2026-03-03T10:00:00Z'],
+      ['2026-03-03T10:00:00x+03', '2026-03-03T07:00:00Z'],
+      ['2026-03-03T10:+03', '2026-03-03T07:00:00Z'],
+      ['2026-03-03T10:00:00+05:99', '2026-03-03T03:21:00Z'],
+      ['2026-03-03T10:00:00+03:00:00:00', '2026-03-03T07:00:00Z'],
+      ['2026-03-03T10:00:00-0000.5', '2026-03-03T10:00:00Z'],
+      ['2026-03-03é10Z', '2026-03-03T10:00:00Z'],
+      ['2026-W53T00Z', '2026-12-28T00:00:00Z'],
+      ['2026W102T10Z', '2026-03-03T10:00:00Z'],
+    ];
+    for (const [text, utc] of python) expect(z(text), text).toBe(utc);
+    for (const bad of ['2026-03-03T10:00:00.5 Z', '2026-03-03T10:00:00xy+03', '2026-03-03T10:0+03', '2027-W53T00Z', '2026W10-2', '2026-03-03T10:00:00+03:0', '2026-03-03T10Z5']) {
+      expect(() => parseRequestDateTime(bad), bad).toThrow('datetime must be valid ISO8601');
+    }
+    expect(() => parseRequestDateTime('2026-03-03T05:00.123456')).toThrow('datetime must include timezone');
+    // Python's strip(): \x85 and \x1c are whitespace to it, a byte-order mark is not.
+    expect(z('\u00852026-03-01T10:00:00Z\u001c')).toBe('2026-03-01T10:00:00Z');
+    expect(() => parseRequestDateTime('\ufeff2026-03-01T10:00:00Z')).toThrow('datetime must be valid ISO8601');
+    expect(() => parseRequestDateTime('2026-03-03T10:00:00x')).toThrow('datetime must be valid ISO8601');
+  });
+
+  it("overflows (the service's 500) past the year 9999 or before the year 1 in UTC", () => {
+    expect(() => parseRequestDateTime('9999-12-31T23:59:59-00:01')).toThrow(RangeError);
+    expect(() => parseRequestDateTime('0001-01-01T00:00:00+00:01')).toThrow(RangeError);
+    expect(z('0001-01-01T00:00:00-00:01')).toBe('0001-01-01T00:01:00Z');
+  });
+
   it('reads stored values in any spelling, naive ones as UTC', () => {
     const instant = readDbInstant('2026-03-01T10:00:00+00:00');
     expect(readDbInstant('2026-03-01T10:00:00Z')).toBe(instant);

@@ -14,8 +14,34 @@ describe('parseTime', () => {
     expect(iso('2026-02-01T01:30:00-05')).toBe('2026-02-01T06:30:00.000Z');
     expect(iso('2026-02-01 10:00:00+05:30')).toBe('2026-02-01T04:30:00.000Z');
     expect(iso('2026-02-01T10:00:00.5Z')).toBe('2026-02-01T10:00:00.500Z');
-    expect(iso('2026-02-01T10:00:00.123456+00:00')).toBe('2026-02-01T10:00:00.123Z');
+    expect(iso('2026-02-01T10:00:00.123456+00:00')).toBe('2026-02-01T10:00:00.123456Z');
     expect(iso('2026-02-01T00:30:00+01:00')).toBe('2026-01-31T23:30:00.000Z');
+  });
+
+  it('keeps microseconds, as the service does (.123456Z, not .123Z)', () => {
+    expect(iso('2026-02-01T10:00:00.000001Z')).toBe('2026-02-01T10:00:00.000001Z');
+    expect(iso('2026-02-01T10:00:00.1234567+03:00')).toBe('2026-02-01T07:00:00.123456Z');
+    expect(iso('1969-12-31T23:59:59.999999Z')).toBe('1969-12-31T23:59:59.999999Z');
+  });
+
+  // Python 3.11's fromisoformat (the service's parser) takes each of these; the UTC times are its own.
+  it('takes every form the service takes: basic format, week dates, fractions after any component', () => {
+    expect(iso('20260201T100000Z')).toBe('2026-02-01T10:00:00.000Z');
+    expect(iso('20260201T1000+0300')).toBe('2026-02-01T07:00:00.000Z');
+    expect(iso('2026-W05-7T10Z')).toBe('2026-02-01T10:00:00.000Z');
+    expect(iso('2026-03-03T14.5Z')).toBe('2026-03-03T14:00:00.500Z');
+    expect(iso('2026-03-03T10:00.5Z')).toBe('2026-03-03T10:00:00.500Z');
+    expect(iso('2026-03-03T10,25+0300')).toBe('2026-03-03T07:00:00.250Z');
+    expect(iso('2026-03-03T10:00:00.Z')).toBe('2026-03-03T10:00:00.000Z');
+    expect(iso('2026-03-03T10:00+05:30.5')).toBe('2026-03-03T04:29:59.500Z');
+    expect(iso('2026-03-03T10:00:00 Z')).toBe('2026-03-03T10:00:00.000Z');
+    expect(iso('20260201')).toBe('2026-02-01T00:00:00.000Z');
+  });
+
+  it('refuses a UTC time outside the years 1 to 9999 (the service would fail on it)', () => {
+    expect(usage(() => parseTime('9999-12-31T23:59:59-01:00', '--to', NOW)).message).toBe(
+      'invalid --to "9999-12-31T23:59:59-01:00": in UTC that is outside the years 1 to 9999',
+    );
   });
 
   it('reads a date as UTC midnight', () => {
@@ -37,10 +63,13 @@ describe('parseTime', () => {
     expect(error.message).toBe('--from "2026-02-01T10:00:00" has no UTC offset, so the service cannot tell which time it means');
     expect(error.hint).toBe('add one: 2026-02-01T10:00:00Z for UTC, or 2026-02-01T10:00:00+03:00 for Moscow time');
     expect(usage(() => parseTime('2026-02-01 10:00', '--to', NOW)).message).toContain('--to "2026-02-01 10:00" has no UTC offset');
+    for (const naive of ['2026-02-01T10', '2026-03-03T05:00.123456', '20260201T1000']) {
+      expect(usage(() => parseTime(naive, '--to', NOW)).message).toBe(`--to "${naive}" has no UTC offset, so the service cannot tell which time it means`);
+    }
   });
 
   it('refuses what is not a time, naming the accepted forms', () => {
-    for (const text of ['yesterday', '30d', '-30y', '+3d', '2026-2-1', '2026-02-01T10', '2026-02-01T10:00:00+3', '', '1706745600']) {
+    for (const text of ['yesterday', '30d', '-30y', '+3d', '2026-2-1', '2026-02-01T10:00:00+3', '2026-02-01T10:00:00.5 Z', '2026-03-03T10:0+03', '', '1706745600']) {
       expect(usage(() => parseTime(text, '--from', NOW)).message).toMatch(/^invalid --from ".*": expected ISO 8601 with an offset .*, a date \(2026-02-01\) or a relative time \(-30d, -12h, -15m, -2w\)$/);
     }
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dynamicsQuery, type DynamicsOptions } from '../../src/catalog/commands/dynamics.js';
 import { productQuery } from '../../src/catalog/commands/products.js';
 import { checkRange, integer, integerId, pageLimit, pageOffset, pointCount, productId } from '../../src/catalog/validate.js';
+import { parseTime } from '../../src/catalog/time-range.js';
 import { usageError } from './catalog-helpers.js';
 
 const NOW = new Date('2026-03-01T00:00:00Z');
@@ -51,6 +52,16 @@ describe('dynamicsQuery', () => {
     expect(dynamicsQuery(base, NOW)).toMatchObject({ date_from: '2026-01-30T00:00:00.000Z', date_to: '2026-03-01T00:00:00.000Z' });
   });
 
+  it('sends times at full precision: microseconds are not rounded to milliseconds', () => {
+    expect(dynamicsQuery({ ...base, interval: '1h', from: '2026-02-01T00:00:00.123456Z', to: '20260201T020000.000001+0000' }, NOW)).toMatchObject({
+      date_from: '2026-02-01T00:00:00.123456Z',
+      date_to: '2026-02-01T02:00:00.000001Z',
+    });
+    // 00:00:00.000001 to 01:00:00 is one microsecond short of an hour: one point, not two.
+    expect(pointCount({ from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00Z', '--to', NOW) }, '1h')).toBe(1);
+    expect(pointCount({ from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00.000001Z', '--to', NOW) }, '1h')).toBe(2);
+  });
+
   it('refuses whatever the service would refuse', () => {
     expect(usageMessage(() => dynamicsQuery({ ...base, field: 'rating' }, NOW))).toBe(
       'invalid --field "rating": expected one of price, discount_price, loyal_price, available_count',
@@ -93,6 +104,8 @@ describe('list and id checks', () => {
       price_max: 99.5,
       sort: 'price_asc',
     });
+    expect(productQuery({ isNew: true, hit: false, adult: false })).toMatchObject({ is_new: true, hit: false, adult: false });
+    expect(productQuery({})).not.toHaveProperty('is_new', expect.anything());
     expect(usageMessage(() => productQuery({ sort: 'cheapest' }))).toBe(
       'invalid --sort "cheapest": expected one of observed_at_desc, observed_at_asc, price_asc, price_desc, rating_desc',
     );

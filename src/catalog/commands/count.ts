@@ -19,11 +19,11 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       'Count distinct products, optionally only those sold in the given stores and regions. ' +
         'Shows the stores and regions as the service normalized them (trimmed, lower-cased, de-duplicated). ' +
-        'A region is the settlements\' normalized region (region_normalized in trident catalog settlements: moscow, spb, ...).',
+        'A region is the settlements\' normalized region (region_normalized in trident catalog settlements: москва, санкт-петербург, ...).',
     );
   examples(addStoreRegionOptions(command, 'only products from this store', 'only products sold in this region').action(bind(run)), [
     'trident catalog count',
-    'trident catalog count --store fixprice --store chizhik --region moscow',
+    'trident catalog count --store fixprice --store chizhik --region москва',
     'trident catalog count -o json',
   ]);
 }

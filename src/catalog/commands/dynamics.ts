@@ -84,7 +84,8 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       'Show one field of one store row of a product over time, one point per interval from --from on ' +
         '(at most 20000 points). A point no snapshot covers is empty (null): there is no forward fill.\n\n' +
-        'Times: ISO 8601 with an offset (2026-02-01T10:00:00+03:00, 2026-02-01T07:00Z), a date (2026-02-01, ' +
+        'Times: ISO 8601 with an offset, in any form the service takes (2026-02-01T10:00:00+03:00, 2026-02-01T07:00Z, ' +
+        '20260201T070000Z; sent to the microsecond), a date (2026-02-01, ' +
         `UTC midnight), or relative to now, to the second (-30d, -12h, -15m, -2w). --to defaults to now, --from to ${DEFAULT_SPAN_DAYS} days before --to.\n\n` +
         'Output: a table of date and value; --chart draws a line chart instead (table output only: with -o json ' +
         'or ndjson it is ignored and the service\'s answer is printed as it came; csv and tsv give date,value rows). ' +

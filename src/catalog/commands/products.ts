@@ -14,6 +14,9 @@ export interface ProductsOptions extends ListOptions {
   settlement?: string;
   brand?: string;
   promo?: boolean;
+  isNew?: boolean;
+  hit?: boolean;
+  adult?: boolean;
   priceMin?: string;
   priceMax?: string;
   sort?: string;
@@ -28,6 +31,9 @@ export function productQuery(opts: ProductsOptions): ProductQuery {
     settlement_id: integer(opts.settlement, '--settlement'),
     brand: opts.brand,
     promo: opts.promo,
+    is_new: opts.isNew,
+    hit: opts.hit,
+    adult: opts.adult,
     price_min: decimal(opts.priceMin, '--price-min'),
     price_max: decimal(opts.priceMax, '--price-max'),
     sort: oneOf(opts.sort, PRODUCT_SORTS, '--sort'),
@@ -60,6 +66,12 @@ export function register(parent: Command, bind: Binder): void {
     .option('--brand <name>', 'only this brand (case-insensitive)')
     .option('--promo', 'only products on promotion')
     .option('--no-promo', 'only products not on promotion')
+    .option('--is-new', 'only products the store marks as new')
+    .option('--no-is-new', 'only products not marked as new')
+    .option('--hit', 'only products the store marks as a hit (bestseller)')
+    .option('--no-hit', 'only products not marked as a hit')
+    .option('--adult', 'only products for adults (alcohol, tobacco)')
+    .option('--no-adult', 'only products not for adults')
     .option('--price-min <n>', 'lowest price (of discount, loyal or regular price, the first that is set)')
     .option('--price-max <n>', 'highest price (same rule)')
     .addOption(new Option('--sort <order>', 'order of the rows (default observed_at_desc)').choices(PRODUCT_SORTS));
