@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } from '../reliability/harness.js';
 
@@ -96,7 +97,7 @@ describe('trident api keys', () => {
 });
 
 describe('trident api on a terminal', () => {
-  it('pretty-prints a JSON answer', async () => {
+  itWithTools(['script'], 'pretty-prints a JSON answer', async () => {
     const terminal = inTerminal(['api', 'catalog', '/healthz'], { env: envFor.catalog(services) });
     expect(await terminal.exitCode()).toBe(0);
     expect(terminal.screen().replace(/\r/g, '')).toBe('{\n  "status": "ok"\n}\n');

@@ -9,6 +9,7 @@ import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
 import { runCli } from '../helpers/cli.js';
+import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/commands/sandbox-product.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
@@ -55,7 +56,7 @@ async function onScreen(args: string[], url: string, screen: Screen): Promise<{ 
   return { exitCode, text, lines: text.replace(/\u001b\[\d+m/g, '').trimEnd().split('\n') };
 }
 
-describe('tables on a terminal', () => {
+describeWithTools(['script'], 'tables on a terminal', () => {
   it('at 80 columns: every line fits, prices and ids are whole, and the hidden columns are named', async () => {
     const rows = JSON.parse((await runCli(['catalog', 'products', '--limit', '8', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: seeded.url } })).stdout).items as Array<{ canonical_product_id: string; price_from: number | null }>;
     const { exitCode, lines, text } = await onScreen(['products', '--limit', '8'], seeded.url, { columns: 80 });
@@ -93,7 +94,7 @@ describe('tables on a terminal', () => {
   });
 });
 
-describe('charts on a terminal', () => {
+describeWithTools(['script'], 'charts on a terminal', () => {
   it.each([80, 200])('a dynamics chart fits %i columns', async (columns) => {
     const { exitCode, lines } = await onScreen(
       ['dynamics', SANDBOX_PRODUCT, '--store', 'perekrestok', '--source-id', '100005', '--field', 'price', '--interval', '1h', '--from', '-30d', '--chart'],
@@ -107,7 +108,7 @@ describe('charts on a terminal', () => {
   });
 });
 
-describe('hostile catalog data never reaches the terminal raw', () => {
+describeWithTools(['script'], 'hostile catalog data never reaches the terminal raw', () => {
   it('tables show escapes, and a newline in a title draws no row of its own', async () => {
     const list = await onScreen(['products'], hostile.url, { columns: 400 });
     expect(list.exitCode).toBe(0);

@@ -4,6 +4,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
 import { runCli } from '../helpers/cli.js';
+import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 
 async function helpOn(args: string[], columns: number): Promise<string[]> {
@@ -15,7 +16,7 @@ async function helpOn(args: string[], columns: number): Promise<string[]> {
 /** The words of a help text, whatever its line breaks (an example's " \" continuation included). */
 const words = (lines: string[]) => lines.join('\n').replace(/ \\\n/g, ' ').split(/\s+/).filter(Boolean);
 
-describe('help on a terminal', () => {
+describeWithTools(['script'], 'help on a terminal', () => {
   it.each([['time'], ['keys'], ['catalog'], ['config'], ['sandbox'], ['keys', 'rotate'], ['time', 'customer-update'], ['catalog', 'dynamics']])(
     '%j --help fits 80 and 200 columns and breaks no word',
     async (...args) => {

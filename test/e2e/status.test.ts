@@ -1,5 +1,6 @@
 // trident status against the three sandboxes: what it prints, its exit code, and that it sends only GETs.
 import { describe, expect, it } from 'vitest';
+import { itWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { closedPort, envFor, errorOf, requestsFrom, trident, useServices } from '../reliability/harness.js';
 
@@ -99,7 +100,7 @@ describe('trident status', () => {
     expect(sent()).toEqual([]);
   });
 
-  it('on a terminal, shows one record a service, values wrapped rather than cut', async () => {
+  itWithTools(['script'], 'on a terminal, shows one record a service, values wrapped rather than cut', async () => {
     const terminal = inTerminal(['status', '--no-color'], { env: { ...envFor.keys(services), ...envFor.catalog(services) } });
     expect(await terminal.exitCode()).toBe(0);
     const screen = terminal.screen().replace(/\r/g, '');

@@ -7,6 +7,7 @@ import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import stringWidth from 'string-width';
+import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { addKey, keyExists, sandboxEnv, startSandbox } from './keys-helpers.js';
 import { useTimeSandbox } from './time-sandbox.js';
@@ -22,7 +23,7 @@ afterAll(() => keys.close());
 const newKey = (name: string) => addKey(keys, name);
 const exists = (id: string) => keyExists(keys, id);
 
-describe('on a terminal', () => {
+describeWithTools(['script'], 'on a terminal', () => {
   it('keys delete asks first: "n" keeps the key (exit 3), "y" deletes it', async () => {
     const id = newKey('asked-about');
     const declined = inTerminal(['keys', 'delete', id], { env: sandboxEnv(keys) });
@@ -87,7 +88,7 @@ describe('on a terminal', () => {
   });
 });
 
-describe('record views on an 80-column terminal', () => {
+describeWithTools(['script'], 'record views on an 80-column terminal', () => {
   it('keys rotate --dry-run wraps its plan instead of cutting it', async () => {
     const name = 'payments-exchange-production-key-rotated-by-the-nightly-ci-pipeline';
     const out = '/var/lib/ci/secrets/exchange/payments/production/keys/the-new-exchange-private-key.pem';

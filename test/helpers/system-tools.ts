@@ -2,7 +2,7 @@
 // are reported as skipped, with the tool named in the test's title, where it is not. CI installs every one of
 // them and fails on any skip (.ci/run), so a skip can only happen on a developer's bare machine.
 import { spawnSync } from 'node:child_process';
-import { it } from 'vitest';
+import { describe, it } from 'vitest';
 
 const found = new Map<string, boolean>();
 
@@ -20,4 +20,10 @@ export function itWithTools(tools: string[], title: string, test: () => Promise<
   const missing = tools.filter((tool) => !hasTool(tool));
   const named = missing.length === 0 ? title : `${title} (skipped: ${missing.join(', ')} not installed)`;
   it.skipIf(missing.length > 0)(named, test, timeoutMs);
+}
+
+/** `describe`, skipped (saying why) unless every tool is installed. */
+export function describeWithTools(tools: string[], title: string, tests: () => void): void {
+  const missing = tools.filter((tool) => !hasTool(tool));
+  describe.skipIf(missing.length > 0)(missing.length === 0 ? title : `${title} (skipped: ${missing.join(', ')} not installed)`, tests);
 }
