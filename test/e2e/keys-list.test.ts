@@ -50,6 +50,14 @@ describe('keys list', () => {
     expect(seen()).toHaveLength(1);
   });
 
+  it('an empty list in csv and tsv still prints the header line', async () => {
+    for (const format of ['csv', 'tsv'] as const) {
+      const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_nobody', '-o', format]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'].join(format === 'csv' ? ',' : '\t')}\n`);
+    }
+  });
+
   it('refuses a malformed FCM subtrader id before any request', async () => {
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'nounderscore']);

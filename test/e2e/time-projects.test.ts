@@ -58,6 +58,13 @@ describe('time projects', () => {
     expect(lines).toHaveLength(time.sandbox.control.projects().length);
   });
 
+  it('an empty list in csv still prints the header line', async () => {
+    time.sandbox.server.faults.add({ method: 'GET', path: '/api/v1/projects', fault: { kind: 'body', status: 200, payload: '[]', contentType: 'application/json' } });
+    const result = await runCli(['time', 'projects', '-o', 'csv'], { env: time.tokenEnv() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe('id,name,customer_id,customer_name,description,status,active,billable,bill_by,privacy,required_task,template,rate,value_total,time_total,time_total_seconds,date_created,date_updated\n');
+  });
+
   it('help shows the list and the subcommands', async () => {
     const help = await runCli(['time', 'projects', '--help']);
     expect(help.exitCode).toBe(0);

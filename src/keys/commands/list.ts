@@ -24,6 +24,9 @@ const COLUMNS: Array<Column<ListedKey>> = [
   { header: 'in use', value: (key) => (key.in_use ? 'yes' : undefined) },
 ];
 
+/** The fields of a listed key in machine output (the csv/tsv header of an empty list too). */
+const FIELDS = ['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'];
+
 function record({ age, ...key }: ListedKey, withFcm: boolean): Record<string, unknown> {
   return { ...key, ...(withFcm ? { fcm_subtrader_id: key.fcm_subtrader_id ?? null } : {}), age_seconds: age ? Math.floor(age.seconds) : null };
 }
@@ -41,7 +44,7 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   // Every row gets the column when any key is bound to an FCM subtrader, so that csv/tsv headers hold it.
   const withFcm = keys.some((key) => key.fcm_subtrader_id !== undefined);
   const columns = withFcm ? [...COLUMNS.slice(0, 5), { header: 'fcm subtrader', value: (key: ListedKey) => key.fcm_subtrader_id }, ...COLUMNS.slice(5)] : COLUMNS;
-  await ctx.output.list(listed, columns, (key) => record(key, withFcm));
+  await ctx.output.list(listed, columns, (key) => record(key, withFcm), FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {

@@ -24,12 +24,18 @@ export const PROJECT_COLUMNS: Array<Column<Project>> = [
   { header: 'time total', value: (p) => p.time_total },
 ];
 
+/** The fields of a normalized project (the csv/tsv header of an empty list too). */
+const PROJECT_FIELDS: ReadonlyArray<keyof Project> = [
+  'id', 'name', 'customer_id', 'customer_name', 'description', 'status', 'active', 'billable', 'bill_by', 'privacy',
+  'required_task', 'template', 'rate', 'value_total', 'time_total', 'time_total_seconds', 'date_created', 'date_updated',
+];
+
 /** The service has no documented status filter: the list is filtered here, on the normalized status. */
 export async function run(ctx: Context, opts: ProjectsOptions): Promise<void> {
   const status = opts.status ?? 'active';
   const { client } = await connect(ctx, opts);
   const projects = (await client.listProjects()).filter((project) => status === 'all' || project.status === status);
-  const count = await ctx.output.list(projects, PROJECT_COLUMNS);
+  const count = await ctx.output.list(projects, PROJECT_COLUMNS, undefined, PROJECT_FIELDS as readonly string[]);
   if (count === 0) ctx.log.info(`no ${status === 'all' ? '' : `${status} `}projects`);
 }
 
