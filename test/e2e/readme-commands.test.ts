@@ -1,0 +1,185 @@
+// Every `trident ...` command of README.md, run as written, in README order, against a `trident sandbox` started
+// the way the README says (a child process; its `sandbox` profile). A line that fails is a README defect. A line
+// that cannot run here is in SKIP with its reason; a placeholder (`7f1c...`) is replaced by a real sandbox value.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
+import { BIN, childEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { waitForFile } from '../helpers/processes.js';
+import { readmeCommands, type ReadmeCommand } from './readme-lines.js';
+
+const README = resolve(import.meta.dirname, '../../README.md');
+
+/** README lines that cannot run here, each with why. A key ending in ` …` names the lines it starts. */
+const SKIP: Record<string, string> = {
+  'trident sandbox': 'the test starts the sandbox itself, on free ports (--port 0)',
+  'trident sandbox [--dir <dir>] …': 'a synopsis of the options, not a command',
+  'trident keys generate --name mover --scopes read,write::transfer --url demo': "the exchange's demo environment is on the internet",
+  'trident time login --email me@example.com --account-id 1': 'asks for the password at a hidden terminal prompt (the --password-stdin line logs in the same way)',
+  'trident completion bash > ~/.local/share/bash-completion/completions/trident': "writes into the user's ~/.local",
+  'trident completion zsh > "${fpath[1]}/_trident"': "writes into zsh's $fpath",
+  'trident completion fish > ~/.config/fish/completions/trident.fish': "writes into the user's ~/.config",
+  '- run: trident keys rotate --resume --yes': 'a GitHub Actions step: its key and URL are repository secrets',
+  "trident keys rotate --yes -o json --if-older-than 90d --deploy 'gh secret set …": 'needs gh, GitHub and a deployed application',
+  "trident keys rotate --yes --deploy 'kubectl …": 'needs kubectl and a cluster',
+};
+
+/** Files the README's commands read, made in the working directory before the first command runs. */
+function writeReadFiles(cwd: string): void {
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(join(cwd, 'hsm-public.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+  writeFileSync(join(cwd, 'renames.csv'), 'id,name\n3,Müller & Söhne GmbH\n4,Café Zürich AG\n');
+  // The application's deploy and smoke test: take the PEM, say it worked.
+  writeFileSync(join(cwd, 'deploy.sh'), '#!/bin/sh\ncat > /dev/null\n', { mode: 0o755 });
+  writeFileSync(join(cwd, 'smoke.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+}
+
+let sandbox: ReturnType<typeof spawnCli>;
+let configDir: string;
+let cwd: string;
+
+beforeAll(async () => {
+  const base = mkdtempSync(join(tmpdir(), 'trident-readme-'));
+  configDir = join(base, 'config');
+  cwd = join(base, 'work');
+  mkdirSync(cwd);
+  writeReadFiles(cwd);
+  sandbox = spawnCli(['sandbox', '--port', '0', '--dir', join(base, 'sandbox'), '--products', '300'], { configDir, timeoutMs: 120_000 });
+  await waitForFile(join(configDir, 'settings.json'));
+});
+afterAll(async () => {
+  sandbox.kill('SIGINT');
+  await sandbox;
+});
+
+/** A command of trident on the sandbox profile, for the test's own look-ups. */
+async function trident(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { configDir, env: { TRIDENT_PROFILE: 'sandbox', ...env } });
+}
+
+async function keyNamed(name: string): Promise<string> {
+  const keys = JSON.parse((await trident(['keys', 'list', '-o', 'json'])).stdout) as Array<{ api_key: string; name: string }>;
+  const key = keys.find((candidate) => candidate.name === name);
+  if (!key) throw new Error(`no key named ${name}: ${keys.map((k) => k.name).join(', ')}`);
+  return key.api_key;
+}
+
+function sandboxProfile(): Record<string, string> {
+  return JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).profiles.sandbox;
+}
+
+async function fixpriceProduct(): Promise<{ id: string; sourceId: string }> {
+  const id = (await trident(['catalog', 'products', '--store', 'fixprice', '--limit', '1', '--jq', '.items[0].canonical_product_id'])).stdout.trim();
+  const sourceId = (await trident(['catalog', 'sources', id, '--jq', 'first(.items[] | select(.parser_name == "fixprice") | .source_id)'])).stdout.trim();
+  return { id, sourceId };
+}
+
+/** Placeholders in the README and the sandbox values that stand in for them, looked up when a line needs one. */
+const PLACEHOLDERS: Record<string, () => Promise<string>> = {
+  '7f1c...': () => keyNamed('ci-reader'), // keys delete: the key made by `keys create --name ci-reader` above
+  '/api_keys/KEY_ID': async () => `/api_keys/${await keyNamed('once')}`, // a key not in use
+  '0b6f...': async () => (await fixpriceProduct()).id,
+  '--source-id 1001': async () => `--source-id ${(await fixpriceProduct()).sourceId}`,
+  'me@example.com': async () => SANDBOX_TIME_USER.email,
+  'TRIDENT_KEYS_URL=https://api.example.com/trade-api/v2': async () => `TRIDENT_KEYS_URL=${sandboxProfile()['keys.url']}`,
+};
+
+/** Variables the README's lines expect the reader to have. */
+const VARIABLES: Record<string, () => string> = {
+  PASSWORD: () => SANDBOX_TIME_USER.password,
+  CURRENT_KEY_ID: () => sandboxProfile()['keys.keyId']!,
+  CURRENT_PRIVATE_KEY: () => readFileSync(sandboxProfile()['keys.privateKeyFile']!, 'utf8'),
+};
+
+/** What a reader has done before a line, where the README says so in its prose. */
+const BEFORE: Record<string, { why: string; run: () => Promise<void> }> = {
+  'trident keys rotate --resume --yes': { why: 'it finishes a rotation that was interrupted', run: interruptRotation },
+  'trident keys rotate --abort --yes': { why: 'it undoes a rotation that was interrupted', run: interruptRotation },
+  'trident status': { why: 'after `time logout` the README logs in again as the sandbox user', run: logInAgain },
+};
+
+let interrupted = 0;
+
+/** A rotation killed once the profile uses its new key. Named: the default name has the second in it only. */
+async function interruptRotation(): Promise<void> {
+  const killed = await spawnCli(['keys', 'rotate', '--yes', '--name', `interrupted-${++interrupted}`], { configDir, env: { TRIDENT_PROFILE: 'sandbox', [CRASH_ENV]: 'switched' } });
+  expect(killed.signal, String(killed.stderr)).toBe('SIGKILL');
+}
+
+async function logInAgain(): Promise<void> {
+  const login = await runCli(['time', 'login', '--profile', 'sandbox', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], { configDir, input: SANDBOX_TIME_USER.password });
+  expect(login.exitCode, login.stderr).toBe(0);
+}
+
+/** The configuration examples set up the reader's own profiles: they run on `default`, not on the sandbox's. */
+const ON_DEFAULT_PROFILE = /^trident (--profile \S+ )?config /;
+
+function names(key: string, line: string): boolean {
+  return key.endsWith(' …') ? line.startsWith(key.slice(0, -2)) : line === key;
+}
+
+function skipReason(line: string): string | undefined {
+  return Object.entries(SKIP).find(([key]) => names(key, line))?.[1];
+}
+
+async function scriptOf(command: ReadmeCommand): Promise<string> {
+  let script = [...command.exports, command.script].join('\n');
+  for (const [placeholder, value] of Object.entries(PLACEHOLDERS)) {
+    if (script.includes(placeholder)) script = script.replaceAll(placeholder, await value());
+  }
+  return script;
+}
+
+/** Runs one README command in bash (`set -e`: each command of a `;` chain counts), `trident` being the built binary,
+ * in the working directory all lines share. */
+async function runCommand(command: ReadmeCommand) {
+  const script = await scriptOf(command);
+  const variables = Object.fromEntries(Object.entries(VARIABLES).filter(([name]) => script.includes(`$${name}`)).map(([name, value]) => [name, value()]));
+  const profile = ON_DEFAULT_PROFILE.test(command.line) ? {} : { TRIDENT_PROFILE: 'sandbox' };
+  const result = await execa('bash', ['--norc', '-c', `set -e\ntrident() { "$NODE" "$BIN" "$@"; }\n${script}`], {
+    cwd,
+    env: { ...childEnv({ configDir, env: { ...profile, ...variables } }), NODE: process.execPath, BIN },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 30_000,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+describe('README commands on the sandbox', () => {
+  const commands = readmeCommands(readFileSync(README, 'utf8'));
+
+  it('every README trident line is run or skipped with a reason, and every table entry names a README line', () => {
+    expect(commands.length).toBeGreaterThan(50);
+    const lines = commands.map((command) => command.line);
+    for (const key of Object.keys(SKIP)) expect(lines.filter((line) => names(key, line)), `SKIP entry names no README line: ${key}`).toHaveLength(1);
+    for (const key of Object.keys(BEFORE)) expect(lines, `BEFORE entry names no README line: ${key}`).toContain(key);
+    const readme = readFileSync(README, 'utf8');
+    for (const placeholder of [...Object.keys(PLACEHOLDERS), ...Object.keys(VARIABLES).map((name) => `$${name}`)]) expect(readme, placeholder).toContain(placeholder);
+  });
+
+  it('every line that can run here exits 0 with no error, in README order', async () => {
+    let ran = 0;
+    for (const command of commands) {
+      if (skipReason(command.line)) continue;
+      await BEFORE[command.line]?.run();
+      const result = await runCommand(command);
+      expect(result.exitCode, `${command.line}\n${result.stderr}`).toBe(0);
+      expect(result.stderr, command.line).not.toMatch(/^trident:/m);
+      const redirect = / > (\S+)$/.exec(command.line);
+      if (redirect) expect(statSync(join(cwd, redirect[1]!)).size, `${command.line} wrote nothing`).toBeGreaterThan(0);
+      ran++;
+    }
+    expect(ran).toBe(commands.length - Object.keys(SKIP).length);
+    // The CI rotation left the new private key where it said, for the secret store, private.
+    expect(statSync(join(cwd, 'new-key.pem')).mode & 0o777).toBe(0o600);
+    // The cron example appended one dated record.
+    expect(readFileSync(join(cwd, 'counts.ndjson'), 'utf8')).toMatch(/^\{"at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ","products_count":\d+/);
+  }, 120_000);
+});
