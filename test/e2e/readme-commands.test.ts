@@ -89,11 +89,14 @@ const PLACEHOLDERS: Record<string, () => Promise<string>> = {
   'TRIDENT_KEYS_URL=https://api.example.com/trade-api/v2': async () => `TRIDENT_KEYS_URL=${sandboxProfile()['keys.url']}`,
 };
 
+const CI_KEY = 'ci-job';
+
 /** Variables the README's lines expect the reader to have. */
-const VARIABLES: Record<string, () => string> = {
-  PASSWORD: () => SANDBOX_TIME_USER.password,
-  CURRENT_KEY_ID: () => sandboxProfile()['keys.keyId']!,
-  CURRENT_PRIVATE_KEY: () => readFileSync(sandboxProfile()['keys.privateKeyFile']!, 'utf8'),
+const VARIABLES: Record<string, () => Promise<string>> = {
+  PASSWORD: async () => SANDBOX_TIME_USER.password,
+  // The CI job's own key (made by BEFORE below), not the sandbox profile's: the rotation deletes it.
+  CURRENT_KEY_ID: () => keyNamed(CI_KEY),
+  CURRENT_PRIVATE_KEY: async () => readFileSync(join(cwd, `${CI_KEY}.pem`), 'utf8'),
 };
 
 /** What a reader has done before a line, where the README says so in its prose. */
@@ -101,6 +104,7 @@ const BEFORE: Record<string, { why: string; run: () => Promise<void> }> = {
   'trident keys rotate --resume --yes': { why: 'it finishes a rotation that was interrupted', run: interruptRotation },
   'trident keys rotate --abort --yes': { why: 'it undoes a rotation that was interrupted', run: interruptRotation },
   'trident status': { why: 'after `time logout` the README logs in again as the sandbox user', run: logInAgain },
+  'report=$(trident keys rotate --yes -o json --out ./new-key.pem)': { why: 'a CI job has a key of its own in its secrets', run: makeCiKey },
 };
 
 let interrupted = 0;
@@ -109,6 +113,11 @@ let interrupted = 0;
 async function interruptRotation(): Promise<void> {
   const killed = await spawnCli(['keys', 'rotate', '--yes', '--name', `interrupted-${++interrupted}`], { configDir, env: { TRIDENT_PROFILE: 'sandbox', [CRASH_ENV]: 'switched' } });
   expect(killed.signal, String(killed.stderr)).toBe('SIGKILL');
+}
+
+async function makeCiKey(): Promise<void> {
+  const made = await trident(['keys', 'generate', '--name', CI_KEY, '--out', join(cwd, `${CI_KEY}.pem`)]);
+  expect(made.exitCode, made.stderr).toBe(0);
 }
 
 async function logInAgain(): Promise<void> {
@@ -139,7 +148,8 @@ async function scriptOf(command: ReadmeCommand): Promise<string> {
  * in the working directory all lines share. */
 async function runCommand(command: ReadmeCommand) {
   const script = await scriptOf(command);
-  const variables = Object.fromEntries(Object.entries(VARIABLES).filter(([name]) => script.includes(`$${name}`)).map(([name, value]) => [name, value()]));
+  const needed = Object.entries(VARIABLES).filter(([name]) => script.includes(`$${name}`));
+  const variables = Object.fromEntries(await Promise.all(needed.map(async ([name, value]) => [name, await value()])));
   const profile = ON_DEFAULT_PROFILE.test(command.line) ? {} : { TRIDENT_PROFILE: 'sandbox' };
   const result = await execa('bash', ['--norc', '-c', `set -e\ntrident() { "$NODE" "$BIN" "$@"; }\n${script}`], {
     cwd,
@@ -154,6 +164,44 @@ async function runCommand(command: ReadmeCommand) {
 
 describe('README commands on the sandbox', () => {
   const commands = readmeCommands(readFileSync(README, 'utf8'));
+
+  it('finds the commands as a reader copies them', () => {
+    const markdown = [
+      'Prose with `trident keys list` inline is no command.',
+      '```sh',
+      '# trident in a comment is none either',
+      'trident keys list            # a comment',
+      'x=$(trident version); trident status',
+      "printf '%s' \"$P\" | trident time login --password-stdin",
+      'make && trident catalog health',
+      'export A=1',
+      'trident catalog dynamics X \\',
+      '  --chart',
+      'if n=$(trident catalog count); then',
+      '  echo "$n"',
+      'fi',
+      '```',
+      '```yaml',
+      '  - run: trident keys rotate --resume --yes',
+      "  - run: trident keys rotate --deploy 'a &&",
+      "      b' --yes",
+      '```',
+    ].join('\n');
+    const found = readmeCommands(markdown);
+    expect(found.map((command) => command.line)).toEqual([
+      'trident keys list',
+      'x=$(trident version); trident status',
+      "printf '%s' \"$P\" | trident time login --password-stdin",
+      'make && trident catalog health',
+      'trident catalog dynamics X --chart',
+      'if n=$(trident catalog count); then',
+      '- run: trident keys rotate --resume --yes',
+      "- run: trident keys rotate --deploy 'a && b' --yes",
+    ]);
+    expect(found[5]!.script).toBe('if n=$(trident catalog count); then\n  echo "$n"\nfi');
+    expect(found[4]!.exports).toEqual(['export A=1']);
+    expect(found[0]!.exports).toEqual([]);
+  });
 
   it('every README trident line is run or skipped with a reason, and every table entry names a README line', () => {
     expect(commands.length).toBeGreaterThan(50);
@@ -177,8 +225,10 @@ describe('README commands on the sandbox', () => {
       ran++;
     }
     expect(ran).toBe(commands.length - Object.keys(SKIP).length);
-    // The CI rotation left the new private key where it said, for the secret store, private.
+    // The CI rotation left the new private key where it said, private, and deleted the job's old key only.
     expect(statSync(join(cwd, 'new-key.pem')).mode & 0o777).toBe(0o600);
+    await expect(keyNamed(CI_KEY)).rejects.toThrow(/no key named/);
+    expect((await trident(['keys', 'list', '--jq', '.[] | select(.in_use) | .api_key'])).stdout.trim()).toBe(sandboxProfile()['keys.keyId']);
     // The cron example appended one dated record.
     expect(readFileSync(join(cwd, 'counts.ndjson'), 'utf8')).toMatch(/^\{"at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ","products_count":\d+/);
   }, 120_000);

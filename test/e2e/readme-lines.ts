@@ -10,8 +10,8 @@ export interface ReadmeCommand {
   exports: string[];
 }
 
-/** A command starts a line, or follows `$(`, `;`, a pipe or a workflow's `run:`. */
-const TRIDENT = /(^|\$\(|;\s*|\|\s*|run:\s+)trident\s/;
+/** A command starts a line, or follows `$(`, `;`, `&&`, a pipe or a workflow's `run:`. */
+const TRIDENT = /(^|\$\(|;\s*|&&\s*|\|\s*|run:\s+)trident\s/;
 
 export function readmeCommands(markdown: string): ReadmeCommand[] {
   return codeBlocks(markdown).flatMap((block) => {
