@@ -6,11 +6,11 @@ import { usageError } from '../core/errors.js';
 import { SettingsStore, ensurePrivateDir, type SettingKey } from '../core/settings.js';
 import { isLoopback } from '../core/url.js';
 import { saveToken, tokenPath } from '../time/token-store.js';
-import { CatalogDb, CatalogDbError } from './catalog-db.js';
-import { seedCatalogDb } from './catalog-seed.js';
-import { startCatalogSandbox, type CatalogSandbox } from './catalog-server.js';
-import { startKeysSandbox, type KeysSandbox } from './keys-server.js';
-import { SANDBOX_TIME_USER, startTimeSandbox, type TimeSandbox } from './time-server.js';
+import { CatalogDb, CatalogDbError } from './catalog/db.js';
+import { seedCatalogDb } from './catalog/seed.js';
+import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
+import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
+import { SANDBOX_TIME_USER, startTimeSandbox, type TimeSandbox } from './time/server.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_SANDBOX_PORT = 8700;

@@ -4,7 +4,7 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../src/core/http.js';
 import { Pacer } from '../../src/core/pacing.js';
-import { RateLimiter } from '../../src/sandbox/keys-rate-limit.js';
+import { RateLimiter } from '../../src/sandbox/keys/rate-limit.js';
 
 function pacer(random = 0.5) {
   const waits: number[] = [];

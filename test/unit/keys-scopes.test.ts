@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { thrownBy } from './keys-fixtures.js';
 import { parseNewKey, parseScopes } from '../../src/keys/rules.js';
-import { parseKeyRequest } from '../../src/sandbox/keys-input.js';
+import { parseKeyRequest } from '../../src/sandbox/keys/input.js';
 
 const generateBody = (scopes: unknown) => Buffer.from(JSON.stringify({ name: 'k', scopes }));
 

@@ -14,11 +14,11 @@ import {
   type ProductRow,
   type ProductSort,
   type WhereClause,
-} from './catalog-products.js';
-import { categoryItem, cursorItem, settlementItem, snapshotItem, sourceItem, type Row } from './catalog-serialize.js';
-import type { DynamicsField, SnapshotCoverage } from './catalog-dynamics.js';
-import { registerCatalogFunctions } from './catalog-sql-functions.js';
-import { pythonStrip, safeStr, unicodeLower } from './catalog-values.js';
+} from './products.js';
+import { categoryItem, cursorItem, settlementItem, snapshotItem, sourceItem, type Row } from './serialize.js';
+import type { DynamicsField, SnapshotCoverage } from './dynamics.js';
+import { registerCatalogFunctions } from './sql-functions.js';
+import { pythonStrip, safeStr, unicodeLower } from './values.js';
 
 export class CatalogDbError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

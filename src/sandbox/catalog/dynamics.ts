@@ -1,8 +1,8 @@
 // The dynamics series of the catalog service (spec/real-services.md §3): buckets anchored at date_from,
 // each snapshot offering its value to every bucket its validity interval touches, the latest observation
 // winning a bucket, no forward fill.
-import { formatIsoZ, readDbInstant, type Instant } from './catalog-time.js';
-import { asFloat } from './catalog-values.js';
+import { formatIsoZ, readDbInstant, type Instant } from './time.js';
+import { asFloat } from './values.js';
 
 export const DYNAMICS_FIELDS = ['price', 'discount_price', 'loyal_price', 'available_count'] as const;
 export type DynamicsField = (typeof DYNAMICS_FIELDS)[number];

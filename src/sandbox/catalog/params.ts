@@ -1,7 +1,7 @@
 // Request parameter validation as FastAPI (pydantic v2) does it for the catalog service: every parameter is
 // checked in declaration order, and all problems are reported together in a 422 body
 // `{"detail":[{"type","loc","msg","input","ctx"?}]}` before the handler itself runs.
-import { parsePythonFloat } from './catalog-values.js';
+import { parsePythonFloat } from './values.js';
 
 export interface ValidationIssue {
   type: string;

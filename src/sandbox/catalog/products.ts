@@ -1,9 +1,9 @@
 // The product list of the catalog service: source rows are filtered first, then grouped by
 // canonical_product_id. This file builds the SQL of the filters and of the page order, and assembles list
 // items from the filtered rows of the products on a page.
-import { dbTimestampToIsoZ, readDbInstant, type Instant } from './catalog-time.js';
-import { asFloat, pythonStrip, safeStr, splitCsv } from './catalog-values.js';
-import type { ProductItem } from '../catalog/client.js';
+import { dbTimestampToIsoZ, readDbInstant, type Instant } from './time.js';
+import { asFloat, pythonStrip, safeStr, splitCsv } from './values.js';
+import type { ProductItem } from '../../catalog/client.js';
 
 export const PRODUCT_SORTS = ['observed_at_desc', 'observed_at_asc', 'price_asc', 'price_desc', 'rating_desc'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];

@@ -1,7 +1,7 @@
 // Route matching the way Starlette does it for the catalog service: the percent-decoded path against each
 // route in declaration order, `{name}` matching one non-empty segment; a known path with another method is
 // 405, an unknown one 404, and a trailing slash is redirected away when that names a route.
-import type { SandboxRequest, SandboxResponse } from './server-core.js';
+import type { SandboxRequest, SandboxResponse } from '../http/server.js';
 
 export interface RouteContext {
   request: SandboxRequest;

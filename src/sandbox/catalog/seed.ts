@@ -4,7 +4,7 @@
 // mixing point observations, validity intervals, price changes, missing discount/loyalty prices and gaps.
 import { closeSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from './catalog-converter-schema.js';
+import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from './converter-schema.js';
 import {
   CATEGORIES,
   COUNTRY,
@@ -15,7 +15,7 @@ import {
   STORES,
   type ProductKind,
   type Store,
-} from './catalog-seed-data.js';
+} from './seed-data.js';
 
 export interface SeedCatalogOptions {
   /** Distinct products (canonical ids); default 2000. */

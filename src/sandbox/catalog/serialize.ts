@@ -1,6 +1,6 @@
 // Stored rows → answer objects, field by field as the public catalog service renders them.
-import { dbTimestampToIsoZ } from './catalog-time.js';
-import { asBool, asFloat, asInt, pythonStrip, safeStr } from './catalog-values.js';
+import { dbTimestampToIsoZ } from './time.js';
+import { asBool, asFloat, asInt, pythonStrip, safeStr } from './values.js';
 
 export type Row = Record<string, unknown>;
 

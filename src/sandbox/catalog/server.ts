@@ -1,16 +1,16 @@
 // The sandbox catalog service: the public read-only catalog API (spec/catalog-service.md and
 // spec/real-services.md §3) over a SQLite database in the converter's schema. Parameter problems are
 // answered before the handler's own checks, in FastAPI's order and shapes.
-import { CatalogDb, SNAPSHOT_SORTS, SOURCE_SORTS, type CommonCount, type SnapshotSort, type SourceSort } from './catalog-db.js';
-import { buildSeries, DYNAMICS_INTERVALS, isDynamicsField, isDynamicsInterval, MAX_DYNAMICS_POINTS, pointCount } from './catalog-dynamics.js';
-import { ParamReader } from './catalog-params.js';
-import { PRODUCT_SORTS, type ProductSort } from './catalog-products.js';
-import { createRouter, type RouteContext } from './catalog-router.js';
-import { formatIsoZ, IsoDateTimeError, parseRequestDateTime, type Instant } from './catalog-time.js';
-import { normalizeTokens, pythonStrip } from './catalog-values.js';
-import { startServer, type Handler, type RunningServer, type SandboxResponse } from './server-core.js';
+import { CatalogDb, SNAPSHOT_SORTS, SOURCE_SORTS, type CommonCount, type SnapshotSort, type SourceSort } from './db.js';
+import { buildSeries, DYNAMICS_INTERVALS, isDynamicsField, isDynamicsInterval, MAX_DYNAMICS_POINTS, pointCount } from './dynamics.js';
+import { ParamReader } from './params.js';
+import { PRODUCT_SORTS, type ProductSort } from './products.js';
+import { createRouter, type RouteContext } from './router.js';
+import { formatIsoZ, IsoDateTimeError, parseRequestDateTime, type Instant } from './time.js';
+import { normalizeTokens, pythonStrip } from './values.js';
+import { startServer, type Handler, type RunningServer, type SandboxResponse } from '../http/server.js';
 
-export { CatalogDbError } from './catalog-db.js';
+export { CatalogDbError } from './db.js';
 
 export interface CatalogSandboxOptions {
   host?: string;

@@ -2,7 +2,7 @@
 // stop at milliseconds), and case folding: its LOWER() and LIKE fold ASCII only, while
 // the catalog is Russian and the public service lower-cases search text the Python (Unicode) way.
 import type Database from 'better-sqlite3';
-import { readDbInstant } from './catalog-time.js';
+import { readDbInstant } from './time.js';
 
 export function registerCatalogFunctions(db: Database.Database): void {
   // trident_instant(text): a stored timestamp as UTC microseconds since the epoch, NULL when unreadable.

@@ -1,9 +1,9 @@
 // Request authentication of the keys sandbox: the exchange's three KALSHI-ACCESS-* headers, a millisecond
 // timestamp within the clock tolerance, and a signature over `timestamp + METHOD + path` (path without query).
-import type { SandboxRequest, SandboxResponse } from './server-core.js';
-import { verifySignature } from './keys-crypto.js';
-import { authError } from './keys-errors.js';
-import type { KeyStore, StoredKey } from './keys-store.js';
+import type { SandboxRequest, SandboxResponse } from '../http/server.js';
+import { verifySignature } from './crypto.js';
+import { authError } from './errors.js';
+import type { KeyStore, StoredKey } from './store.js';
 
 export type AuthResult = { ok: true; key: StoredKey } | { ok: false; response: SandboxResponse };
 

@@ -2,8 +2,8 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateRsaPair } from './keys-crypto.js';
-import type { KeyStore } from './keys-store.js';
+import { generateRsaPair } from './crypto.js';
+import type { KeyStore } from './store.js';
 
 export interface BootstrapKey {
   keyId: string;

@@ -1,5 +1,5 @@
 // Error answers of the keys sandbox, in the public service's `{"error":{"code","message","details"}}` shape.
-import { json, type SandboxResponse } from './server-core.js';
+import { json, type SandboxResponse } from '../http/server.js';
 
 export function apiError(status: number, code: string, message: string, details?: string): SandboxResponse {
   return json(status, { error: details === undefined ? { code, message } : { code, message, details } });

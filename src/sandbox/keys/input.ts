@@ -1,6 +1,6 @@
 // Validation of create/generate bodies and of the fcm_subtrader_id filter, as the spec states the rules.
 import type { KeyObject } from 'node:crypto';
-import { parsePublicKeyPem } from './keys-crypto.js';
+import { parsePublicKeyPem } from './crypto.js';
 
 export interface KeyRequest {
   name: string;

@@ -1,6 +1,6 @@
 // The exchange's rate limits: a token bucket per class, reads (GET) and writes (everything else); an empty
 // bucket answers 429 `{"error":"too many requests"}` with no Retry-After (real-services.md §1).
-import { json, type SandboxResponse } from './server-core.js';
+import { json, type SandboxResponse } from '../http/server.js';
 
 export interface RateLimit {
   /** Requests per second; the documented Basic tier is 20 reads and 10 writes. */

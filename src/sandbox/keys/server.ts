@@ -1,16 +1,16 @@
 // The keys sandbox: a faithful local API-key service (spec/keys-service.md, with the exchange's signing,
-// errors and statuses from spec/real-services.md §1), served by server-core on loopback.
+// errors and statuses from spec/real-services.md §1), served by http/server on loopback.
 import { createPublicKey } from 'node:crypto';
-import { authenticate } from './keys-auth.js';
-import { createBootstrapKey, type BootstrapKey } from './keys-bootstrap.js';
-import { generateRsaPair, parsePublicKeyPem } from './keys-crypto.js';
-import { forbidden, invalid, methodNotAllowed, notFound } from './keys-errors.js';
-import { isFcmSubtraderId, parseKeyRequest } from './keys-input.js';
-import { RateLimiter, type RateLimit } from './keys-rate-limit.js';
-import { KeyStore, type SandboxApiKey } from './keys-store.js';
-import { json, startServer, type Handler, type RunningServer, type SandboxRequest, type SandboxResponse } from './server-core.js';
+import { authenticate } from './auth.js';
+import { createBootstrapKey, type BootstrapKey } from './bootstrap.js';
+import { generateRsaPair, parsePublicKeyPem } from './crypto.js';
+import { forbidden, invalid, methodNotAllowed, notFound } from './errors.js';
+import { isFcmSubtraderId, parseKeyRequest } from './input.js';
+import { RateLimiter, type RateLimit } from './rate-limit.js';
+import { KeyStore, type SandboxApiKey } from './store.js';
+import { json, startServer, type Handler, type RunningServer, type SandboxRequest, type SandboxResponse } from '../http/server.js';
 
-export type { SandboxApiKey } from './keys-store.js';
+export type { SandboxApiKey } from './store.js';
 
 export interface KeysSandboxOptions {
   host?: string;

@@ -1,11 +1,11 @@
 // The endpoints of the time sandbox: what each route does once the request got past method, auth and
-// body checks (time-server.ts). Errors use the public service's body, `{"status": <code>, "message": "..."}`.
-import { json, type SandboxResponse } from './server-core.js';
-import { projectChanges } from './time-fields.js';
-import { projectJson } from './time-project-json.js';
-import { detailedReport } from './time-records.js';
-import type { Project, TimeStore } from './time-store.js';
-import type { TokenStore } from './time-tokens.js';
+// body checks (server.ts). Errors use the public service's body, `{"status": <code>, "message": "..."}`.
+import { json, type SandboxResponse } from '../http/server.js';
+import { projectChanges } from './fields.js';
+import { projectJson } from './project-json.js';
+import { detailedReport } from './records.js';
+import type { Project, TimeStore } from './store.js';
+import type { TokenStore } from './tokens.js';
 
 export const SANDBOX_TIME_USER: { email: string; password: string; accountId: string } = Object.freeze({
   email: 'demo@example.com',

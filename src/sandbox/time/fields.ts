@@ -1,6 +1,6 @@
 // Validation of the writable project fields of a form body. Only the fields present in the form become
 // changes (a partial update changes nothing else); unknown fields are ignored, as the service does.
-import type { ProjectChanges } from './time-store.js';
+import type { ProjectChanges } from './store.js';
 
 export type FieldsResult = { ok: true; changes: ProjectChanges } | { ok: false; message: string };
 

@@ -1,7 +1,7 @@
 // Logged time of the time sandbox: seeded records of several users on several projects and days, rendered
 // as rows of the service's undocumented `GET /reports/detailed` (real-services.md §2).
-import { formatDuration } from './time-project-json.js';
-import type { TimeStore } from './time-store.js';
+import { formatDuration } from './project-json.js';
+import type { TimeStore } from './store.js';
 
 interface TimeUser {
   id: number;

@@ -2,12 +2,12 @@
 // bound to the User-Agent that created them and sent in any of the three ways (see spec/real-services.md §2).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, type RunningServer, type SandboxRequest, type SandboxResponse } from './server-core.js';
-import { SANDBOX_TIME_USER, SANDBOX_TIME_USER_ID, failure, timeApi, type Endpoint, type TimeApi } from './time-api.js';
-import { projectJson } from './time-project-json.js';
-import { TimeStore } from './time-store.js';
-import { TokenStore, type TokenCheck } from './time-tokens.js';
-import { makeSandboxTls, type SandboxTls } from './tls.js';
+import { startServer, type RunningServer, type SandboxRequest, type SandboxResponse } from '../http/server.js';
+import { SANDBOX_TIME_USER, SANDBOX_TIME_USER_ID, failure, timeApi, type Endpoint, type TimeApi } from './endpoints.js';
+import { projectJson } from './project-json.js';
+import { TimeStore } from './store.js';
+import { TokenStore, type TokenCheck } from './tokens.js';
+import { makeSandboxTls, type SandboxTls } from '../http/tls.js';
 
 export { SANDBOX_TIME_USER };
 

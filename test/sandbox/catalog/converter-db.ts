@@ -3,7 +3,7 @@
 // Russian settlements, category keys by uid or by title hash with a NULL source_uid, rows in its extra
 // columns and tables.
 import Database from 'better-sqlite3';
-import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../../src/sandbox/catalog-converter-schema.js';
+import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../../../src/sandbox/catalog/converter-schema.js';
 
 export const CONVERTER_PRODUCT = '5f0c7a4e-9a51-4c53-8d7e-1b2f3a4c5d6e';
 export const CONVERTER_OTHER = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

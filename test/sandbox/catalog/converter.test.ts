@@ -4,9 +4,9 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { buildConverterDb, CONVERTER_OTHER, CONVERTER_PRODUCT } from './catalog-converter-db.js';
-import { call, tempDir } from './catalog-fixture.js';
+import { startCatalogSandbox, type CatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { buildConverterDb, CONVERTER_OTHER, CONVERTER_PRODUCT } from './converter-db.js';
+import { call, tempDir } from './fixture.js';
 
 let file: string;
 let sandbox: CatalogSandbox;

@@ -7,11 +7,11 @@ import http from 'node:http';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
-import { startCatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { CatalogReference, KNOWN_TIMES } from '../helpers/catalog-reference.js';
-import { buildConverterDb } from './catalog-converter-db.js';
-import { buildCatalogDb, HAND_MADE_CATALOG, seededRandom, tempDir } from './catalog-fixture.js';
+import { seedCatalogDb } from '../../../src/sandbox/catalog/seed.js';
+import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { CatalogReference, KNOWN_TIMES } from '../../helpers/catalog-reference.js';
+import { buildConverterDb } from './converter-db.js';
+import { buildCatalogDb, HAND_MADE_CATALOG, seededRandom, tempDir } from './fixture.js';
 
 const REQUESTS_PER_DATABASE = 1000;
 // One kept-alive connection: fetch() costs several times more per request, and thousands are sent.

@@ -1,7 +1,7 @@
 // Dynamics of the sandbox catalog: the worked examples of spec/real-services.md §3, buckets worked out by
 // hand for a source with intervals, points, ties and mixed timestamp spellings, and the order of checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type CatalogFixture } from './catalog-fixture.js';
+import { startFixture, type CatalogFixture } from './fixture.js';
 
 const WORKED: CatalogFixture = {
   settlements: [{ id: 1, name: 'Moscow', region: 'Moscow', region_normalized: 'moscow' }],

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CATALOG_SCHEMA_SQL } from '../../src/sandbox/catalog-schema.js';
-import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import { CATALOG_SCHEMA_SQL } from '../../../src/sandbox/catalog/schema.js';
+import { startCatalogSandbox, type CatalogSandbox } from '../../../src/sandbox/catalog/server.js';
 
 export type FixtureRow = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Products, counts, sources and snapshots of the sandbox catalog, against a fixture worked out by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAND_MADE_CATALOG as FIXTURE, startFixture } from './catalog-fixture.js';
+import { HAND_MADE_CATALOG as FIXTURE, startFixture } from './fixture.js';
 
 const ITEM_AAA = {
   canonical_product_id: 'aaa',

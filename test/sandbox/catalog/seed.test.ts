@@ -4,9 +4,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
-import { startCatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { call, tempDir as makeTempDir } from './catalog-fixture.js';
+import { seedCatalogDb } from '../../../src/sandbox/catalog/seed.js';
+import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { call, tempDir as makeTempDir } from './fixture.js';
 
 const dirs: string[] = [];
 function tempDir(): string {

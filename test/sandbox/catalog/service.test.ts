@@ -4,8 +4,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogDbError, startCatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { buildCatalogDb, call, startFixture, tempDir, type CatalogFixture } from './catalog-fixture.js';
+import { CatalogDbError, startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { buildCatalogDb, call, startFixture, tempDir, type CatalogFixture } from './fixture.js';
 
 const WORKED: CatalogFixture = {
   settlements: [{ id: 1, name: 'Moscow', region: 'Moscow', region_normalized: 'moscow' }],

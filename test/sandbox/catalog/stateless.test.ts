@@ -3,8 +3,8 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import { buildCatalogDb, call, seededRandom, type CatalogFixture } from './catalog-fixture.js';
+import { startCatalogSandbox, type CatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { buildCatalogDb, call, seededRandom, type CatalogFixture } from './fixture.js';
 
 const FIXTURE: CatalogFixture = {
   settlements: [{ id: 1, name: 'Москва', region: 'Москва', region_normalized: 'москва' }],

@@ -1,6 +1,6 @@
 // ISO 8601 as the catalog service reads it (Python's fromisoformat) and writes it (UTC with Z).
 import { describe, expect, it } from 'vitest';
-import { formatIsoZ, parseRequestDateTime, readDbInstant } from '../../src/sandbox/catalog-time.js';
+import { formatIsoZ, parseRequestDateTime, readDbInstant } from '../../../src/sandbox/catalog/time.js';
 
 const z = (text: string) => formatIsoZ(parseRequestDateTime(text));
 

@@ -2,8 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { connect, type ConnectionOptions } from 'node:tls';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/sandbox/server-core.js';
-import { makeSandboxTls, type SandboxTls } from '../../src/sandbox/tls.js';
+import { startServer, type RunningServer } from '../../../src/sandbox/http/server.js';
+import { makeSandboxTls, type SandboxTls } from '../../../src/sandbox/http/tls.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

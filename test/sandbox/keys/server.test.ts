@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startKeysSandbox, type KeysSandbox, type SandboxApiKey } from '../../src/sandbox/keys-server.js';
+import { startKeysSandbox, type KeysSandbox, type SandboxApiKey } from '../../../src/sandbox/keys/server.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 const BASE = '/trade-api/v2';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER, startTimeSandbox, type TimeSandbox, type TimeSandboxOptions } from '../../src/sandbox/time-server.js';
-import { makeSandboxTls, type SandboxTls } from '../../src/sandbox/tls.js';
+import { SANDBOX_TIME_USER, startTimeSandbox, type TimeSandbox, type TimeSandboxOptions } from '../../../src/sandbox/time/server.js';
+import { makeSandboxTls, type SandboxTls } from '../../../src/sandbox/http/tls.js';
 
 const UA = 'trident-cli';
 const DAY_MS = 24 * 60 * 60 * 1000;
