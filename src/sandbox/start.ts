@@ -1,18 +1,16 @@
-// Starts the three sandbox services together on loopback and writes what a user needs to reach them:
-// the `sandbox` profile (only once everything listens) and a time token bound to trident's User-Agent.
+// Starts the three sandbox services together on loopback, each from its own folder; the command writes the
+// profile that reaches them (profile.ts) only once everything listens.
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { SettingsStore, ensurePrivateDir, type SettingKey } from '../core/settings.js';
+import { ensurePrivateDir } from '../core/settings.js';
 import { isLoopback } from '../core/url.js';
-import { saveToken, tokenPath } from '../time/token-store.js';
 import { CatalogDb, CatalogDbError } from './catalog/db.js';
 import { seedCatalogDb } from './catalog/seed.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
-import { SANDBOX_TIME_USER, startTimeSandbox, type TimeSandbox } from './time/server.js';
+import { startTimeSandbox, type TimeSandbox } from './time/server.js';
 
-export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_SANDBOX_PORT = 8700;
 
 export interface SandboxOptions {
@@ -74,28 +72,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     await Promise.all(started.map((service) => service.close()));
     throw error;
   }
-}
-
-/** Writes the `sandbox` profile in one settings write, and a time token bound to the profile's User-Agent. */
-export async function writeSandboxProfile(configDir: string, sandbox: RunningSandbox, userAgent = 'trident-cli'): Promise<Record<string, string>> {
-  const token = sandbox.time.control.issueToken(userAgent);
-  await saveToken(tokenPath(configDir, SANDBOX_PROFILE), {
-    token,
-    userAgent,
-    accountId: SANDBOX_TIME_USER.accountId,
-    email: SANDBOX_TIME_USER.email,
-    createdAt: new Date().toISOString(),
-  });
-  const profile: Partial<Record<SettingKey, string>> = {
-    'keys.url': sandbox.keys.url,
-    'keys.keyId': sandbox.keys.bootstrap.keyId,
-    'keys.privateKeyFile': sandbox.keys.bootstrap.privateKeyFile,
-    caFile: sandbox.caFile,
-    'time.url': sandbox.time.url,
-    'catalog.url': sandbox.catalog.url,
-  };
-  await new SettingsStore(configDir).update(SANDBOX_PROFILE, profile);
-  return profile as Record<string, string>;
 }
 
 async function listen<T>(name: string, port: number, start: () => Promise<T>): Promise<T> {
