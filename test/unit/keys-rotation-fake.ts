@@ -9,8 +9,8 @@ import { Readable, Writable } from 'node:stream';
 import { createContext, type Context } from '../../src/context.js';
 import { ExitCode, TridentError } from '../../src/core/errors.js';
 import type { ApiKey, NewKey } from '../../src/keys/client.js';
-import type { KeyPairPem } from '../../src/keys/keypair.js';
-import type { KeyService, RotationDeps } from '../../src/keys/rotation-deps.js';
+import type { KeyPairPem } from '../../src/keys/mint/keypair.js';
+import type { KeyService, RotationDeps } from '../../src/keys/rotation/deps.js';
 import type { Signer } from '../../src/keys/signing.js';
 
 export function ed25519Pair(): KeyPairPem {

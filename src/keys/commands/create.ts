@@ -7,16 +7,16 @@ import { readFileOrStdin } from '../../core/read-input.js';
 import { DEFAULT_SCOPES, type CreatedKey, type NewKey } from '../client.js';
 import { openSettledClient, resolveConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
-import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
-import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../keypair.js';
-import { answerLost, findLostCreate, notListedYet } from '../lost-answer.js';
+import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../mint/key-files.js';
+import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
+import { answerLost, findLostCreate, notListedYet } from '../mint/lost-answer.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
-import { unknownOutcomeError } from '../outcomes.js';
-import { preflightPending, removePending, writePending } from '../pending.js';
+import { unknownOutcomeError } from '../mint/outcomes.js';
+import { preflightPending, removePending, writePending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
-import { interruptedAfterKey } from '../outcomes.js';
+import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
 
 export interface CreateOptions extends NewKeyOptions {

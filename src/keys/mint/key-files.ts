@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 // fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../core/secret-file.js';
+import type { Context } from '../../context.js';
+import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/secret-file.js';
 
 /** `--out -`: the PEM goes to stdout. */
 export const STDOUT = '-';

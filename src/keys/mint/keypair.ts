@@ -1,7 +1,7 @@
 // Key material on this side: generating RSA pairs locally, reading private keys (PKCS#1, PKCS#8, Ed25519;
 // also PEM pasted into CI secrets with literal "\n" escapes), and checking a public key before it is uploaded.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { usageError } from '../core/errors.js';
+import { usageError } from '../../core/errors.js';
 
 
 export const RSA_BITS = [2048, 3072, 4096] as const;

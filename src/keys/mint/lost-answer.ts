@@ -4,11 +4,11 @@
 // that name is deleted again if trident can prove it its own (DESIGN §4). For create, the private half is
 // here: the key that accepts a request signed with it is ours, and it is kept.
 import type { KeyObject } from 'node:crypto';
-import type { Context } from '../context.js';
-import { TridentError } from '../core/errors.js';
-import type { ApiKey, KeysClient } from './client.js';
-import type { KeysConnection } from './connection.js';
-import { keyIdProblem } from './key-ids.js';
+import type { Context } from '../../context.js';
+import { TridentError } from '../../core/errors.js';
+import type { ApiKey, KeysClient } from '../client.js';
+import type { KeysConnection } from '../connection.js';
+import { keyIdProblem } from '../key-ids.js';
 import { isUnknownOutcome, unknownOutcomeError, unprovenOutcomeError } from './outcomes.js';
 import { checkedUntil, removePending, type PendingEntry } from './pending.js';
 import { liveTools, settleRecord } from './settle.js';

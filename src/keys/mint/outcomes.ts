@@ -1,6 +1,6 @@
 // A create or generate whose answer never came (the connection dropped after the request was sent) is not
 // repeated: a second key could be minted. The person is told the outcome is unknown and how to find out.
-import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown } from '../core/errors.js';
+import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown } from '../../core/errors.js';
 
 export { UNKNOWN_OUTCOME };
 export const isUnknownOutcome = outcomeUnknown;

@@ -1,8 +1,8 @@
 // The next keys command against a service settles every pending record an earlier run left for it (DESIGN §4),
 // with one list of the service's keys, and tells the user in one line what was settled.
-import type { Context } from '../context.js';
-import type { ApiKey, KeysClient } from './client.js';
-import type { KeysConnection } from './connection.js';
+import type { Context } from '../../context.js';
+import type { ApiKey, KeysClient } from '../client.js';
+import type { KeysConnection } from '../connection.js';
 import { claimPending, releasePending, removePending } from './pending.js';
 import { describeSettled, liveTools, settleRecord } from './settle.js';
 

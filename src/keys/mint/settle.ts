@@ -4,13 +4,13 @@
 // made from a pair made here is proved by signing with its staged private half, and kept.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import type { Context } from '../context.js';
-import { ExitCode, TridentError } from '../core/errors.js';
-import { moveSecretFile, removeSecretFile } from '../core/secret-file.js';
-import type { ApiKey, KeysClient } from './client.js';
-import { openKeysClient, signerFromFile, type KeysConnection } from './connection.js';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError } from '../../core/errors.js';
+import { moveSecretFile, removeSecretFile } from '../../core/secret-file.js';
+import type { ApiKey, KeysClient } from '../client.js';
+import { openKeysClient, signerFromFile, type KeysConnection } from '../connection.js';
 import { defaultKeyPath } from './key-files.js';
-import { keyIdProblem } from './key-ids.js';
+import { keyIdProblem } from '../key-ids.js';
 import { privateKeyFromPem } from './keypair.js';
 import { checkedUntil, mayStillAppear, type PendingRecord } from './pending.js';
 

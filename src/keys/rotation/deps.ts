@@ -1,11 +1,11 @@
 // What the rotation needs from outside, as data so that tests can replace it: clients of the key service
 // signed by a given key, local key pairs, and the checkpoints at which the crash tests kill the process.
-import type { Context } from '../context.js';
-import type { KeysClient } from './client.js';
-import { openKeysClient } from './connection.js';
-import { crashHook } from './crash-points.js';
-import { generateRsaKeyPair, type KeyPairPem } from './keypair.js';
-import type { Signer } from './signing.js';
+import type { Context } from '../../context.js';
+import type { KeysClient } from '../client.js';
+import { openKeysClient } from '../connection.js';
+import { crashHook } from '../crash-points.js';
+import { generateRsaKeyPair, type KeyPairPem } from '../mint/keypair.js';
+import type { Signer } from '../signing.js';
 
 export type KeyService = Pick<KeysClient, 'list' | 'create' | 'generate' | 'delete'>;
 
@@ -16,7 +16,7 @@ export interface RotationDeps {
   checkpoint(point: string): Promise<void>;
 }
 
-export { CRASH_ENV, crashHook } from './crash-points.js';
+export { CRASH_ENV, crashHook } from '../crash-points.js';
 
 export function liveDeps(ctx: Context, baseUrl: URL): RotationDeps {
   return {

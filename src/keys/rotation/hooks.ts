@@ -3,7 +3,7 @@
 // visible to other users (ps, /proc), so they get ids and paths and never a secret. Their output goes to
 // trident's stderr (stdout is the report); the exit code is recorded, the output never.
 import { spawn } from 'node:child_process';
-import type { OutStream } from '../context.js';
+import type { OutStream } from '../../context.js';
 
 export type HookStep = 'deploy' | 'verify' | 'rollback';
 

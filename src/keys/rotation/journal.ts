@@ -3,9 +3,9 @@
 // which `keys rotate --resume` finishes the rotation and `keys rotate --abort` undoes it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TridentError, ExitCode, usageError } from '../core/errors.js';
-import { removeSecretFile, writeSecretFile } from '../core/secret-file.js';
-import type { ApiKey } from './client.js';
+import { TridentError, ExitCode, usageError } from '../../core/errors.js';
+import { removeSecretFile, writeSecretFile } from '../../core/secret-file.js';
+import type { ApiKey } from '../client.js';
 
 /**
  * Where a rotation stands. Each step is journaled before it runs (an "-ing" phase, or the previous step's

@@ -1,23 +1,23 @@
 // The rotation state machine (spec rule 5: make a new key, switch to it, confirm it works, delete the old
-// one). Every step is journaled before and after it runs (rotation-journal.ts). run() and resume() go forward
+// one). Every step is journaled before and after it runs (journal.ts). run() and resume() go forward
 // from the journaled phase; abort() undoes what can still be undone. Each step can be repeated, so a process
 // killed anywhere, even inside resume or abort, leaves a journal that another resume or abort can finish.
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Context } from '../context.js';
-import { ExitCode, TridentError } from '../core/errors.js';
-import { moveSecretFile, removeSecretFile } from '../core/secret-file.js';
-import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from './client.js';
-import { PRIVATE_KEY_ENV, signerFromFile } from './connection.js';
-import { defaultKeyPath, storePrivateKey } from './key-files.js';
-import { privateKeyFromPem } from './keypair.js';
-import { forgetKey, recordKeyMade } from './key-ages.js';
-import { isUnknownOutcome } from './outcomes.js';
-import type { KeyService, RotationDeps } from './rotation-deps.js';
-import { PHASES, removeJournal, saveJournal, type Journal, type Phase, type StepRecord } from './rotation-journal.js';
-import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, hookSucceeded, runHook, type HookStep } from './rotation-hooks.js';
-import { logStep } from './rotation-steps.js';
-import type { Signer } from './signing.js';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError } from '../../core/errors.js';
+import { moveSecretFile, removeSecretFile } from '../../core/secret-file.js';
+import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from '../client.js';
+import { PRIVATE_KEY_ENV, signerFromFile } from '../connection.js';
+import { defaultKeyPath, storePrivateKey } from '../mint/key-files.js';
+import { privateKeyFromPem } from '../mint/keypair.js';
+import { forgetKey, recordKeyMade } from '../key-ages.js';
+import { isUnknownOutcome } from '../mint/outcomes.js';
+import type { KeyService, RotationDeps } from './deps.js';
+import { PHASES, removeJournal, saveJournal, type Journal, type Phase, type StepRecord } from './journal.js';
+import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, hookSucceeded, runHook, type HookStep } from './hooks.js';
+import { logStep } from './steps.js';
+import type { Signer } from '../signing.js';
 
 export interface RotationResult {
   outcome: 'rotated' | 'rolled back' | 'aborted';

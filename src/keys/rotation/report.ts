@@ -1,13 +1,13 @@
 // What `keys rotate` prints: the report of a rotation (every step with its timing, ids and files; never a
 // private key), and for --dry-run the plan of what it would do.
-import type { Context } from '../context.js';
-import type { Column } from '../core/output.js';
-import type { ApiKey } from './client.js';
-import { keysDir } from './key-files.js';
-import type { RotationResult } from './rotation.js';
-import { stepDetails } from './rotation-steps.js';
-import { PHASES, type Journal, type Phase, type StepRecord } from './rotation-journal.js';
-import type { RotationPlan } from './rotation-start.js';
+import type { Context } from '../../context.js';
+import type { Column } from '../../core/output.js';
+import type { ApiKey } from '../client.js';
+import { keysDir } from '../mint/key-files.js';
+import type { RotationResult } from './machine.js';
+import { stepDetails } from './steps.js';
+import { PHASES, type Journal, type Phase, type StepRecord } from './journal.js';
+import type { RotationPlan } from './start.js';
 
 export interface RotationReport {
   outcome: RotationResult['outcome'];

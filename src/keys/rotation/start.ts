@@ -4,14 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { ExitCode, TridentError, usageError } from '../core/errors.js';
-import { preflightSecretDir } from '../core/secret-file.js';
-import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, settleEarlierRequests, type ConnectionOptions, type KeysConnection } from './connection.js';
-import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from './key-files.js';
-import { Rotation } from './rotation.js';
-import type { RotationDeps } from './rotation-deps.js';
-import { logStep } from './rotation-steps.js';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError, usageError } from '../../core/errors.js';
+import { preflightSecretDir } from '../../core/secret-file.js';
+import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, settleEarlierRequests, type ConnectionOptions, type KeysConnection } from '../connection.js';
+import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
+import { Rotation } from './machine.js';
+import type { RotationDeps } from './deps.js';
+import { logStep } from './steps.js';
 import {
   createJournal,
   describeOwner,
@@ -22,8 +22,8 @@ import {
   rotationsDir,
   type Journal,
   type KeyOwner,
-} from './rotation-journal.js';
-import { requireName } from './rules.js';
+} from './journal.js';
+import { requireName } from '../rules.js';
 
 export interface RotateOptions extends ConnectionOptions {
   name?: string;

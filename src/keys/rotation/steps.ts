@@ -1,6 +1,6 @@
 // A rotation step as people read it: `key=value` details, and the progress line on stderr.
-import type { Context } from '../context.js';
-import type { StepRecord } from './rotation-journal.js';
+import type { Context } from '../../context.js';
+import type { StepRecord } from './journal.js';
 
 export function stepDetails(step: StepRecord): string {
   return Object.entries(step)
