@@ -2,8 +2,8 @@
 // No commander, no printing: methods take the service's own parameter names and return its answers,
 // checked for shape at this boundary. Single answers are returned as they came (DESIGN §2.8).
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { HttpClient } from '../core/http.js';
-import { joinUrl, type QueryValue } from '../core/url.js';
+import type { HttpClient } from '../core/http/client.js';
+import { joinUrl, type QueryValue } from '../core/http/url.js';
 import type { DynamicsField, Interval } from './validate.js';
 import type { CommonCountAnswer, CountAnswer, Cursor, DynamicsAnswer, Item, ListMeta, Page, ProductItem } from './wire.js';
 

@@ -2,7 +2,7 @@
 // authentication, so http:// is as good as https://.
 import type { Command } from 'commander';
 import { requireSetting, type Context } from '../context.js';
-import { parseBaseUrl } from '../core/url.js';
+import { parseBaseUrl } from '../core/http/url.js';
 import { CatalogClient } from './client.js';
 import { PAGES_AHEAD } from './pages.js';
 

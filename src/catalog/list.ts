@@ -3,7 +3,7 @@
 // gives the array of every item (DESIGN §2.7).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Column } from '../core/output.js';
+import type { Column } from '../core/term/output.js';
 import type { CatalogClient, PageRequest } from './client.js';
 import type { Page } from './wire.js';
 import { addConnectionOption, connect, type ConnectionOptions } from './connection.js';

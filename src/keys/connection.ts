@@ -3,10 +3,10 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { requireSetting, type Context } from '../context.js';
-import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
+import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
-import { assertTrustedFile } from '../core/file-trust.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { assertTrustedFile } from '../core/files/file-trust.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
 import { privateKeyFromPem } from './mint/keypair.js';

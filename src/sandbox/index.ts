@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
-import { handleInterruptsHere } from '../core/interrupts.js';
+import { handleInterruptsHere } from '../core/term/interrupts.js';
 import { SANDBOX_PROFILE, writeSandboxProfile } from './profile.js';
 import { DEFAULT_SANDBOX_PORT, startSandbox, type RunningSandbox } from './start.js';
 import { SANDBOX_TIME_USER } from './time/endpoints.js';

@@ -3,8 +3,8 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { ensurePrivateDir } from '../core/settings.js';
-import { isLoopback } from '../core/url.js';
+import { ensurePrivateDir } from '../core/files/settings.js';
+import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db.js';
 import { seedCatalogDb } from './catalog/seed.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';

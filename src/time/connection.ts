@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { requireSetting } from '../context.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
 import { isTokenShaped, loadToken, readTokenFile, tokenPath } from './token-store.js';
 

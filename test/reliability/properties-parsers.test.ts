@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { parseTime } from '../../src/catalog/time-range.js';
 import { MAX_NAME_LENGTH, nameProblem } from '../../src/core/names.js';
-import { parseRetryAfter } from '../../src/core/retry.js';
+import { parseRetryAfter } from '../../src/core/http/retry.js';
 import { privateKeyFromPem, publicKeyForUpload } from '../../src/keys/mint/keypair.js';
 import { parseCustomerCsv } from '../../src/time/csv.js';
 import { usageOnly, usageOnlyAsync } from './usage-only.js';
@@ -94,7 +94,7 @@ describe('--from/--to (catalog/time-range.ts)', () => {
   });
 });
 
-describe('Retry-After (core/retry.ts parseRetryAfter)', () => {
+describe('Retry-After (core/http/retry.ts parseRetryAfter)', () => {
   const now = Date.parse('2026-03-15T12:34:56Z');
 
   it('reads delta-seconds, with any whitespace around', () => {

@@ -8,7 +8,7 @@ import { MockAgent } from 'undici';
 import { expect } from 'vitest';
 import { createContext, type Context, type GlobalOptions } from '../../src/context.js';
 import { ExitCode, TridentError } from '../../src/core/errors.js';
-import { createHttpClient } from '../../src/core/http.js';
+import { createHttpClient } from '../../src/core/http/client.js';
 
 export const CATALOG_ORIGIN = 'http://catalog.test';
 

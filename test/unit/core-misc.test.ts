@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, chmodS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../src/core/capped-read.js';
+import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../src/core/files/capped-read.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../../src/core/errors.js';
-import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../src/core/file-trust.js';
-import { redactHeaders, redactText } from '../../src/core/redact.js';
-import { backoffMs, mayRetry, parseRetryAfter } from '../../src/core/retry.js';
-import { preflightSecretPath, writeSecretFile } from '../../src/core/secret-file.js';
-import { serviceMessage } from '../../src/core/service-message.js';
-import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../src/core/url.js';
-import { reportError } from '../../src/core/report-error.js';
+import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../src/core/files/file-trust.js';
+import { redactHeaders, redactText } from '../../src/core/http/redact.js';
+import { backoffMs, mayRetry, parseRetryAfter } from '../../src/core/http/retry.js';
+import { preflightSecretPath, writeSecretFile } from '../../src/core/files/secret-file.js';
+import { serviceMessage } from '../../src/core/http/service-message.js';
+import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../src/core/http/url.js';
+import { reportError } from '../../src/core/term/report-error.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trident-core-'));
 
@@ -154,7 +154,7 @@ describe('error reporting', () => {
   });
 });
 
-describe('capped reads (core/capped-read.ts)', () => {
+describe('capped reads (core/files/capped-read.ts)', () => {
   it('reads a file up to the cap, and refuses one byte more (exit 2), sync and async alike', async () => {
     const file = join(tmp(), 'f');
     writeFileSync(file, 'x'.repeat(1024));
@@ -186,7 +186,7 @@ describe('capped reads (core/capped-read.ts)', () => {
   });
 });
 
-describe('file trust (core/file-trust.ts)', () => {
+describe('file trust (core/files/file-trust.ts)', () => {
   it('refuses what others can write, accepts sticky directories, follows or refuses links as asked', () => {
     const dir = tmp();
     const file = join(dir, 'secret');

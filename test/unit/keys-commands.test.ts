@@ -8,7 +8,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, type Context } from '../../src/context.js';
-import { createHttpClient } from '../../src/core/http.js';
+import { createHttpClient } from '../../src/core/http/client.js';
 import * as del from '../../src/keys/commands/delete.js';
 import * as generate from '../../src/keys/commands/generate.js';
 import { rejectionOf } from './keys-fixtures.js';

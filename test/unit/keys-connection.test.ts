@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.js';
-import { joinUrl } from '../../src/core/url.js';
+import { joinUrl } from '../../src/core/http/url.js';
 import { keysBaseUrl, resolveConnection } from '../../src/keys/connection.js';
 import { thrownBy } from './keys-fixtures.js';
 

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
 import { createContext, type Context, type GlobalOptions } from '../../src/context.js';
 import { TridentError } from '../../src/core/errors.js';
-import { createHttpClient, type HttpClient } from '../../src/core/http.js';
+import { createHttpClient, type HttpClient } from '../../src/core/http/client.js';
 
 export const BASE = 'https://time.test';
 export const BASE_URL = new URL(`${BASE}/api/v1`);

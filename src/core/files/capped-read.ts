@@ -2,7 +2,7 @@
 // a huge sparse file ends at once with exit 2 instead of filling memory. Every input file goes through here.
 // fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

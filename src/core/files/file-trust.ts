@@ -4,7 +4,7 @@
 // (--private-key, --token-file) may be, and then the link's directory and the target pass the same checks.
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 
 export const INSECURE_CONFIG_ENV = 'TRIDENT_INSECURE_CONFIG';
 const STICKY = 0o1000;

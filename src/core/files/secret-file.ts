@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, accessSync, existsSync, promises as fs, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { ensurePrivateDir } from './settings.js';
-import { TridentError, usageError } from './errors.js';
+import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir } from './file-trust.js';
 
 export interface SecretWriteOptions {

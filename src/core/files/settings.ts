@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
-import { TridentError, usageError } from './errors.js';
+import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
 
 interface SettingSpec {

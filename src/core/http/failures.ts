@@ -3,8 +3,8 @@
 // retry rules whether the request can have reached the service. A write that may have acted and whose
 // outcome is not known carries the code UNKNOWN_OUTCOME: it is never repeated and never "try again later".
 import { DeadlineExceeded } from './attempt-deadline.js';
-import { ExitCode, TridentError, UNKNOWN_OUTCOME, exitCodeForStatus } from './errors.js';
-import { oneLine } from './printable.js';
+import { ExitCode, TridentError, UNKNOWN_OUTCOME, exitCodeForStatus } from '../errors.js';
+import { oneLine } from '../term/printable.js';
 import { failedAtProxy, proxyRefusal, proxyStalled, type ProxyInUse } from './proxies.js';
 import { redactUrlText } from './redact.js';
 import { parseRetryAfter, type Failure, type Method } from './retry.js';

@@ -1,7 +1,7 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY as the HTTP core reads them: checked before use (a value undici
 // cannot use is exit 2, not a crash), never applied to this machine (signed requests and minted keys must
 // not cross a proxy in clear text, and a remote proxy would reach its own 127.0.0.1), and named in messages.
-import { ExitCode, TridentError, usageError } from './errors.js';
+import { ExitCode, TridentError, usageError } from '../errors.js';
 import { redactUrlText } from './redact.js';
 import { isLoopback } from './url.js';
 

@@ -1,5 +1,5 @@
 // Building request URLs from a configured base URL, and refusing ones that would send secrets in clear text.
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 import { redactUrlText } from './redact.js';
 
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;

@@ -1,7 +1,7 @@
 // --jq (DESIGN §2.1): the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly,
 // the npm package jq-wasm). Loaded only when --jq is given: the engine costs some 50 ms to start.
 import { setFlagsFromString } from 'node:v8';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 
 type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
 

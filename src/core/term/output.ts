@@ -1,7 +1,7 @@
 // Renders what commands produce: a table for people, json/ndjson/csv/tsv for scripts. Lists stream:
 // ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
 import { once } from 'node:events';
-import { usageError } from './errors.js';
+import { usageError } from '../errors.js';
 import { escapeControls, escapeDataControls } from './printable.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;

@@ -1,6 +1,6 @@
 // Questions to a person at a terminal. Never asks when there is no terminal or --no-input / CI is set:
 // a needed confirmation then fails with exit 3 and says to pass --yes.
-import { cancelledError } from './errors.js';
+import { cancelledError } from '../errors.js';
 
 export interface Prompter {
   /** True to go ahead. `--yes` answers yes; without a terminal it throws (exit 3). */

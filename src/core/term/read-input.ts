@@ -1,7 +1,7 @@
 // Text from a file named on the command line, or from stdin for "-", never more than a cap (core/capped-read.ts).
-import type { Context } from '../context.js';
-import { INPUT_CAPS, readFileCapped, readStreamCapped } from './capped-read.js';
-import { TridentError, usageError } from './errors.js';
+import type { Context } from '../../context.js';
+import { INPUT_CAPS, readFileCapped, readStreamCapped } from '../files/capped-read.js';
+import { TridentError, usageError } from '../errors.js';
 
 export interface ReadInputOptions {
   /** Default: the cap of keys, 1 MiB. */

@@ -1,5 +1,5 @@
 // How a failed command ends: one line on stderr (and a hint), the stack only under --debug, and the exit code.
-import { ExitCode, TridentError, errorLines } from './errors.js';
+import { ExitCode, TridentError, errorLines } from '../errors.js';
 
 export function reportError(error: unknown, stderr: NodeJS.WritableStream, debug: boolean): number {
   const known = error instanceof TridentError ? error : fileSystemTrouble(error);

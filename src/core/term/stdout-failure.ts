@@ -2,7 +2,7 @@
 // full. A command that only prints stops there (a closed pipe is exit 0, anything else exit 8). A command
 // whose work must not stop halfway, a batch of writes or a key whose private half goes to stdout, says so
 // with finishWorkIfStdoutFails(): its output is then dropped, the work goes on, and the command decides.
-import { ExitCode, TridentError } from './errors.js';
+import { ExitCode, TridentError } from '../errors.js';
 
 let finishWork = false;
 let failure: NodeJS.ErrnoException | undefined;

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import { readFileOrStdin } from '../../core/read-input.js';
+import { readFileOrStdin } from '../../core/term/read-input.js';
 import { DEFAULT_SCOPES, type CreatedKey, type NewKey } from '../client.js';
 import { openSettledClient, resolveConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
@@ -15,7 +15,7 @@ import { unknownOutcomeError } from '../mint/outcomes.js';
 import { preflightPending, removePending, writePending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
 
@@ -93,7 +93,7 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   const checkpoint = crashHook(ctx.env);
   await checkpoint('pending');
 
-  // From the upload to the private key in place, an interrupt waits (see core/interrupts.ts).
+  // From the upload to the private key in place, an interrupt waits (see core/term/interrupts.ts).
   const { created, path } = await finishBeforeInterrupt('making the key', async () => {
     let created: CreatedKey;
     try {

@@ -13,8 +13,8 @@ import { preflightPending, removePending, writePending, type PendingEntry } from
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
-import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/stdout-failure.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
+import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { recordKeyMade } from '../key-ages.js';
 
 export type GenerateOptions = NewKeyOptions;

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { reportError } from '../../core/report-error.js';
+import { reportError } from '../../core/term/report-error.js';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { cancelledError, usageError } from '../../core/errors.js';

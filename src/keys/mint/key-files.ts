@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/secret-file.js';
+import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
 
 /** `--out -`: the PEM goes to stdout. */
 export const STDOUT = '-';

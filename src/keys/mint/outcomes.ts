@@ -34,7 +34,7 @@ export function unprovenOutcomeError(error: TridentError, name: string, ids: str
   );
 }
 
-/** An interrupt held back while a key was made (core/interrupts.ts): the key exists, and where its private half is. */
+/** An interrupt held back while a key was made (core/term/interrupts.ts): the key exists, and where its private half is. */
 export function interruptedAfterKey(apiKey: string, privateKeyFile: string | undefined): TridentError {
   return new TridentError(ExitCode.interrupted, `interrupted after key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`, {
     hint: `keep it, or delete it with trident keys delete ${apiKey}`,

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/secret-file.js';
+import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 
 export interface PendingRecord {
   version: 1;

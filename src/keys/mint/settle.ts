@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError } from '../../core/errors.js';
-import { moveSecretFile, removeSecretFile } from '../../core/secret-file.js';
+import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import { openKeysClient, signerFromFile, type KeysConnection } from '../connection.js';
 import { defaultKeyPath } from './key-files.js';

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TridentError, ExitCode, usageError } from '../../core/errors.js';
-import { removeSecretFile, writeSecretFile } from '../../core/secret-file.js';
+import { removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey } from '../client.js';
 
 /**

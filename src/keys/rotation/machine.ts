@@ -6,7 +6,7 @@ import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError } from '../../core/errors.js';
-import { moveSecretFile, removeSecretFile } from '../../core/secret-file.js';
+import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from '../client.js';
 import { PRIVATE_KEY_ENV, signerFromFile } from '../connection.js';
 import { defaultKeyPath, storePrivateKey } from '../mint/key-files.js';

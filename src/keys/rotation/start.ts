@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import { preflightSecretDir } from '../../core/secret-file.js';
+import { preflightSecretDir } from '../../core/files/secret-file.js';
 import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, settleEarlierRequests, type ConnectionOptions, type KeysConnection } from '../connection.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
 import { Rotation } from './machine.js';

@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';
-import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/stdout-failure.js';
+import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
 import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
-import { readFileOrStdin } from '../../core/read-input.js';
+import { readFileOrStdin } from '../../core/term/read-input.js';
 
 export interface CustomerUpdateOptions extends ConnectionFlags {
   name?: string;
