@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { HttpClient } from '../core/http/client.js';
 import { parseBaseUrl } from '../core/http/url.js';
-import { requireSetting } from '../context.js';
+import { requireSetting } from '../core/files/missing-setting.js';
 import type { BodyKind } from './request.js';
 
 export const SERVICES = ['keys', 'time', 'catalog'] as const;

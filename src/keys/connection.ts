@@ -2,7 +2,8 @@
 // may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { requireSetting, type Context } from '../context.js';
+import type { Context } from '../context.js';
+import { requireSetting } from '../core/files/missing-setting.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';

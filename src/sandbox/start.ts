@@ -3,7 +3,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { ensurePrivateDir } from '../core/files/settings.js';
+import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db.js';
 import { seedCatalogDb } from './catalog/seed.js';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 // fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
 import { constants, accessSync, existsSync, promises as fs, statSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { ensurePrivateDir } from './settings.js';
+import { ensurePrivateDir } from './private-dir.js';
 import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir } from './file-trust.js';
 

@@ -1,12 +1,13 @@
 // Profiles and the precedence flag > env > profile > default, with the source of every value.
 // Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
 // writes atomically, with the file at 0600 and the directory at 0700.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
 import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
+import { ensurePrivateDir } from './private-dir.js';
 
 interface SettingSpec {
   env?: string;
@@ -88,12 +89,6 @@ function userHome(): string {
   } catch {
     throw usageError('no home directory to keep settings in: HOME is empty or relative and the user has none', 'set TRIDENT_CONFIG_DIR to an absolute path');
   }
-}
-
-/** Creates the directory 0700 (and tightens it if it was created looser by someone else's umask). */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 type ProfileValues = Partial<Record<SettingKey, string>>;

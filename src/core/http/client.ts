@@ -2,7 +2,6 @@
 // where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
 // Imported lazily: only commands that talk to a service pay for undici.
 import { X509Certificate } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { INPUT_CAPS, readFileCappedSync } from '../files/capped-read.js';
@@ -95,11 +94,6 @@ export const MAX_URL_LENGTH = 8192;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
 
 class ResponseTooLarge extends Error {}
-
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing tier on
-// background threads, and the process waits for them at exit: about 70 ms on every short command. The
-// baseline compiler alone is fast enough for parsing answers. Set before the first request compiles it.
-setFlagsFromString('--liftoff-only');
 
 /** The client for a command: undici's proxy support is loaded only when HTTPS_PROXY or HTTP_PROXY is set. */
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {

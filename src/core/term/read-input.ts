@@ -1,5 +1,4 @@
-// Text from a file named on the command line, or from stdin for "-", never more than a cap (core/capped-read.ts).
-import type { Context } from '../../context.js';
+// Text from a file named on the command line, or from stdin for "-", never more than a cap (files/capped-read.ts).
 import { INPUT_CAPS, readFileCapped, readStreamCapped } from '../files/capped-read.js';
 import { TridentError, usageError } from '../errors.js';
 
@@ -11,9 +10,9 @@ export interface ReadInputOptions {
 }
 
 /** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2) naming `what`. */
-export async function readFileOrStdin(ctx: Context, path: string, what = path, options: ReadInputOptions = {}): Promise<string> {
+export async function readFileOrStdin(stdin: NodeJS.ReadableStream, path: string, what = path, options: ReadInputOptions = {}): Promise<string> {
   const maxBytes = options.maxBytes ?? INPUT_CAPS.key;
-  if (path === '-') return readStreamCapped(ctx.io.stdin, maxBytes, `${what === '-' ? 'stdin' : what}`, options.hint);
+  if (path === '-') return readStreamCapped(stdin, maxBytes, `${what === '-' ? 'stdin' : what}`, options.hint);
   try {
     return await readFileCapped(path, maxBytes, what, options.hint);
   } catch (error) {

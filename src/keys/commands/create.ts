@@ -36,7 +36,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
     throw usageError('--out and --bits are for a key pair made here; with --public-key the private key stays where it is');
   }
   const what = opts.publicKey === STDOUT ? 'the key on stdin' : `--public-key ${opts.publicKey}`;
-  const upload = publicKeyForUpload(await readFileOrStdin(ctx, opts.publicKey, `--public-key ${opts.publicKey}`), what);
+  const upload = publicKeyForUpload(await readFileOrStdin(ctx.io.stdin, opts.publicKey, `--public-key ${opts.publicKey}`), what);
   const privateKeyFile = upload.fromPrivateKey && opts.publicKey !== STDOUT ? resolve(opts.publicKey) : null;
   if (opts.use && privateKeyFile === null) {
     throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');

@@ -38,7 +38,7 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
 async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string): Promise<number> {
   const concurrency = parseConcurrency(opts.concurrency ?? '4');
   const source = file === '-' ? 'stdin' : file;
-  const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file, source, csvReadOptions(ctx.env)), source);
+  const rows = await parseCustomerCsv(await readFileOrStdin(ctx.io.stdin, file, source, csvReadOptions(ctx.env)), source);
   const { client } = await connect(ctx, opts);
   // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
   finishWorkIfStdoutFails();
