@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli } from '../helpers/cli.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
-import { SANDBOX_PRODUCT } from '../../src/catalog/commands/sandbox-product.js';
+import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
 import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
 
