@@ -1,4 +1,4 @@
-// Types for the deep imports of src/core/undici-lite.ts and undici-proxy.ts: the same classes the package's index exports.
+// Types for the deep imports of src/core/http/undici-lite.ts and undici-proxy.ts: the same classes the package's index exports.
 declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;

@@ -1,4 +1,4 @@
-// undici's proxy support (with its SOCKS5 client), imported by http.ts only when HTTPS_PROXY or HTTP_PROXY
+// undici's proxy support (with its SOCKS5 client), imported by client.ts only when HTTPS_PROXY or HTTP_PROXY
 // is set: every other command is spared loading it.
 import connect from 'undici/lib/api/api-connect.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';

@@ -9,7 +9,7 @@ let engine: Promise<JqHandle> | undefined;
 
 function loadEngine(): Promise<JqHandle> {
   // V8's baseline compiler alone: the optimizing one would recompile jq's ~1 MB of WebAssembly on background
-  // threads that the process waits for at exit, some hundreds of ms for one short filter (see also http.ts).
+  // threads that the process waits for at exit, some hundreds of ms for one short filter (see also main() in cli.ts).
   setFlagsFromString('--liftoff-only');
   engine ??= import('jq-wasm').then(({ loadJq }) => loadJq());
   return engine;

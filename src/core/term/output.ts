@@ -80,7 +80,7 @@ export async function csvLine(values: unknown[]): Promise<string> {
 
 type Row = Record<string, unknown>;
 
-/** --jq: given the value that -o json would print, writes what to print instead (see core/jq.ts). */
+/** --jq: given the value that -o json would print, writes what to print instead (see core/term/jq.ts). */
 export type JsonFilter = (value: unknown, write: (text: string) => Promise<void>) => Promise<void>;
 
 /** True once the sink has failed (stdout closed or full, see stdout-failure.ts): writes are then dropped. */
