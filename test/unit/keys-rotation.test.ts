@@ -1,6 +1,6 @@
 // The rotation state machine against an in-memory key service: the journal's transitions, a crash at every
 // checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
-import { existsSync, linkSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, TridentError } from '../../src/core/errors.js';
@@ -172,6 +172,35 @@ describe('failures along the way', () => {
     expect(error.exitCode).toBe(ExitCode.auth);
     expect(error.hint ?? '').not.toContain('paused');
     expect(expectOneWorkingKey(world)).toBe(world.oldId);
+  });
+
+  it('a generated key whose private half cannot be stored is deleted again; if that fails too, the message says so', async () => {
+    for (const deleteFails of [false, true]) {
+      const world = newWorld();
+      if (deleteFails) world.service.fail({ operation: 'delete', error: statusError(500, ExitCode.unavailable) });
+      const ctx = contextFor(world);
+      const deps = fakeDeps(world);
+      // A directory where the staged private key goes: storing it fails right after the answer.
+      deps.checkpoint = async (point) => {
+        if (point === 'generated') mkdirSync(journalOf(world).staged_file);
+      };
+      const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, {}), deps)).run());
+      expect(error.exitCode).toBe(ExitCode.usage);
+      // Nothing to finish once the key is gone; otherwise the journal stays and the rotation says it is paused.
+      if (deleteFails) expect(error.hint).toMatch(/^the rotation is paused at step "minting"/);
+      else expect(error.hint).toBeUndefined();
+      const newIds = [...world.service.keys.keys()].filter((id) => id !== world.oldId);
+      if (deleteFails) {
+        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\), and deleting that key on the service failed too: keys service answered 500: injected$/);
+        expect(newIds).toHaveLength(1);
+        expect(existsSync(JOURNAL(world))).toBe(true);
+      } else {
+        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again and nothing changed$/);
+        expect(newIds).toEqual([]);
+        expect(existsSync(JOURNAL(world))).toBe(false);
+      }
+      expect(profileKey(world)['keys.keyId']).toBe(world.oldId);
+    }
   });
 
   it('a new key that fails verification is rolled back, with the reason and its exit code', async () => {

@@ -7,6 +7,7 @@ import { openSettledClient, resolveConnection, type KeysConnection } from '../co
 import { crashHook, type Checkpoint } from '../crash-points.js';
 import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, storePrivateKey } from '../mint/key-files.js';
 import { privateKeyFromPem } from '../mint/keypair.js';
+import { deleteUnheldKey, type MintFailure } from '../mint/delete-unheld.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
 import { answerLost, idsNamed, settleLostGenerate } from '../mint/lost-answer.js';
 import { preflightPending, removePending, writePending, type PendingEntry } from '../mint/pending.js';
@@ -19,15 +20,7 @@ import { recordKeyMade } from '../key-ages.js';
 
 export type GenerateOptions = NewKeyOptions;
 
-/** What went wrong between the answer and the stored key: the key is deleted on the service again. */
-interface Failure {
-  exitCode: ExitCode;
-  message: string;
-  hint: string;
-  cause: unknown;
-}
-
-function storeFailure(apiKey: string, path: string, error: unknown): Failure {
+function storeFailure(apiKey: string, path: string, error: unknown): MintFailure {
   const reason = error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   return {
     exitCode: error instanceof TridentError ? error.exitCode : ExitCode.usage,
@@ -38,7 +31,7 @@ function storeFailure(apiKey: string, path: string, error: unknown): Failure {
 }
 
 /** A private key in an answer is parsed before it is stored or used: a broken one is no success (exit 8). */
-function brokenKey(apiKey: string, pem: string): Failure | undefined {
+function brokenKey(apiKey: string, pem: string): MintFailure | undefined {
   try {
     privateKeyFromPem(pem, 'the private key in the answer');
     return undefined;
@@ -56,17 +49,11 @@ function brokenKey(apiKey: string, pem: string): Failure | undefined {
  * Deletes the new key on the service again, so that no key exists that nobody holds. Its pending record goes
  * only once the key is gone; otherwise the next keys command against the service deletes it.
  */
-async function undoGenerate(client: KeysClient, pending: PendingEntry, apiKey: string, failure: Failure): Promise<TridentError> {
-  try {
-    await client.delete(apiKey);
-  } catch (deleteError) {
-    return new TridentError(failure.exitCode, `${failure.message}, and deleting that key on the service failed too: ${(deleteError as Error).message}`, {
-      hint: `nobody holds its private key: delete it with trident keys delete ${apiKey}`,
-      cause: failure.cause,
-    });
-  }
-  await removePending(pending);
-  return new TridentError(failure.exitCode, `${failure.message}; the key was deleted on the service again`, { hint: failure.hint, cause: failure.cause });
+function undoGenerate(client: KeysClient, pending: PendingEntry, apiKey: string, failure: MintFailure): Promise<TridentError> {
+  return deleteUnheldKey(client, apiKey, failure, {
+    forget: () => removePending(pending),
+    stillThereHint: `nobody holds its private key: delete it with trident keys delete ${apiKey}`,
+  });
 }
 
 export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {

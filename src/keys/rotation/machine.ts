@@ -9,6 +9,7 @@ import { ExitCode, TridentError } from '../../core/errors.js';
 import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from '../client.js';
 import { PRIVATE_KEY_ENV, signerFromFile } from '../connection.js';
+import { deleteUnheldKey } from '../mint/delete-unheld.js';
 import { defaultKeyPath, storePrivateKey } from '../mint/key-files.js';
 import { privateKeyFromPem } from '../mint/keypair.js';
 import { forgetKey, recordKeyMade } from '../key-ages.js';
@@ -252,13 +253,7 @@ export class Rotation {
       await storePrivateKey(this.journal.staged_file, generated.privateKeyPem);
     } catch (error) {
       const stored = `could not store the private key of the new key ${id} at ${this.journal.staged_file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-      try {
-        await client.delete(id);
-      } catch (deleteError) {
-        throw new TridentError(ExitCode.usage, `${stored}, and deleting that key on the service failed too: ${(deleteError as Error).message}`, { cause: error });
-      }
-      await removeJournal(this.path);
-      throw new TridentError(ExitCode.usage, `${stored}; the key was deleted on the service again and nothing changed`, { cause: error });
+      throw await deleteUnheldKey(client, id, { exitCode: ExitCode.usage, message: stored, cause: error }, { forget: () => removeJournal(this.path), note: ' and nothing changed' });
     }
   }
 
