@@ -1,8 +1,8 @@
 // trident api: what its command line turns into before anything is sent.
 import { describe, expect, it } from 'vitest';
-import { buildRequest, splitPath } from '../../src/api/request.js';
-import { ExitCode } from '../../src/core/errors.js';
-import { thrownBy } from './keys-fixtures.js';
+import { buildRequest, splitPath } from '../../../src/api/request.js';
+import { ExitCode } from '../../../src/core/errors.js';
+import { thrownBy } from '../keys/fixtures.js';
 
 const none = { fields: [] as string[] };
 

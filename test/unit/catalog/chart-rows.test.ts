@@ -2,7 +2,7 @@
 // service's text (a price unit, a date) escaped: nothing in it can drive the terminal.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChart } from '../../src/catalog/chart.js';
+import { renderChart } from '../../../src/catalog/chart.js';
 
 const days = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitColumns, renderChart, runsOf } from '../../src/catalog/chart.js';
+import { fitColumns, renderChart, runsOf } from '../../../src/catalog/chart.js';
 
 const days = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
 

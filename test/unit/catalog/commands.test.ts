@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as categories from '../../src/catalog/commands/categories.js';
-import * as category from '../../src/catalog/commands/category.js';
-import * as commonCount from '../../src/catalog/commands/common-count.js';
-import * as count from '../../src/catalog/commands/count.js';
-import * as cursors from '../../src/catalog/commands/cursors.js';
-import * as dynamics from '../../src/catalog/commands/dynamics.js';
-import * as product from '../../src/catalog/commands/product.js';
-import * as products from '../../src/catalog/commands/products.js';
-import * as settlement from '../../src/catalog/commands/settlement.js';
-import * as snapshots from '../../src/catalog/commands/snapshots.js';
-import * as sources from '../../src/catalog/commands/sources.js';
-import { fakeCatalog, usageRejection as usageError, type FakeCatalog, type FakeCatalogOptions } from './catalog-helpers.js';
+import * as categories from '../../../src/catalog/commands/categories.js';
+import * as category from '../../../src/catalog/commands/category.js';
+import * as commonCount from '../../../src/catalog/commands/common-count.js';
+import * as count from '../../../src/catalog/commands/count.js';
+import * as cursors from '../../../src/catalog/commands/cursors.js';
+import * as dynamics from '../../../src/catalog/commands/dynamics.js';
+import * as product from '../../../src/catalog/commands/product.js';
+import * as products from '../../../src/catalog/commands/products.js';
+import * as settlement from '../../../src/catalog/commands/settlement.js';
+import * as snapshots from '../../../src/catalog/commands/snapshots.js';
+import * as sources from '../../../src/catalog/commands/sources.js';
+import { fakeCatalog, usageRejection as usageError, type FakeCatalog, type FakeCatalogOptions } from './helpers.js';
 
 let fake: FakeCatalog | undefined;
 afterEach(async () => {

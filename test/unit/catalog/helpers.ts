@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
 import { expect } from 'vitest';
-import { createContext, type Context, type GlobalOptions } from '../../src/context.js';
-import { ExitCode, TridentError } from '../../src/core/errors.js';
-import { createHttpClient } from '../../src/core/http/client.js';
+import { createContext, type Context, type GlobalOptions } from '../../../src/context.js';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import { createHttpClient } from '../../../src/core/http/client.js';
 
 export const CATALOG_ORIGIN = 'http://catalog.test';
 

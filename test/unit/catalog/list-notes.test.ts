@@ -1,8 +1,8 @@
 // What a person at a terminal is told about a list beside its rows: which rows, how to get the rest, or that
 // there was nothing. Scripts (stderr not a terminal) are told nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import * as products from '../../src/catalog/commands/products.js';
-import { fakeCatalog, type FakeCatalog } from './catalog-helpers.js';
+import * as products from '../../../src/catalog/commands/products.js';
+import { fakeCatalog, type FakeCatalog } from './helpers.js';
 
 let open: FakeCatalog[] = [];
 afterEach(async () => {

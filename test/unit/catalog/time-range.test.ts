@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoWithOffset, parseTime, resolveRange } from '../../src/catalog/time-range.js';
-import { usageError as usage } from './catalog-helpers.js';
+import { isoWithOffset, parseTime, resolveRange } from '../../../src/catalog/time-range.js';
+import { usageError as usage } from './helpers.js';
 
 const NOW = new Date('2026-03-15T12:34:56.789Z');
 const iso = (text: string) => isoWithOffset(parseTime(text, '--from', NOW));

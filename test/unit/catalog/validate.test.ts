@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dynamicsQuery, type DynamicsOptions } from '../../src/catalog/commands/dynamics.js';
-import { productQuery } from '../../src/catalog/commands/products.js';
-import { checkRange, integer, integerId, pageLimit, pageOffset, pointCount, productId } from '../../src/catalog/validate.js';
-import { parseTime } from '../../src/catalog/time-range.js';
-import { usageError } from './catalog-helpers.js';
+import { dynamicsQuery, type DynamicsOptions } from '../../../src/catalog/commands/dynamics.js';
+import { productQuery } from '../../../src/catalog/commands/products.js';
+import { checkRange, integer, integerId, pageLimit, pageOffset, pointCount, productId } from '../../../src/catalog/validate.js';
+import { parseTime } from '../../../src/catalog/time-range.js';
+import { usageError } from './helpers.js';
 
 const NOW = new Date('2026-03-01T00:00:00Z');
 const range = (from: string, to: string) => ({ from: new Date(from), to: new Date(to) });

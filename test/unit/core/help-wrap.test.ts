@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { shellWords, wrapHelp } from '../../src/core/term/help-wrap.js';
+import { shellWords, wrapHelp } from '../../../src/core/term/help-wrap.js';
 
 describe('wrapHelp', () => {
   it('leaves lines that fit alone, and wraps prose under the text after its "term  " column', () => {

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpClient, type HttpClientOptions } from '../../src/core/http/client.js';
+import { createHttpClient, type HttpClientOptions } from '../../../src/core/http/client.js';
 
 const ORIGIN = 'https://svc.test';
 let agent: MockAgent;
@@ -221,12 +221,12 @@ describe('hostile answers (issue 13)', () => {
 
 describe('url and proxy helpers', () => {
   it('redacts a password in any URL of a text', async () => {
-    const { redactUrlText } = await import('../../src/core/http/redact.js');
+    const { redactUrlText } = await import('../../../src/core/http/redact.js');
     expect(redactUrlText('see http://me:pw@proxy:3128/ and https://u@h/')).toBe('see http://me:[redacted]@proxy:3128/ and https://u@h/');
   });
 
   it('counts every spelling of this machine as loopback', async () => {
-    const { isLoopback } = await import('../../src/core/http/url.js');
+    const { isLoopback } = await import('../../../src/core/http/url.js');
     for (const url of ['http://127.0.0.1', 'http://127.9.8.7:1', 'http://[::1]', 'http://localhost', 'http://localhost.', 'http://[::ffff:127.0.0.1]', 'http://127.1']) {
       expect(isLoopback(new URL(url)), url).toBe(true);
     }
@@ -234,7 +234,7 @@ describe('url and proxy helpers', () => {
   });
 
   it('never proxies loopback, honours NO_PROXY, and refuses a proxy value that is not a URL (exit 2)', async () => {
-    const { proxiesFrom, proxyFor } = await import('../../src/core/http/proxies.js');
+    const { proxiesFrom, proxyFor } = await import('../../../src/core/http/proxies.js');
     const proxies = proxiesFrom({ HTTPS_PROXY: 'http://p:3128', NO_PROXY: '.internal,other:8443' })!;
     expect(proxyFor(proxies, new URL('https://127.0.0.1/x'))).toBeUndefined();
     expect(proxyFor(proxies, new URL('https://svc.internal/x'))).toBeUndefined();

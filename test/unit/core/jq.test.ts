@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.js';
-import { ExitCode } from '../../src/core/errors.js';
-import { applyJq, checkJq, runJq } from '../../src/core/term/jq.js';
-import { Output } from '../../src/core/term/output.js';
-import { rejectionOf, thrownBy } from './keys-fixtures.js';
+import { createContext } from '../../../src/context.js';
+import { ExitCode } from '../../../src/core/errors.js';
+import { applyJq, checkJq, runJq } from '../../../src/core/term/jq.js';
+import { Output } from '../../../src/core/term/output.js';
+import { rejectionOf, thrownBy } from '../keys/fixtures.js';
 
 interface ManualExample {
   program: string;

@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, chmodS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../src/core/files/capped-read.js';
-import { ExitCode, TridentError, exitCodeForStatus } from '../../src/core/errors.js';
-import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../src/core/files/file-trust.js';
-import { redactHeaders, redactText } from '../../src/core/http/redact.js';
-import { backoffMs, mayRetry, parseRetryAfter } from '../../src/core/http/retry.js';
-import { preflightSecretPath, writeSecretFile } from '../../src/core/files/secret-file.js';
-import { serviceMessage } from '../../src/core/http/service-message.js';
-import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../src/core/http/url.js';
-import { reportError } from '../../src/core/term/report-error.js';
+import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../../src/core/files/capped-read.js';
+import { ExitCode, TridentError, exitCodeForStatus } from '../../../src/core/errors.js';
+import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../../src/core/files/file-trust.js';
+import { redactHeaders, redactText } from '../../../src/core/http/redact.js';
+import { backoffMs, mayRetry, parseRetryAfter } from '../../../src/core/http/retry.js';
+import { preflightSecretPath, writeSecretFile } from '../../../src/core/files/secret-file.js';
+import { serviceMessage } from '../../../src/core/http/service-message.js';
+import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../../src/core/http/url.js';
+import { reportError } from '../../../src/core/term/report-error.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trident-core-'));
 
@@ -150,7 +150,7 @@ describe('error reporting', () => {
     expect(out.text()).not.toContain('at ');
     const debug = sink();
     reportError(new Error('boom'), debug.stream, true);
-    expect(debug.text()).toContain('core-misc.test.ts');
+    expect(debug.text()).toContain('core/misc.test.ts');
   });
 });
 

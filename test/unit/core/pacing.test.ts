@@ -2,9 +2,9 @@
 // request met a 429 even when a retry got through, and the keys sandbox's token buckets.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createHttpClient } from '../../src/core/http/client.js';
-import { Pacer } from '../../src/core/http/pacing.js';
-import { RateLimiter } from '../../src/sandbox/keys/rate-limit.js';
+import { createHttpClient } from '../../../src/core/http/client.js';
+import { Pacer } from '../../../src/core/http/pacing.js';
+import { RateLimiter } from '../../../src/sandbox/keys/rate-limit.js';
 
 function pacer(random = 0.5) {
   const waits: number[] = [];

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, w
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Settings, SettingsStore, configDir } from '../../src/core/files/settings.js';
+import { Settings, SettingsStore, configDir } from '../../../src/core/files/settings.js';
 
 const freshDir = () => join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'cfg');
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { MIN_COLUMN_WIDTH, fitTable, isWrappable, naturalWidths, wrapCell } from '../../src/core/term/table-fit.js';
+import { MIN_COLUMN_WIDTH, fitTable, isWrappable, naturalWidths, wrapCell } from '../../../src/core/term/table-fit.js';
 
 const tableWidth = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + widths.length + 1;
 const cols = (...specs: Array<[number, boolean]>) => specs.map(([natural, wraps]) => ({ natural, wraps }));

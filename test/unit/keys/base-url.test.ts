@@ -1,9 +1,9 @@
 // `production` and `demo` in --url, TRIDENT_KEYS_URL and keys.url (DESIGN §2.3, real-services.md §1).
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, validateValue } from '../../src/core/files/settings.js';
-import { KEYS_URL_ALIASES, resolveKeysUrl } from '../../src/keys/base-url.js';
-import { keysBaseUrl } from '../../src/keys/connection.js';
-import { thrownBy } from './keys-fixtures.js';
+import { SETTINGS, validateValue } from '../../../src/core/files/settings.js';
+import { KEYS_URL_ALIASES, resolveKeysUrl } from '../../../src/keys/base-url.js';
+import { keysBaseUrl } from '../../../src/keys/connection.js';
+import { thrownBy } from './fixtures.js';
 
 describe('keys URL aliases', () => {
   it('stand for the recommended base URLs of the documented environments', () => {

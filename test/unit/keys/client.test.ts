@@ -1,12 +1,12 @@
 import { constants, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { MockAgent } from 'undici';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpClient } from '../../src/core/http/client.js';
-import { KeysClient } from '../../src/keys/client.js';
-import { keysBaseUrl } from '../../src/keys/connection.js';
-import { explainRefusal } from '../../src/keys/refusals.js';
-import { ExitCode, TridentError } from '../../src/core/errors.js';
-import { rejectionOf } from './keys-fixtures.js';
+import { createHttpClient } from '../../../src/core/http/client.js';
+import { KeysClient } from '../../../src/keys/client.js';
+import { keysBaseUrl } from '../../../src/keys/connection.js';
+import { explainRefusal } from '../../../src/keys/refusals.js';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import { rejectionOf } from './fixtures.js';
 
 const ORIGIN = 'https://exchange.test';
 const BASE = '/trade-api/v2';

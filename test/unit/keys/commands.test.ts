@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext, type Context } from '../../src/context.js';
-import { createHttpClient } from '../../src/core/http/client.js';
-import * as del from '../../src/keys/commands/delete.js';
-import * as generate from '../../src/keys/commands/generate.js';
-import { rejectionOf } from './keys-fixtures.js';
+import { createContext, type Context } from '../../../src/context.js';
+import { createHttpClient } from '../../../src/core/http/client.js';
+import * as del from '../../../src/keys/commands/delete.js';
+import * as generate from '../../../src/keys/commands/generate.js';
+import { rejectionOf } from './fixtures.js';
 
 const ORIGIN = 'https://exchange.test';
 const PEM = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();

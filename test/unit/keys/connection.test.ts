@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.js';
-import { joinUrl } from '../../src/core/http/url.js';
-import { keysBaseUrl, resolveConnection } from '../../src/keys/connection.js';
-import { thrownBy } from './keys-fixtures.js';
+import { createContext } from '../../../src/context.js';
+import { joinUrl } from '../../../src/core/http/url.js';
+import { keysBaseUrl, resolveConnection } from '../../../src/keys/connection.js';
+import { thrownBy } from './fixtures.js';
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 

@@ -2,7 +2,7 @@
 // cannot make (an X.509 certificate).
 import forge from 'node-forge';
 import { expect } from 'vitest';
-import { TridentError } from '../../src/core/errors.js';
+import { TridentError } from '../../../src/core/errors.js';
 
 /** The TridentError `fn` throws (fails the test if it throws nothing or something else). */
 export function thrownBy(fn: () => unknown): TridentError {

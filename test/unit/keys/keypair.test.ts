@@ -1,8 +1,8 @@
 import { createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TridentError } from '../../src/core/errors.js';
-import { generateRsaKeyPair, normalizePem, privateKeyFromPem, publicKeyForUpload } from '../../src/keys/mint/keypair.js';
-import { selfSignedCertificatePem, thrownBy } from './keys-fixtures.js';
+import type { TridentError } from '../../../src/core/errors.js';
+import { generateRsaKeyPair, normalizePem, privateKeyFromPem, publicKeyForUpload } from '../../../src/keys/mint/keypair.js';
+import { selfSignedCertificatePem, thrownBy } from './fixtures.js';
 
 let rsa: { privateKey: KeyObject; publicKey: KeyObject };
 let spki: string;

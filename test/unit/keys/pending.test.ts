@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anyPending, claimPending, pendingDir, releasePending, removePending, writePending, type PendingRecord } from '../../src/keys/mint/pending.js';
+import { anyPending, claimPending, pendingDir, releasePending, removePending, writePending, type PendingRecord } from '../../../src/keys/mint/pending.js';
 
 const URL_A = 'http://127.0.0.1:1/trade-api/v2';
 const URL_B = 'http://127.0.0.1:2/trade-api/v2';

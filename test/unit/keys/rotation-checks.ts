@@ -3,9 +3,9 @@ import { createPublicKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { RotationResult } from '../../src/keys/rotation/machine.js';
-import { journalPath } from '../../src/keys/rotation/journal.js';
-import { Crash, type World } from './keys-rotation-fake.js';
+import type { RotationResult } from '../../../src/keys/rotation/machine.js';
+import { journalPath } from '../../../src/keys/rotation/journal.js';
+import { Crash, type World } from './rotation-fake.js';
 
 export const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
 export const profileKey = (world: World) => JSON.parse(readFileSync(join(world.configDir, 'settings.json'), 'utf8')).profiles.ci as Record<string, string>;

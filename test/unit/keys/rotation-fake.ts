@@ -6,12 +6,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { createContext, type Context } from '../../src/context.js';
-import { ExitCode, TridentError } from '../../src/core/errors.js';
-import type { ApiKey, NewKey } from '../../src/keys/client.js';
-import type { KeyPairPem } from '../../src/keys/mint/keypair.js';
-import type { KeyService, RotationDeps } from '../../src/keys/rotation/deps.js';
-import type { Signer } from '../../src/keys/signing.js';
+import { createContext, type Context } from '../../../src/context.js';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import type { ApiKey, NewKey } from '../../../src/keys/client.js';
+import type { KeyPairPem } from '../../../src/keys/mint/keypair.js';
+import type { KeyService, RotationDeps } from '../../../src/keys/rotation/deps.js';
+import type { Signer } from '../../../src/keys/signing.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { formatAge, parseAge } from '../../src/keys/key-ages.js';
-import { hookEnvironment, runHook, type HookRun } from '../../src/keys/rotation/hooks.js';
-import { running } from '../helpers/processes.js';
+import { formatAge, parseAge } from '../../../src/keys/key-ages.js';
+import { hookEnvironment, runHook, type HookRun } from '../../../src/keys/rotation/hooks.js';
+import { running } from '../../helpers/processes.js';
 
 const RUN: HookRun = { command: 'true', step: 'deploy', keyId: 'new-id', keyFile: '/k/new.pem', oldKeyId: 'old-id', newKeyId: 'new-id', timeoutMs: 10_000 };
 

@@ -3,14 +3,14 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, TridentError } from '../../src/core/errors.js';
-import * as rotate from '../../src/keys/commands/rotate.js';
-import { Rotation, type RotationResult } from '../../src/keys/rotation/machine.js';
-import { journalPath, type Journal } from '../../src/keys/rotation/journal.js';
-import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../src/keys/rotation/start.js';
-import { rejectionOf } from './keys-fixtures.js';
-import { contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './keys-rotation-fake.js';
-import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey, spki } from './keys-rotation-checks.js';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import * as rotate from '../../../src/keys/commands/rotate.js';
+import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
+import { journalPath, type Journal } from '../../../src/keys/rotation/journal.js';
+import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../../src/keys/rotation/start.js';
+import { rejectionOf } from './fixtures.js';
+import { contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
+import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey, spki } from './rotation-checks.js';
 
 const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { thrownBy } from './keys-fixtures.js';
-import { checkFcmSubtraderId, parseNewKey, parseScopes, parseSubaccount, requireName } from '../../src/keys/rules.js';
+import { thrownBy } from './fixtures.js';
+import { checkFcmSubtraderId, parseNewKey, parseScopes, parseSubaccount, requireName } from '../../../src/keys/rules.js';
 
 function ruleMessage(fn: () => unknown): string {
   const error = thrownBy(fn);

@@ -2,9 +2,9 @@
 // `<parent>::<child>` that may be held without their parent; write needs read. The client's rule and the
 // sandbox's agree.
 import { describe, expect, it } from 'vitest';
-import { thrownBy } from './keys-fixtures.js';
-import { parseNewKey, parseScopes } from '../../src/keys/rules.js';
-import { parseKeyRequest } from '../../src/sandbox/keys/input.js';
+import { thrownBy } from './fixtures.js';
+import { parseNewKey, parseScopes } from '../../../src/keys/rules.js';
+import { parseKeyRequest } from '../../../src/sandbox/keys/input.js';
 
 const generateBody = (scopes: unknown) => Buffer.from(JSON.stringify({ name: 'k', scopes }));
 

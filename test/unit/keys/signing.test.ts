@@ -1,6 +1,6 @@
 import { constants, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, signedHeaders, signingMessage, type Signer } from '../../src/keys/signing.js';
+import { KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, signedHeaders, signingMessage, type Signer } from '../../../src/keys/signing.js';
 
 const TS = 1703123456789;
 const URL_WITH_QUERY = new URL('https://exchange.test/trade-api/v2/api_keys?fcm_subtrader_id=u1_a');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TridentError } from '../../src/core/errors.js';
-import { batchExitCode, updateCustomers } from '../../src/time/customer-batch.js';
-import { mapInOrder } from '../../src/time/pool.js';
+import { TridentError } from '../../../src/core/errors.js';
+import { batchExitCode, updateCustomers } from '../../../src/time/customer-batch.js';
+import { mapInOrder } from '../../../src/time/pool.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TimeClient, authorizationHeader, type AuthScheme } from '../../src/time/client.js';
-import { BASE_URL, mockHttp, mockService, recordingReply } from './time-fixtures.js';
+import { TimeClient, authorizationHeader, type AuthScheme } from '../../../src/time/client.js';
+import { BASE_URL, mockHttp, mockService, recordingReply } from './fixtures.js';
 
 function client(token: string | undefined, authScheme: AuthScheme = 'bearer') {
   const service = mockService();

@@ -1,11 +1,11 @@
 // The commands' run() with a fake terminal and a mocked service: what a person at a TTY sees.
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/core/term/prompt.js';
-import * as login from '../../src/time/commands/login.js';
-import * as projectDelete from '../../src/time/commands/project-delete.js';
-import { tokenPath } from '../../src/time/token-store.js';
-import { BASE_URL, fakeContext, mockHttp, mockService, recordingReply } from './time-fixtures.js';
+import type { Prompter } from '../../../src/core/term/prompt.js';
+import * as login from '../../../src/time/commands/login.js';
+import * as projectDelete from '../../../src/time/commands/project-delete.js';
+import { tokenPath } from '../../../src/time/token-store.js';
+import { BASE_URL, fakeContext, mockHttp, mockService, recordingReply } from './fixtures.js';
 
 function terminal(answers: string[], confirmAnswer = true): Prompter & { asked: Array<{ question: string; hidden: boolean }> } {
   const asked: Array<{ question: string; hidden: boolean }> = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCustomerCsv } from '../../src/time/csv.js';
-import { tridentError } from './time-fixtures.js';
+import { parseCustomerCsv } from '../../../src/time/csv.js';
+import { tridentError } from './fixtures.js';
 
 const problem = (text: string) => tridentError(() => parseCustomerCsv(text, 'in.csv'));
 

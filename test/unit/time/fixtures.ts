@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
-import { createContext, type Context, type GlobalOptions } from '../../src/context.js';
-import { TridentError } from '../../src/core/errors.js';
-import { createHttpClient, type HttpClient } from '../../src/core/http/client.js';
+import { createContext, type Context, type GlobalOptions } from '../../../src/context.js';
+import { TridentError } from '../../../src/core/errors.js';
+import { createHttpClient, type HttpClient } from '../../../src/core/http/client.js';
 
 export const BASE = 'https://time.test';
 export const BASE_URL = new URL(`${BASE}/api/v1`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationSeconds, isoTimestamp, looseBoolean, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData } from '../../src/time/normalize.js';
+import { durationSeconds, isoTimestamp, looseBoolean, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData } from '../../../src/time/normalize.js';
 
 // The public example, verbatim (spec/real-services.md §2).
 const EXAMPLE = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectForm } from '../../src/time/project-fields.js';
+import { projectForm } from '../../../src/time/project-fields.js';
 
 describe('projectForm', () => {
   it('sends only the flags given, in the service\'s spelling', () => {

@@ -1,9 +1,9 @@
 // time report's arithmetic and shapes: exact sums of seconds and amounts, grouping, loose rows, the dates.
 import { describe, expect, it } from 'vitest';
-import { reportDate, reportRange } from '../../src/time/report-dates.js';
-import { reportLines } from '../../src/time/report-lines.js';
-import { buildReport, formatDuration, sumDecimals } from '../../src/time/report.js';
-import { tridentError } from './time-fixtures.js';
+import { reportDate, reportRange } from '../../../src/time/report-dates.js';
+import { reportLines } from '../../../src/time/report-lines.js';
+import { buildReport, formatDuration, sumDecimals } from '../../../src/time/report.js';
+import { tridentError } from './fixtures.js';
 
 const row = (fields: Record<string, unknown>) => ({
   project_id: 57, project_name: 'Web', user_name: 'Ana', date_execution: '2026-11-02', time_start: '09:00:00', time_end: '10:00:00', time_total: '01:00:00',
