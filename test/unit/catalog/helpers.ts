@@ -1,14 +1,11 @@
 // Shared by the catalog unit tests: a Context on fake streams (each with its own isTTY) whose HTTP clients
 // talk to a MockAgent that answers from a function and records every path asked for; usage-error checks.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
 import { expect } from 'vitest';
-import { createContext, type Context, type GlobalOptions } from '../../../src/context.js';
+import type { Context, GlobalOptions } from '../../../src/context.js';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
-import { createHttpClient } from '../../../src/core/http/client.js';
+import { testContext } from '../../helpers/context.js';
 
 export const CATALOG_ORIGIN = 'http://catalog.test';
 
@@ -31,19 +28,7 @@ export interface FakeCatalogOptions {
   answer?: (path: string) => { status?: number; body: unknown };
 }
 
-function stream(isTTY: boolean, columns?: number): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } {
-  const out: PassThrough & { isTTY?: boolean; columns?: number } = new PassThrough();
-  out.isTTY = isTTY;
-  if (columns !== undefined) out.columns = columns;
-  let text = '';
-  out.on('data', (chunk) => (text += String(chunk)));
-  return { stream: out, text: () => text };
-}
-
 export function fakeCatalog(options: FakeCatalogOptions = {}): FakeCatalog {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'trident-catalog-unit-')), 'config');
-  const stdout = stream(Boolean(options.stdoutTTY), options.columns);
-  const stderr = stream(Boolean(options.stderrTTY));
   const agent = new MockAgent();
   agent.disableNetConnect();
   const seen: string[] = [];
@@ -56,16 +41,18 @@ export function fakeCatalog(options: FakeCatalogOptions = {}): FakeCatalog {
       return { statusCode: status, data: JSON.stringify(body), responseOptions: { headers: { 'content-type': 'application/json' } } };
     })
     .persist();
-  const base = createContext(
-    { output: 'json', ...options.globals },
-    {
-      io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough() },
-      env: { TRIDENT_CONFIG_DIR: configDir, TRIDENT_CATALOG_URL: CATALOG_ORIGIN, ...options.env },
-      now: () => new Date(options.now ?? '2026-03-01T00:00:00Z'),
-    },
-  );
-  const ctx: Context = { ...base, http: async (http) => createHttpClient({ ...http, dispatcher: agent, retries: 0 }) };
-  return { ctx, stdout: stdout.text, stderr: stderr.text, seen, close: () => agent.close() };
+  const { ctx, stdout, stderr } = testContext({
+    globals: { output: 'json', ...options.globals },
+    env: { TRIDENT_CATALOG_URL: CATALOG_ORIGIN, ...options.env },
+    stdin: new PassThrough(),
+    stdoutTTY: Boolean(options.stdoutTTY),
+    stderrTTY: Boolean(options.stderrTTY),
+    columns: options.columns,
+    now: () => new Date(options.now ?? '2026-03-01T00:00:00Z'),
+    dispatcher: agent,
+    http: { retries: 0 },
+  });
+  return { ctx, stdout, stderr, seen, close: () => agent.close() };
 }
 
 /** The usage error (exit 2) that `fn` throws, or rejects with when it returns a promise. */

@@ -4,11 +4,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext, type Context } from '../../../src/context.js';
-import { createHttpClient } from '../../../src/core/http/client.js';
+import type { Context } from '../../../src/context.js';
+import { testContext } from '../../helpers/context.js';
 import * as del from '../../../src/keys/commands/delete.js';
 import * as generate from '../../../src/keys/commands/generate.js';
 import { rejectionOf } from './fixtures.js';
@@ -22,28 +22,18 @@ let dir: string;
 let stdout: string;
 let stderr: string;
 
-function sink(append: (text: string) => void, isTTY = false): Writable & { isTTY?: boolean } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      append(String(chunk));
-      done();
-    },
-  }) as Writable & { isTTY?: boolean };
-  stream.isTTY = isTTY;
-  return stream;
-}
-
 function context(options: { tty?: boolean; stdin?: PassThrough } = {}): Context {
-  const stdin = (options.stdin ?? new PassThrough()) as PassThrough & { isTTY?: boolean };
-  stdin.isTTY = options.tty ?? false;
-  const ctx = createContext(
-    { output: 'json' },
-    {
-      io: { stdout: sink((text) => (stdout += text)), stderr: sink((text) => (stderr += text), options.tty), stdin },
-      env: { TRIDENT_CONFIG_DIR: join(dir, 'config'), TRIDENT_KEYS_URL: ORIGIN, TRIDENT_KEY_ID: 'me', TRIDENT_PRIVATE_KEY: PEM },
-    },
-  );
-  return { ...ctx, http: async (o) => createHttpClient({ ...o, dispatcher: agent, sleep: async () => undefined }) };
+  return testContext({
+    globals: { output: 'json' },
+    configDir: join(dir, 'config'),
+    env: { TRIDENT_KEYS_URL: ORIGIN, TRIDENT_KEY_ID: 'me', TRIDENT_PRIVATE_KEY: PEM },
+    stdin: options.stdin ?? new PassThrough(),
+    stdinTTY: options.tty ?? false,
+    stderrTTY: options.tty ?? false,
+    dispatcher: agent,
+    http: { sleep: async () => undefined },
+    onWrite: (text, stream) => (stream === 'stdout' ? (stdout += text) : (stderr += text)),
+  }).ctx;
 }
 
 beforeEach(() => {

@@ -2,9 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../../src/context.js';
+import { testContext } from '../../helpers/context.js';
 import { joinUrl } from '../../../src/core/http/url.js';
 import { keysBaseUrl, resolveConnection } from '../../../src/keys/connection.js';
 import { thrownBy } from './fixtures.js';
@@ -12,14 +11,7 @@ import { thrownBy } from './fixtures.js';
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 
 function context(env: NodeJS.ProcessEnv, stderr: string[] = []) {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      stderr.push(String(chunk));
-      done();
-    },
-  });
-  const configDir = join(mkdtempSync(join(tmpdir(), 'trident-unit-')), 'config');
-  return createContext({}, { io: { stdout: sink, stderr: sink, stdin: Readable.from([]) }, env: { TRIDENT_CONFIG_DIR: configDir, ...env } });
+  return testContext({ env, onWrite: (text) => stderr.push(text) }).ctx;
 }
 
 describe('keysBaseUrl', () => {

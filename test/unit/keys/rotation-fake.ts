@@ -5,13 +5,13 @@ import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { createContext, type Context } from '../../../src/context.js';
+import type { Context } from '../../../src/context.js';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import type { ApiKey, NewKey } from '../../../src/keys/client.js';
 import type { KeyPairPem } from '../../../src/keys/mint/keypair.js';
 import type { KeyService, RotationDeps } from '../../../src/keys/rotation/deps.js';
 import type { Signer } from '../../../src/keys/signing.js';
+import { testContext } from '../../helpers/context.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -117,15 +117,17 @@ export function newWorld(): World {
 
 /** A Context as a fresh process would build it; `answer` is typed at a terminal. */
 export function contextFor(world: World, env: NodeJS.ProcessEnv = {}, answer?: string): Context {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      world.stderr.push(String(chunk));
-      done();
-    },
-  }) as Writable & { isTTY?: boolean };
-  const stdin = (answer === undefined ? Readable.from([]) : Readable.from([answer])) as Readable & { isTTY?: boolean };
-  sink.isTTY = stdin.isTTY = answer !== undefined;
-  return createContext({ profile: 'ci', output: 'json' }, { io: { stdout: sink, stderr: sink, stdin }, env: { TRIDENT_CONFIG_DIR: world.configDir, ...env } });
+  const terminal = answer !== undefined;
+  return testContext({
+    globals: { profile: 'ci', output: 'json' },
+    configDir: world.configDir,
+    env,
+    stdin: answer,
+    stdinTTY: terminal,
+    stdoutTTY: terminal,
+    stderrTTY: terminal,
+    onWrite: (text) => world.stderr.push(text),
+  }).ctx;
 }
 
 /** The fake service behind the rotation; `crashAt` throws a Crash at that checkpoint, like a SIGKILL there. */

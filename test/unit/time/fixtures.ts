@@ -1,11 +1,8 @@
 // Shared by the time unit tests: a Context on fake streams and a temp config dir, and an HTTP client on a
 // MockAgent that records what was sent.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { MockAgent } from 'undici';
-import { createContext, type Context, type GlobalOptions } from '../../../src/context.js';
+import type { Context, GlobalOptions } from '../../../src/context.js';
+import { testContext } from '../../helpers/context.js';
 import { TridentError } from '../../../src/core/errors.js';
 import { createHttpClient, type HttpClient } from '../../../src/core/http/client.js';
 
@@ -20,17 +17,7 @@ export interface FakeContext {
 }
 
 export function fakeContext(env: NodeJS.ProcessEnv = {}, globals: GlobalOptions = {}, stdinText?: string): FakeContext {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'trident-time-unit-')), 'config');
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  if (stdinText !== undefined) stdin.end(stdinText);
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += String(chunk)));
-  stderr.on('data', (chunk) => (err += String(chunk)));
-  const ctx = createContext({ output: 'json', ...globals }, { io: { stdout, stderr, stdin }, env: { TRIDENT_CONFIG_DIR: configDir, ...env } });
-  return { ctx, stdout: () => out, stderr: () => err, configDir };
+  return testContext({ globals: { output: 'json', ...globals }, env, stdin: stdinText });
 }
 
 export interface Sent {
