@@ -12,7 +12,7 @@ import { stats } from './lib.mjs';
 async function loadTridentModules() {
   const outdir = mkdtempSync(join(tmpdir(), 'trident-bench-crypto-'));
   await build({
-    entryPoints: { keypair: join(ROOT, 'src/keys/keypair.ts'), signing: join(ROOT, 'src/keys/signing.ts') },
+    entryPoints: { keypair: join(ROOT, 'src/keys/mint/keypair.ts'), signing: join(ROOT, 'src/keys/signing.ts') },
     outdir,
     bundle: true,
     format: 'esm',
@@ -31,7 +31,7 @@ const fixedPair = () => globalThis.__tridentBenchFixedPair;
 async function loadKeypairWithFixedPair() {
   const outdir = mkdtempSync(join(tmpdir(), 'trident-bench-crypto-fixed-'));
   await build({
-    entryPoints: { keypair: join(ROOT, 'src/keys/keypair.ts') },
+    entryPoints: { keypair: join(ROOT, 'src/keys/mint/keypair.ts') },
     outdir,
     bundle: true,
     format: 'esm',

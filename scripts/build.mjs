@@ -51,7 +51,7 @@ if (!outdir) throw new Error('--outdir needs a directory');
 if (!process.argv.includes('--no-clean')) rmSync(outdir, { recursive: true, force: true });
 
 const { outputFiles } = await build({
-  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/api.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
   outdir,
   bundle: true,
   splitting: true,

@@ -1,14 +1,15 @@
 // The commander program: global options (DESIGN §2.1), and the command groups, each loaded only when
 // the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
+import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
 import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
-import { wrapHelp } from './core/help-wrap.js';
-import { onInterrupt as onInterruptSignal } from './core/interrupts.js';
-import { reportError } from './core/report-error.js';
-import { onStdoutError, stdoutWriteError } from './core/stdout-failure.js';
+import { wrapHelp } from './core/term/help-wrap.js';
+import { onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
+import { reportError } from './core/term/report-error.js';
+import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -68,7 +69,7 @@ export function buildProgram(): Command {
     // A bad --jq expression exits 2 before the command sends anything: compile it first.
     .hook('preAction', async (_program, command) => {
       const { jq } = command.optsWithGlobals<{ jq?: string }>();
-      if (jq !== undefined) await (await import('./core/jq.js')).checkJq(jq);
+      if (jq !== undefined) await (await import('./core/term/jq.js')).checkJq(jq);
     });
   return program;
 }
@@ -133,6 +134,10 @@ function applyToTree(command: Command): void {
 const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
 
 export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing tier on
+  // background threads, and the process waits for them at exit: about 70 ms on every short command. The
+  // baseline compiler alone is fast enough for parsing answers. Set before the first request compiles it.
+  setFlagsFromString('--liftoff-only');
   const { io } = deps;
   let exitCode = 0;
   const program = buildProgram();
@@ -149,7 +154,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     },
   });
   // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half
-  // is running, or the command stops on its own terms (the sandbox): see core/interrupts.ts.
+  // is running, or the command stops on its own terms (the sandbox): see core/term/interrupts.ts.
   const onInterrupt = (signal: NodeJS.Signals) => {
     // On a terminal "^C" is left on the line: start a new one.
     const newLine = io.stderr.isTTY ? '\n' : '';
@@ -167,7 +172,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     // stderr going away (`2>&1 | tee log` and the tee killed) must not crash a command, least of all one
     // finishing work an interrupt waits for: messages that cannot be shown are dropped.
     process.stderr.on('error', () => undefined);
-    // `trident ... | head` closes the pipe early: that is not an error (see core/stdout-failure.ts).
+    // `trident ... | head` closes the pipe early: that is not an error (see core/term/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       const exit = onStdoutError(error);
       if (exit === undefined) return;

@@ -1,7 +1,8 @@
 // What every command file uses to plug into commander: a binder that turns `run(ctx, opts, ...args)`
 // into a commander action with a Context built from the global options, and help examples.
 import type { Command } from 'commander';
-import { createContext, explainMissingSetting, type Context, type ContextDeps, type GlobalOptions } from './context.js';
+import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
+import { explainMissingSetting } from './core/files/missing-setting.js';
 import { usageError } from './core/errors.js';
 
 export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<number | void>;
@@ -25,7 +26,7 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
         const code = await run(ctx, command.opts() as O, ...operands);
         setExitCode(code ?? 0);
       } catch (error) {
-        throw explainMissingSetting(ctx, error);
+        throw explainMissingSetting(error, ctx.profile, ctx.settings.store);
       } finally {
         await ctx.close();
       }

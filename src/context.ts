@@ -1,13 +1,13 @@
 // The Context handed to every command: io, env, clock, settings, output, logging, prompts and an HTTP
 // client factory. Commands reach nothing global, so tests can build their own Context and call run().
-import { mebibytesFromEnv } from './core/capped-read.js';
-import { ExitCode, TridentError, usageError } from './core/errors.js';
-import { configureFileTrust } from './core/file-trust.js';
-import type { HttpClient, HttpClientOptions } from './core/http.js';
-import { Output, chooseFormat, useColor, type Format, type JsonFilter } from './core/output.js';
-import { escapeControls, oneLine } from './core/printable.js';
-import { createPrompter, type Prompter } from './core/prompt.js';
-import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/settings.js';
+import { mebibytesFromEnv } from './core/files/capped-read.js';
+import { usageError } from './core/errors.js';
+import { configureFileTrust } from './core/files/file-trust.js';
+import type { HttpClient, HttpClientOptions } from './core/http/client.js';
+import { Output, chooseFormat, useColor, type Format, type JsonFilter } from './core/term/output.js';
+import { escapeControls, oneLine } from './core/term/printable.js';
+import { createPrompter, type Prompter } from './core/term/prompt.js';
+import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -123,7 +123,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     yes: Boolean(globals.yes),
     prompter: createPrompter({ io, yes: Boolean(globals.yes), noInput }),
     async http({ baseUrl, ...options }) {
-      const { openHttpClient } = await import('./core/http.js');
+      const { openHttpClient } = await import('./core/http/client.js');
       const ca = settings.resolve('caFile', options.caFile);
       const client = await openHttpClient({
         ...options,
@@ -147,7 +147,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
 
 function jqFilter(expression: string | undefined): JsonFilter | undefined {
   if (expression === undefined) return undefined;
-  return async (value, write) => (await import('./core/jq.js')).applyJq(expression, value, write);
+  return async (value, write) => (await import('./core/term/jq.js')).applyJq(expression, value, write);
 }
 
 function parseSeconds(value: string | undefined, flag: string): number | undefined {
@@ -170,27 +170,4 @@ function parseCount(value: string | undefined, flag: string): number | undefined
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 10) throw usageError(`invalid ${flag} "${value}": expected a whole number from 0 to 10`);
   return Number(value);
-}
-
-const MISSING_SETTING = 'MISSING_SETTING';
-
-/** For commands: a required setting, or exit with a hint on how to set it. */
-export function requireSetting(value: string | undefined, what: string, hint: string, exitCode: ExitCode = ExitCode.usage): string {
-  if (value === undefined || value === '') throw new TridentError(exitCode, `no ${what} configured`, { hint, code: MISSING_SETTING });
-  return value;
-}
-
-/**
- * A setting is missing because the chosen profile does not exist (most likely a misspelt --profile or
- * TRIDENT_PROFILE): say so, and name the profiles there are. Other errors pass through unchanged.
- */
-export function explainMissingSetting(ctx: Pick<Context, 'profile' | 'settings'>, error: unknown): unknown {
-  if (!(error instanceof TridentError) || error.code !== MISSING_SETTING) return error;
-  const profiles = ctx.settings.store.profiles();
-  if (ctx.profile === 'default' || profiles.includes(ctx.profile)) return error;
-  const known = profiles.length > 0 ? `profiles are: ${profiles.join(', ')}` : 'no profile is saved yet';
-  return new TridentError(error.exitCode, `${error.message}: profile "${ctx.profile}" does not exist`, {
-    hint: `${known}; pick one with --profile, or set this one up (${error.hint})`,
-    code: MISSING_SETTING,
-  });
 }

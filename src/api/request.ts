@@ -1,7 +1,7 @@
 // What `trident api` sends, from its command line: the method, the path (checked: it starts with "/" and has
 // no dot segments), the query, and the body built from -f fields (JSON for keys, a form for time) or --input.
 import { usageError } from '../core/errors.js';
-import type { Method } from '../core/retry.js';
+import type { Method } from '../core/http/retry.js';
 
 export const METHODS = ['GET', 'POST', 'DELETE'] as const;
 export type BodyKind = 'json' | 'form';

@@ -2,9 +2,9 @@
 // authentication — keys signed like the keys client, time with the token and the stable User-Agent, the
 // catalog with none — on the one HTTP core (timeouts, retries of safe requests only, --debug redaction).
 import type { Context } from '../context.js';
-import type { HttpClient } from '../core/http.js';
-import { parseBaseUrl } from '../core/url.js';
-import { requireSetting } from '../context.js';
+import type { HttpClient } from '../core/http/client.js';
+import { parseBaseUrl } from '../core/http/url.js';
+import { requireSetting } from '../core/files/missing-setting.js';
 import type { BodyKind } from './request.js';
 
 export const SERVICES = ['keys', 'time', 'catalog'] as const;

@@ -6,8 +6,8 @@
 // asciichart rounds a value's row from zero, not from the bottom of the axis, which can put it a row off
 // its nearest label: it is given the values less the minimum, and its labels add the minimum back.
 // Labels and dates come from the service: they are escaped like table cells, never sent raw to a terminal.
-import { escapeControls } from '../core/printable.js';
-import { wrapCell } from '../core/table-fit.js';
+import { escapeControls } from '../core/term/printable.js';
+import { wrapCell } from '../core/term/table-fit.js';
 
 export interface ChartInput {
   dates: string[];

@@ -2,38 +2,14 @@
 // No commander, no printing: methods take the service's own parameter names and return its answers,
 // checked for shape at this boundary. Single answers are returned as they came (DESIGN §2.8).
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { HttpClient } from '../core/http.js';
-import { joinUrl, type QueryValue } from '../core/url.js';
+import type { HttpClient } from '../core/http/client.js';
+import { joinUrl, type QueryValue } from '../core/http/url.js';
 import type { DynamicsField, Interval } from './validate.js';
-
-export type Item = Record<string, unknown>;
-
-export interface ListMeta {
-  limit: number;
-  offset: number;
-  total: number;
-}
-
-export interface Page<T = Item> {
-  items: T[];
-  meta: ListMeta;
-}
+import type { CommonCountAnswer, CountAnswer, Cursor, DynamicsAnswer, Item, ListMeta, Page, ProductItem } from './wire.js';
 
 export interface PageRequest {
   limit?: number;
   offset?: number;
-}
-
-export interface ProductItem extends Item {
-  canonical_product_id: string;
-  title: string | null;
-  brand: string | null;
-  price_from: number | null;
-  price_unit: string | null;
-  sources_count: number;
-  observed_at_latest: string | null;
-  image_url: string | null;
-  parsers: string[];
 }
 
 export interface ProductQuery extends PageRequest {
@@ -75,21 +51,6 @@ export interface StoreRegionFilter {
   region?: string[];
 }
 
-export interface CountAnswer extends Item {
-  products_count: number;
-  stores: string[] | null;
-  regions: string[] | null;
-}
-
-export interface CommonCountAnswer extends Item {
-  scope: string;
-  common_products_count: number;
-  required_stores: number | null;
-  required_regions: number | null;
-  stores: string[] | null;
-  regions: string[] | null;
-}
-
 export interface DynamicsQuery {
   parser_name: string;
   source_id: string;
@@ -97,19 +58,6 @@ export interface DynamicsQuery {
   date_from: string;
   date_to: string;
   interval: Interval;
-}
-
-export interface DynamicsAnswer extends Item {
-  dates: string[];
-  values: Array<number | null>;
-  meta: Item;
-}
-
-export interface Cursor extends Item {
-  parser_name: string;
-  ingested_at: string | null;
-  product_id: number | null;
-  updated_at: string | null;
 }
 
 const isObject = (value: unknown): value is Item => typeof value === 'object' && value !== null && !Array.isArray(value);

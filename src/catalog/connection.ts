@@ -1,8 +1,9 @@
 // Where the catalog service is: --url, else TRIDENT_CATALOG_URL, else the profile's catalog.url. No
 // authentication, so http:// is as good as https://.
 import type { Command } from 'commander';
-import { requireSetting, type Context } from '../context.js';
-import { parseBaseUrl } from '../core/url.js';
+import type { Context } from '../context.js';
+import { requireSetting } from '../core/files/missing-setting.js';
+import { parseBaseUrl } from '../core/http/url.js';
 import { CatalogClient } from './client.js';
 import { PAGES_AHEAD } from './pages.js';
 

@@ -10,7 +10,7 @@ import * as dynamics from './commands/dynamics.js';
 import * as health from './commands/health.js';
 import * as product from './commands/product.js';
 import * as products from './commands/products.js';
-import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './commands/sandbox-product.js';
+import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './examples.js';
 import * as settlement from './commands/settlement.js';
 import * as settlements from './commands/settlements.js';
 import * as snapshots from './commands/snapshots.js';

@@ -3,8 +3,9 @@
 // gives the array of every item (DESIGN §2.7).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Column } from '../core/output.js';
-import type { CatalogClient, Page, PageRequest } from './client.js';
+import type { Column } from '../core/term/output.js';
+import type { CatalogClient, PageRequest } from './client.js';
+import type { Page } from './wire.js';
 import { addConnectionOption, connect, type ConnectionOptions } from './connection.js';
 import { pages } from './pages.js';
 import { pageProgress } from './progress.js';

@@ -4,7 +4,7 @@
 // A service whose paging cannot be right (it ignores offset and sends the same page again, or its total
 // moves away as fast as the pages are read) stops the walk with exit 8 rather than repeating rows for ever.
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { Page } from './client.js';
+import type { Page } from './wire.js';
 
 export type FetchPage<T> = (limit: number, offset: number) => Promise<Page<T>>;
 

@@ -1,6 +1,6 @@
 // The settings that set, get and unset accept, listed in their help from the table the code checks against.
 import { Help } from 'commander';
-import { SETTINGS, SETTING_KEYS, type SettingKey } from '../core/settings.js';
+import { SETTINGS, SETTING_KEYS, type SettingKey } from '../core/files/settings.js';
 
 interface Spec {
   env?: string;

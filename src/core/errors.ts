@@ -1,5 +1,5 @@
 // Error kinds and the exit codes of DESIGN §2.7. Anything thrown that is not a TridentError is a bug (exit 1).
-import { oneLine } from './printable.js';
+import { oneLine } from './term/printable.js';
 
 export const ExitCode = {
   ok: 0,

@@ -3,7 +3,7 @@
 // and would drive the terminal of whoever lists the name later), and a name has at most 255 characters,
 // the limit the time tracker enforces (a megabyte of name is a mistake, not a name).
 import { usageError } from './errors.js';
-import { escapeControls } from './printable.js';
+import { escapeControls } from './term/printable.js';
 
 export const MAX_NAME_LENGTH = 255;
 

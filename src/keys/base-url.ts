@@ -2,7 +2,7 @@
 // documented hosts (real-services.md §1), a bare origin gets the default base path. Kept apart from the rest
 // of the connection so that `config list` and `status` can show what a value resolves to cheaply.
 import { usageError } from '../core/errors.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 
 export const DEFAULT_BASE_PATH = '/trade-api/v2';
 

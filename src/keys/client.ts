@@ -2,9 +2,9 @@
 // printing, no settings. Answers are normalized here into the spec's ApiKey, whether the service answered
 // in the spec's shapes or in the public exchange's (`api_key_id`, flat create/generate answers, 201/204).
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { HttpClient, HttpResponse } from '../core/http.js';
-import type { Method } from '../core/retry.js';
-import { joinUrl, type QueryValue } from '../core/url.js';
+import type { HttpClient, HttpResponse } from '../core/http/client.js';
+import type { Method } from '../core/http/retry.js';
+import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { keyIdProblem } from './key-ids.js';
 import { explainRefusal, type RefusedCall } from './refusals.js';
 import { signedHeaders, type Signer } from './signing.js';

@@ -2,15 +2,16 @@
 // may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { requireSetting, type Context } from '../context.js';
-import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
+import type { Context } from '../context.js';
+import { requireSetting } from '../core/files/missing-setting.js';
+import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
-import { assertTrustedFile } from '../core/file-trust.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { assertTrustedFile } from '../core/files/file-trust.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
-import { privateKeyFromPem } from './keypair.js';
-import { anyPending } from './pending.js';
+import { privateKeyFromPem } from './mint/keypair.js';
+import { anyPending } from './mint/pending.js';
 import type { Signer } from './signing.js';
 
 export { DEFAULT_BASE_PATH, resolveKeysUrl } from './base-url.js';
@@ -100,7 +101,7 @@ export async function openKeysClient(ctx: Context, connection: KeysConnection): 
 /** Before a command's own requests: what an earlier run left pending against this service is settled (DESIGN §4). */
 export async function settleEarlierRequests(ctx: Context, connection: KeysConnection, client?: KeysClient): Promise<void> {
   if (!anyPending(ctx.configDir)) return;
-  const { settlePending } = await import('./settle-pending.js');
+  const { settlePending } = await import('./mint/settle-pending.js');
   await settlePending(ctx, connection, client ?? (await openKeysClient(ctx, connection)));
 }
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
-import { writeSecretFile } from '../core/secret-file.js';
+import { writeSecretFile } from '../core/files/secret-file.js';
 import type { ApiKey } from './client.js';
 
 export type AgeSource = 'service' | 'made by trident' | 'first seen in use';

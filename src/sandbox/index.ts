@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
-import { handleInterruptsHere } from '../core/interrupts.js';
-import { DEFAULT_SANDBOX_PORT, SANDBOX_PROFILE, startSandbox, writeSandboxProfile, type RunningSandbox } from './run.js';
-import { SANDBOX_TIME_USER } from './time-api.js';
+import { handleInterruptsHere } from '../core/term/interrupts.js';
+import { SANDBOX_PROFILE, writeSandboxProfile } from './profile.js';
+import { DEFAULT_SANDBOX_PORT, startSandbox, type RunningSandbox } from './start.js';
+import { SANDBOX_TIME_USER } from './time/endpoints.js';
 
 /** The time service's one user: the profile is logged in already, this is for logging in again. */
 const TIME_LOGIN = `${SANDBOX_TIME_USER.email}, password ${SANDBOX_TIME_USER.password}`;

@@ -3,7 +3,7 @@
 import { connect as connectCatalog } from '../catalog/connection.js';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { ResolvedSetting, SettingKey, SettingSource } from '../core/settings.js';
+import type { ResolvedSetting, SettingKey, SettingSource } from '../core/files/settings.js';
 import { openKeysClient, resolveConnection } from '../keys/connection.js';
 import { guardUserAgent, resolveToken, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type ResolvedToken } from '../time/connection.js';
 

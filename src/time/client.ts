@@ -2,10 +2,10 @@
 // bodies, JSON answers normalized at this boundary, the token in the Authorization header.
 // No commander, no printing, no settings: the caller hands in everything.
 import { ExitCode, TridentError, notFoundError } from '../core/errors.js';
-import type { HttpClient, HttpResponse, RequestOptions } from '../core/http.js';
-import type { Method } from '../core/retry.js';
-import { serviceMessage } from '../core/service-message.js';
-import { joinUrl, type QueryValue } from '../core/url.js';
+import type { HttpClient, HttpResponse, RequestOptions } from '../core/http/client.js';
+import type { Method } from '../core/http/retry.js';
+import { serviceMessage } from '../core/http/service-message.js';
+import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;

@@ -2,9 +2,9 @@
 // (TRIDENT_TIME_TOKEN > --token-file > the one stored by `time login`), and the one stable User-Agent.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { requireSetting } from '../context.js';
+import { requireSetting } from '../core/files/missing-setting.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/url.js';
+import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
 import { isTokenShaped, loadToken, readTokenFile, tokenPath } from './token-store.js';
 

@@ -1,8 +1,8 @@
 // The CSV of `customer-update --from-csv`: columns id and name in any order, parsed with csv-parse (quotes,
 // commas and newlines inside quotes, a BOM, CRLF), and the whole file checked before any request.
-import { mebibytesFromEnv } from '../core/capped-read.js';
+import { mebibytesFromEnv } from '../core/files/capped-read.js';
 import { usageError } from '../core/errors.js';
-import type { ReadInputOptions } from '../core/read-input.js';
+import type { ReadInputOptions } from '../core/term/read-input.js';
 import { nameProblem } from '../core/names.js';
 import { positiveId } from './ids.js';
 

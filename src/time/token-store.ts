@@ -3,10 +3,10 @@
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { INPUT_CAPS, readFileCappedSync } from '../core/capped-read.js';
+import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
-import { assertTrustedFile } from '../core/file-trust.js';
-import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/secret-file.js';
+import { assertTrustedFile } from '../core/files/file-trust.js';
+import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/files/secret-file.js';
 
 export interface StoredToken {
   token: string;

@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CATALOG_SCHEMA_SQL } from '../../src/sandbox/catalog-schema.js';
-import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
-import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import { CATALOG_SCHEMA_SQL } from '../../src/sandbox/catalog/schema.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
+import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 
 export const PROD_1 = '11111111-1111-4111-8111-111111111111';
 export const PROD_2 = '22222222-2222-4222-8222-222222222222';

@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_FIELDS, CURSOR_FIELDS, PRODUCT_FIELDS, SETTLEMENT_FIELDS, SNAPSHOT_FIELDS, SOURCE_FIELDS } from '../../src/catalog/columns.js';
-import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
 

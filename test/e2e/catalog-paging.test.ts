@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { seededCatalog, startSandbox } from './catalog-fixtures.js';
 

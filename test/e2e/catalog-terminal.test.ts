@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli } from '../helpers/cli.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
-import { SANDBOX_PRODUCT } from '../../src/catalog/commands/sandbox-product.js';
-import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
+import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
 import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../src/sandbox/catalog-seed.js';
-import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
+import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { BIN, childEnv, runCli } from '../helpers/cli.js';
 
 const COMMANDS = ['', 'health', 'products', 'product', 'sources', 'snapshots', 'count', 'common-count', 'dynamics', 'categories', 'category', 'settlements', 'settlement', 'cursors'];

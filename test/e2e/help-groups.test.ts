@@ -1,7 +1,7 @@
 // Help as a user reads it: every group with examples, every config command with a description, and
 // `trident help <group> <command>` showing that command's help.
 import { describe, expect, it } from 'vitest';
-import { SETTING_KEYS } from '../../src/core/settings.js';
+import { SETTING_KEYS } from '../../src/core/files/settings.js';
 import { runCli } from '../helpers/cli.js';
 
 describe('group help', () => {

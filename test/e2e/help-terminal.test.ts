@@ -2,7 +2,7 @@
 // a wider terminal gets longer lines rather than the same narrow ones.
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/endpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';

@@ -3,8 +3,8 @@
 // first (a second interrupt stops at once).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { smallCatalog, startSandbox as startCatalog } from './catalog-fixtures.js';
 import { keyFiles, sandboxEnv, startSandbox as startKeys } from './keys-helpers.js';

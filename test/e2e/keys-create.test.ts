@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import { selfSignedCertificatePem } from '../unit/keys-fixtures.js';
+import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
 import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, pendingFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { addKey, keyExists, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 
 let sandbox: KeysSandbox;

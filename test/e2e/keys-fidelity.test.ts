@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { addKey, keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 

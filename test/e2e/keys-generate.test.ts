@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { startKeysSandbox, type KeysSandbox, type KeysSandboxOptions } from '../../src/sandbox/keys-server.js';
+import { startKeysSandbox, type KeysSandbox, type KeysSandboxOptions } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 
 export async function startSandbox(options: Partial<KeysSandboxOptions> = {}): Promise<KeysSandbox> {

@@ -2,8 +2,8 @@
 // test hook TRIDENT_TEST_CRASH_AFTER; then --resume or --abort must leave the invariant every time.
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, startSandbox } from './keys-helpers.js';
 import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';

@@ -3,8 +3,8 @@
 // --abort must leave the invariant. The faults are the sandbox's, so these tests run one at a time.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
-import type { FaultRule } from '../../src/sandbox/faults.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import type { FaultRule } from '../../src/sandbox/http/faults.js';
 import { startSandbox } from './keys-helpers.js';
 import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';
 

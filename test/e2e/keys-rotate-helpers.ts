@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { fileMode } from './keys-helpers.js';
 

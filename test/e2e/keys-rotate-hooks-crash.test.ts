@@ -4,8 +4,8 @@
 // byte for byte, and the new key gone.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { running } from '../helpers/processes.js';
 import { PRIVATE_KEY_MATERIAL, startSandbox } from './keys-helpers.js';
 import { keyApp, type AppBehaviour, type KeyApp } from './keys-rotate-app.js';

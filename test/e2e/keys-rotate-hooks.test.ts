@@ -3,7 +3,7 @@
 // application verified with the new one, and every failure gives the application its old key back.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from './keys-helpers.js';
 import { keyApp, type KeyApp } from './keys-rotate-app.js';

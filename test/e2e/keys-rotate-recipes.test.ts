@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { BIN, childEnv, runCli } from '../helpers/cli.js';
 import { keyExists, startSandbox } from './keys-helpers.js';
 import { profileKey, profileWithKey, type RotationSetup } from './keys-rotate-helpers.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
-import { CRASH_ENV } from '../../src/keys/rotation-deps.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox } from './keys-helpers.js';
 import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from './keys-rotate-helpers.js';

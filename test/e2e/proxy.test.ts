@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog-server.js';
+import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli } from '../helpers/cli.js';
 import { smallCatalog, startSandbox } from './catalog-fixtures.js';
 import { useTimeSandbox } from './time-sandbox.js';

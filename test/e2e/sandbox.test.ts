@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-api.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/endpoints.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 async function waitFor(file: string, timeoutMs = 30_000): Promise<void> {

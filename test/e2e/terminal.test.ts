@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import stringWidth from 'string-width';
 import { describeWithTools } from '../helpers/system-tools.js';

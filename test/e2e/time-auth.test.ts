@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { useTimeSandbox } from './time-sandbox.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startTimeSandbox, type TimeSandbox } from '../../src/sandbox/time-server.js';
+import { startTimeSandbox, type TimeSandbox } from '../../src/sandbox/time/server.js';
 
 export interface TimeHarness {
   sandbox: TimeSandbox;

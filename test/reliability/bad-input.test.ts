@@ -3,8 +3,8 @@
 // a path prefix of its own, so a request it sent would be told apart by its path; a request the server
 // refused unread (431 for a huge header) is caught by the connection counts at the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSandboxTls } from '../../src/sandbox/tls.js';
-import { escapeControls } from '../../src/core/printable.js';
+import { makeSandboxTls } from '../../src/sandbox/http/tls.js';
+import { escapeControls } from '../../src/core/term/printable.js';
 import { badInputs, type BadInput, type Group } from './bad-input-cases.js';
 import { makeFixtures } from './bad-input-fixtures.js';
 import { errorOf, tempConfigDir, trident, useServices, type Services } from './harness.js';

@@ -2,7 +2,7 @@
 // the exit code, a one-line message (and hint) saying what happened, exactly the requests that may be sent,
 // and, where a wait is owed (Retry-After), that it was waited.
 import { expect } from 'vitest';
-import type { FaultRule } from '../../src/sandbox/faults.js';
+import type { FaultRule } from '../../src/sandbox/http/faults.js';
 import { envFor, errorOf, requestsFrom, trident, withServices, type Kind, type Run, type Services } from './harness.js';
 
 export interface FaultCase {

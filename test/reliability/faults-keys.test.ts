@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../src/sandbox/faults.js';
+import type { FaultRule } from '../../src/sandbox/http/faults.js';
 import { runFaultCase, times, type FaultCase } from './fault-case.js';
 import { closedPort, entries, envFor, errorOf, trident, withServices, type Run, type Services } from './harness.js';
 

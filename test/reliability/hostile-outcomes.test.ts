@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/sandbox/faults.js';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
+import type { Fault } from '../../src/sandbox/http/faults.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runFaultCase, type FaultCase } from './fault-case.js';
 import { entries, envFor, requestsFrom, trident, withServices, type Run, type Services } from './harness.js';
 

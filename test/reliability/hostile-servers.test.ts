@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { rawAnswer, startHostileServer, type RawExchange } from '../helpers/hostile/server.js';
 import { envFor, errorOf, requestsFrom, trident, withServices } from './harness.js';
 

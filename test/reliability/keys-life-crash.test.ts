@@ -8,8 +8,8 @@ import { statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import { LATE_KEY_WINDOW_MS } from '../../src/keys/pending.js';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import { LATE_KEY_WINDOW_MS } from '../../src/keys/mint/pending.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { expectEveryKeyHeld, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
 

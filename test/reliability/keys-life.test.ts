@@ -5,7 +5,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys-server.js';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { expectEveryKeyHeld, keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
 import { keysOfTest, profileWithKey } from '../e2e/keys-rotate-helpers.js';

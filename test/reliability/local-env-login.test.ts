@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
-import type { RecordedRequest } from '../../src/sandbox/server-core.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
+import type { RecordedRequest } from '../../src/sandbox/http/server.js';
 import { envFor, errorOf, trident, useServices } from './harness.js';
 import { configWithStoredToken, scratchDir } from './local-env-helpers.js';
 

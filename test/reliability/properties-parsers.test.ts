@@ -7,8 +7,8 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { parseTime } from '../../src/catalog/time-range.js';
 import { MAX_NAME_LENGTH, nameProblem } from '../../src/core/names.js';
-import { parseRetryAfter } from '../../src/core/retry.js';
-import { privateKeyFromPem, publicKeyForUpload } from '../../src/keys/keypair.js';
+import { parseRetryAfter } from '../../src/core/http/retry.js';
+import { privateKeyFromPem, publicKeyForUpload } from '../../src/keys/mint/keypair.js';
 import { parseCustomerCsv } from '../../src/time/csv.js';
 import { usageOnly, usageOnlyAsync } from './usage-only.js';
 
@@ -94,7 +94,7 @@ describe('--from/--to (catalog/time-range.ts)', () => {
   });
 });
 
-describe('Retry-After (core/retry.ts parseRetryAfter)', () => {
+describe('Retry-After (core/http/retry.ts parseRetryAfter)', () => {
   const now = Date.parse('2026-03-15T12:34:56Z');
 
   it('reads delta-seconds, with any whitespace around', () => {
@@ -130,7 +130,7 @@ describe('Retry-After (core/retry.ts parseRetryAfter)', () => {
   });
 });
 
-describe('PEM keys (keys/keypair.ts)', () => {
+describe('PEM keys (keys/mint/keypair.ts)', () => {
   const rsa = [generateKeyPairSync('rsa', { modulusLength: 2048 }), generateKeyPairSync('rsa', { modulusLength: 2048 })];
   const ed = [generateKeyPairSync('ed25519'), generateKeyPairSync('ed25519')];
   const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();

@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { Output, cellText, type Format } from '../../src/core/output.js';
-import { escapeDataControls, oneLine } from '../../src/core/printable.js';
+import { Output, cellText, type Format } from '../../src/core/term/output.js';
+import { escapeDataControls, oneLine } from '../../src/core/term/printable.js';
 import { toApiKey, type ApiKey, type NewKey } from '../../src/keys/client.js';
 import { normalizeProject } from '../../src/time/normalize.js';
 
@@ -170,7 +170,7 @@ describe('projects however loosely spelled (time/normalize.ts)', () => {
   });
 });
 
-describe('output formats (core/output.ts)', () => {
+describe('output formats (core/term/output.ts)', () => {
   function capture(format: Format) {
     const stream = new PassThrough();
     let text = '';

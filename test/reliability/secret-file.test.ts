@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeSecretFile } from '../../src/core/secret-file.js';
+import { writeSecretFile } from '../../src/core/files/secret-file.js';
 
 const WATCHER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -52,7 +52,7 @@ function watch(dir: string): { stop(): Promise<Seen> } {
   };
 }
 
-describe('secret files (core/secret-file.ts)', () => {
+describe('secret files (core/files/secret-file.ts)', () => {
   let umask: number;
   beforeEach(() => {
     umask = process.umask(0);

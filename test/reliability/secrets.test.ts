@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_TIME_USER } from '../../src/sandbox/time-server.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { PROD_1, tempConfigDir, trident, useServices, type Run } from './harness.js';
 
 const services = useServices(['keys', 'time', 'catalog']);

@@ -2,7 +2,7 @@
 // it on 127.0.0.1, with the certificate itself as the trusted CA, fails on the name alone.
 import { generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
-import type { SandboxTls } from '../../src/sandbox/tls.js';
+import type { SandboxTls } from '../../src/sandbox/http/tls.js';
 
 export const ELSEWHERE = 'elsewhere.invalid';
 

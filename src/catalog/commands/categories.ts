@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { CATEGORY_COLUMNS, CATEGORY_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { integer } from '../validate.js';
-import { oneStore } from './one-store.js';
+import { oneStore } from '../options.js';
 
 export interface CategoriesOptions extends ListOptions {
   store?: string;

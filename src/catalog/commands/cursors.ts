@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { CURSOR_COLUMNS, CURSOR_FIELDS } from '../columns.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
-import { oneStore } from './one-store.js';
+import { oneStore } from '../options.js';
 
 export interface CursorsOptions extends ConnectionOptions {
   store?: string;

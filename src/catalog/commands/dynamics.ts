@@ -1,12 +1,13 @@
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { CatalogClient, DynamicsAnswer, DynamicsQuery } from '../client.js';
+import type { CatalogClient, DynamicsQuery } from '../client.js';
+import type { DynamicsAnswer } from '../wire.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
 import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';
-import { oneStore } from './one-store.js';
-import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './sandbox-product.js';
+import { oneStore } from '../options.js';
+import { SANDBOX_PRODUCT, SANDBOX_SERIES } from '../examples.js';
 
 /** A point of the series as a csv/tsv row. */
 const POINT_FIELDS = ['date', 'value'];

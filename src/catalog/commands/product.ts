@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
 import { productId } from '../validate.js';
-import { SANDBOX_PRODUCT } from './sandbox-product.js';
+import { SANDBOX_PRODUCT } from '../examples.js';
 
 export async function run(ctx: Context, opts: ConnectionOptions, id: string): Promise<void> {
   const product = productId(id);

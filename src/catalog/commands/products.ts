@@ -5,7 +5,7 @@ import type { ProductQuery } from '../client.js';
 import { PRODUCT_COLUMNS, PRODUCT_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { PRODUCT_SORTS, decimal, integer, oneOf } from '../validate.js';
-import { oneStore } from './one-store.js';
+import { oneStore } from '../options.js';
 
 export interface ProductsOptions extends ListOptions {
   search?: string;

@@ -4,8 +4,8 @@ import type { Context } from '../../context.js';
 import { SNAPSHOT_COLUMNS, SNAPSHOT_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
-import { oneStore } from './one-store.js';
-import { SANDBOX_PRODUCT } from './sandbox-product.js';
+import { oneStore } from '../options.js';
+import { SANDBOX_PRODUCT } from '../examples.js';
 
 export interface SnapshotsOptions extends ListOptions {
   store?: string;

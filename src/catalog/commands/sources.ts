@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { SOURCE_COLUMNS, SOURCE_FIELDS } from '../columns.js';
 import { addListOptions, printList, type ListOptions } from '../list.js';
 import { OBSERVED_SORTS, oneOf, productId } from '../validate.js';
-import { SANDBOX_PRODUCT } from './sandbox-product.js';
+import { SANDBOX_PRODUCT } from '../examples.js';
 
 export interface SourcesOptions extends ListOptions {
   sort?: string;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { notFoundError } from '../../core/errors.js';
-import { assertSettingKey } from '../../core/settings.js';
+import { assertSettingKey } from '../../core/files/settings.js';
 import { printBareOr } from '../print.js';
 import { NO_SECRETS, settingsHelp } from '../settings-help.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { ResolvedSetting } from '../../core/settings.js';
+import type { ResolvedSetting } from '../../core/files/settings.js';
 import { KEYS_URL_ALIASES, keysUrlAlias } from '../../keys/base-url.js';
 import { NO_SECRETS } from '../settings-help.js';
 

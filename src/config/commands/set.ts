@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { assertSettingKey } from '../../core/settings.js';
+import { assertSettingKey } from '../../core/files/settings.js';
 import { settingsHelp } from '../settings-help.js';
 
 /** Paths are kept absolute: cron and CI run trident from another directory than the one it was set up in. */

@@ -2,21 +2,21 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import { readFileOrStdin } from '../../core/read-input.js';
+import { usageError } from '../../core/errors.js';
+import { readFileOrStdin } from '../../core/term/read-input.js';
 import { DEFAULT_SCOPES, type CreatedKey, type NewKey } from '../client.js';
 import { openSettledClient, resolveConnection } from '../connection.js';
-import { crashHook } from '../crash-points.js';
-import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagePrivateKey, stagingDir } from '../key-files.js';
-import { RSA_BITS, generateRsaKeyPair, privateKeyFromPem, publicKeyForUpload, type RsaBits } from '../keypair.js';
-import { answerLost, findLostCreate, notListedYet } from '../lost-answer.js';
+import { STDOUT, preflightKeyTarget } from '../mint/key-files.js';
+import { RSA_BITS, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
+import { answerLost } from '../mint/lost-answer.js';
+import { makeAndUploadPair } from '../mint/local-pair.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
-import { unknownOutcomeError } from '../outcomes.js';
-import { preflightPending, removePending, writePending } from '../pending.js';
+import { unknownOutcomeError } from '../mint/outcomes.js';
+import { preflightPending, removePending, writePending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
-import { interruptedAfterKey } from '../outcomes.js';
+import { interruptHeldBack } from '../../core/term/interrupts.js';
+import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
 
 export interface CreateOptions extends NewKeyOptions {
@@ -36,7 +36,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
     throw usageError('--out and --bits are for a key pair made here; with --public-key the private key stays where it is');
   }
   const what = opts.publicKey === STDOUT ? 'the key on stdin' : `--public-key ${opts.publicKey}`;
-  const upload = publicKeyForUpload(await readFileOrStdin(ctx, opts.publicKey, `--public-key ${opts.publicKey}`), what);
+  const upload = publicKeyForUpload(await readFileOrStdin(ctx.io.stdin, opts.publicKey, `--public-key ${opts.publicKey}`), what);
   const privateKeyFile = upload.fromPrivateKey && opts.publicKey !== STDOUT ? resolve(opts.publicKey) : null;
   if (opts.use && privateKeyFile === null) {
     throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');
@@ -68,10 +68,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   });
 }
 
-/**
- * A pair made here: the private key is written (0600) under a provisional name before the upload, moved to its
- * place once the service has given the key its id, and removed if the upload fails.
- */
+/** A pair made here (mint/local-pair.ts), then --use and the report. */
 async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): Promise<void> {
   if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
   const bits = Number(opts.bits ?? 2048) as RsaBits;
@@ -80,54 +77,7 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   const force = { force: opts.force };
   preflightKeyTarget(ctx, opts.out, force);
   preflightPending(ctx.configDir);
-  const pair = await generateRsaKeyPair(bits);
-  const staged = await stagePrivateKey(stagingDir(ctx, opts.out), pair.privateKeyPem);
-  const out = outPath(opts.out);
-  // The record names the staged file: a process killed from here on leaves the next command to keep the key
-  // with it (signing with it proves the key ours), or to remove it.
-  const pending = await writePending(
-    ctx.configDir,
-    { verb: 'create', name: key.name, url: connection.baseUrl.href, before: null, scopes: key.scopes ?? DEFAULT_SCOPES, staged_file: staged.path, target_file: out ?? null, force: Boolean(opts.force) },
-    ctx.now(),
-  );
-  const checkpoint = crashHook(ctx.env);
-  await checkpoint('pending');
-
-  // From the upload to the private key in place, an interrupt waits (see core/interrupts.ts).
-  const { created, path } = await finishBeforeInterrupt('making the key', async () => {
-    let created: CreatedKey;
-    try {
-      created = await client.create({ ...key, publicKeyPem: pair.publicKeyPem });
-    } catch (error) {
-      if (!answerLost(error)) {
-        await staged.discard();
-        await removePending(pending);
-        throw error;
-      }
-      const found = await findLostCreate(ctx, connection, client, key.name, privateKeyFromPem(pair.privateKeyPem, 'the new private key'));
-      // No key accepts the new private half yet: the service may still make it, so it stays staged, recorded.
-      if (found === null) throw notListedYet(error, 'create', pending);
-      // The key may exist now: its private half stays staged, and the pending record for the next command.
-      if (found === undefined) throw unknownOutcomeError(error, 'create', key.name, staged.path);
-      ctx.log.warn(`the answer to the create request was lost, but key ${found.api_key} named "${key.name}" accepts the new private key: it is this one`);
-      created = { apiKey: found };
-    }
-    await checkpoint('answered');
-    const id = created.apiKey.api_key;
-    const path = out ?? defaultKeyPath(ctx, id);
-    try {
-      await staged.place(path, force);
-    } catch (error) {
-      await removePending(pending);
-      throw new TridentError(ExitCode.usage, `key ${id} was created, but its private key could not be moved to ${path} (${(error as Error).message}); it is at ${staged.path}`, {
-        hint: `move it yourself: mv ${staged.path} ${path}`,
-        cause: error,
-      });
-    }
-    await checkpoint('stored');
-    await removePending(pending);
-    return { created, path };
-  });
+  const { created, path } = await makeAndUploadPair(ctx, connection, client, key, { bits, out: opts.out, force: opts.force });
   await recordKeyMade(ctx, created.apiKey.api_key);
   if (interruptHeldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });

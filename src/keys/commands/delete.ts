@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, cancelledError, errorLines, usageError } from '../../core/errors.js';
-import type { Column } from '../../core/output.js';
-import { Pacer } from '../../core/pacing.js';
+import type { Column } from '../../core/term/output.js';
+import { Pacer } from '../../core/http/pacing.js';
 import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { checkKeyId } from '../key-ids.js';
 

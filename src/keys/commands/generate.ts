@@ -1,73 +1,21 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import { DEFAULT_SCOPES, type GeneratedKey, type KeysClient, type NewKey } from '../client.js';
-import { openSettledClient, resolveConnection, type KeysConnection } from '../connection.js';
-import { crashHook, type Checkpoint } from '../crash-points.js';
-import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, storePrivateKey } from '../key-files.js';
-import { privateKeyFromPem } from '../keypair.js';
+import { usageError } from '../../core/errors.js';
+import { openSettledClient, resolveConnection } from '../connection.js';
+import { crashHook } from '../crash-points.js';
+import { STDOUT, preflightKeyTarget } from '../mint/key-files.js';
+import { mintAndStore } from '../mint/generate-and-store.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
-import { answerLost, idsNamed, settleLostGenerate } from '../lost-answer.js';
-import { preflightPending, removePending, writePending, type PendingEntry } from '../pending.js';
+import { idsNamed } from '../mint/lost-answer.js';
+import { preflightPending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { interruptedAfterKey } from '../outcomes.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/interrupts.js';
-import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/stdout-failure.js';
+import { interruptedAfterKey } from '../mint/outcomes.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { recordKeyMade } from '../key-ages.js';
 
 export type GenerateOptions = NewKeyOptions;
-
-/** What went wrong between the answer and the stored key: the key is deleted on the service again. */
-interface Failure {
-  exitCode: ExitCode;
-  message: string;
-  hint: string;
-  cause: unknown;
-}
-
-function storeFailure(apiKey: string, path: string, error: unknown): Failure {
-  const reason = error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-  return {
-    exitCode: error instanceof TridentError ? error.exitCode : ExitCode.usage,
-    message: `could not store the private key of the new key ${apiKey} at ${path} (${reason})`,
-    hint: 'fix the target (--out, --force) and generate again',
-    cause: error,
-  };
-}
-
-/** A private key in an answer is parsed before it is stored or used: a broken one is no success (exit 8). */
-function brokenKey(apiKey: string, pem: string): Failure | undefined {
-  try {
-    privateKeyFromPem(pem, 'the private key in the answer');
-    return undefined;
-  } catch (error) {
-    return {
-      exitCode: ExitCode.unavailable,
-      message: `the keys service sent key ${apiKey} with a private key that is not usable (${(error as Error).message}); nothing was stored`,
-      hint: 'no profile was changed: generate again, and tell the service if it happens again',
-      cause: error,
-    };
-  }
-}
-
-/**
- * Deletes the new key on the service again, so that no key exists that nobody holds. Its pending record goes
- * only once the key is gone; otherwise the next keys command against the service deletes it.
- */
-async function undoGenerate(client: KeysClient, pending: PendingEntry, apiKey: string, failure: Failure): Promise<TridentError> {
-  try {
-    await client.delete(apiKey);
-  } catch (deleteError) {
-    return new TridentError(failure.exitCode, `${failure.message}, and deleting that key on the service failed too: ${(deleteError as Error).message}`, {
-      hint: `nobody holds its private key: delete it with trident keys delete ${apiKey}`,
-      cause: failure.cause,
-    });
-  }
-  await removePending(pending);
-  return new TridentError(failure.exitCode, `${failure.message}; the key was deleted on the service again`, { hint: failure.hint, cause: failure.cause });
-}
 
 export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const key = parseNewKey(opts);
@@ -92,65 +40,6 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   }
   const used = opts.use ? await useKey(ctx, apiKey.api_key, path, apiKey.scopes) : undefined;
   await printNewKey(ctx, { api_key: apiKey, private_key_file: path, ...(warning ? { warning } : {}), ...(used ? { used } : {}) });
-}
-
-interface MintSteps {
-  ctx: Context;
-  connection: KeysConnection;
-  client: KeysClient;
-  key: NewKey;
-  before: Set<string>;
-  opts: GenerateOptions;
-  checkpoint: Checkpoint;
-}
-
-/**
- * The service mints the key; its private half is stored (or handed to stdout), or the key is deleted again. A
- * pending record covers the whole of it, so that a process killed anywhere leaves something to settle.
- */
-async function mintAndStore({ ctx, connection, client, key, before, opts, checkpoint }: MintSteps): Promise<GeneratedKey & { path: string }> {
-  const target = opts.out === STDOUT ? STDOUT : (outPath(opts.out) ?? null);
-  const pending = await writePending(
-    ctx.configDir,
-    { verb: 'generate', name: key.name, url: connection.baseUrl.href, before: [...before], scopes: key.scopes ?? DEFAULT_SCOPES, target_file: target, force: Boolean(opts.force) },
-    ctx.now(),
-  );
-  await checkpoint('pending');
-  let generated: GeneratedKey;
-  try {
-    generated = await client.generate(key);
-  } catch (error) {
-    if (answerLost(error)) throw await settleLostGenerate(ctx, connection, client, pending, error);
-    await removePending(pending);
-    throw error;
-  }
-  await checkpoint('answered');
-  const { apiKey, privateKeyPem } = generated;
-  const path = target ?? defaultKeyPath(ctx, apiKey.api_key);
-  const broken = brokenKey(apiKey.api_key, privateKeyPem);
-  if (broken) throw await undoGenerate(client, pending, apiKey.api_key, broken);
-  if (path === STDOUT) {
-    // The PEM must really reach the reader: a closed pipe or a full disk must not leave a key nobody holds.
-    finishWorkIfStdoutFails();
-    try {
-      await ctx.output.writeConfirmed(privateKeyPem);
-    } catch (error) {
-      throw await undoGenerate(client, pending, apiKey.api_key, storeFailure(apiKey.api_key, 'stdout', stdoutWriteError(error as NodeJS.ErrnoException)));
-    }
-    // Nothing could prove later that the reader has the key: the record goes as soon as it was delivered.
-    await removePending(pending);
-    await checkpoint('stored');
-    return { ...generated, path: STDOUT };
-  }
-  try {
-    await storePrivateKey(path, privateKeyPem, { force: opts.force });
-  } catch (error) {
-    throw await undoGenerate(client, pending, apiKey.api_key, storeFailure(apiKey.api_key, path, error));
-  }
-  // Killed here, the record is settled by signing with the stored key: the key is kept.
-  await checkpoint('stored');
-  await removePending(pending);
-  return { ...generated, path };
 }
 
 export function register(parent: Command, bind: Binder): void {

@@ -1,16 +1,16 @@
 import { Option, type Command } from 'commander';
-import { reportError } from '../../core/report-error.js';
+import { reportError } from '../../core/term/report-error.js';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { cancelledError, usageError } from '../../core/errors.js';
 import { addConnectionOptions, keysBaseUrl } from '../connection.js';
 import { formatAge, keyAges, parseAge, recordKeyInUse } from '../key-ages.js';
-import { Rotation, type RotationResult } from '../rotation.js';
-import { liveDeps } from '../rotation-deps.js';
-import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation-hooks.js';
-import { describeOwner, type Journal } from '../rotation-journal.js';
-import { printNewPlan, printPendingPlan, printReport, rotationReport } from '../rotation-report.js';
-import { beginRotation, findRotation, lookUpRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation-start.js';
+import { Rotation, type RotationResult } from '../rotation/machine.js';
+import { liveDeps } from '../rotation/deps.js';
+import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation/hooks.js';
+import { describeOwner, type Journal } from '../rotation/journal.js';
+import { printNewPlan, printPendingPlan, printReport, rotationReport } from '../rotation/report.js';
+import { beginRotation, findRotation, lookUpRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation/start.js';
 
 export interface RotateCommandOptions extends RotateOptions {
   deploy?: string;

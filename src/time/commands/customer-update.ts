@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';
-import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/stdout-failure.js';
+import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
 import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
-import { readFileOrStdin } from '../../core/read-input.js';
+import { readFileOrStdin } from '../../core/term/read-input.js';
 
 export interface CustomerUpdateOptions extends ConnectionFlags {
   name?: string;
@@ -38,7 +38,7 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
 async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string): Promise<number> {
   const concurrency = parseConcurrency(opts.concurrency ?? '4');
   const source = file === '-' ? 'stdin' : file;
-  const rows = await parseCustomerCsv(await readFileOrStdin(ctx, file, source, csvReadOptions(ctx.env)), source);
+  const rows = await parseCustomerCsv(await readFileOrStdin(ctx.io.stdin, file, source, csvReadOptions(ctx.env)), source);
   const { client } = await connect(ctx, opts);
   // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
   finishWorkIfStdoutFails();

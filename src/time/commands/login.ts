@@ -4,7 +4,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { addUrlOption, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
-import { INPUT_CAPS, readStreamCapped } from '../../core/capped-read.js';
+import { INPUT_CAPS, readStreamCapped } from '../../core/files/capped-read.js';
 import { keepIssuedToken } from '../issued-token.js';
 import { preflightTokenPath } from '../token-store.js';
 

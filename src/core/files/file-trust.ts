@@ -1,0 +1,65 @@
+// Settings, tokens and keys decide where a secret is sent and who trident is: a file or directory of them
+// that another user can write is refused (exit 2), as ssh's StrictModes does, unless TRIDENT_INSECURE_CONFIG=1.
+// Files trident keeps itself (settings.json, stored tokens) must not be symbolic links; files a user names
+// (--private-key, --token-file) may be, and then the link's directory and the target pass the same checks.
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import { usageError } from '../errors.js';
+
+export const INSECURE_CONFIG_ENV = 'TRIDENT_INSECURE_CONFIG';
+const STICKY = 0o1000;
+
+let insecureAllowed = false;
+
+/** Called once per invocation (createContext): TRIDENT_INSECURE_CONFIG=1 turns the checks off. */
+export function configureFileTrust(env: NodeJS.ProcessEnv): void {
+  insecureAllowed = env[INSECURE_CONFIG_ENV] === '1';
+}
+
+export type Symlinks = 'refuse' | 'follow';
+
+/**
+ * Throws (exit 2) if the regular file at `path`, or the directory it is in, could have been written by
+ * someone else. A missing path passes (the caller reports it); so do devices and pipes (`<(…)`), which
+ * nobody can plant content in ahead of time.
+ */
+export function assertTrustedFile(path: string, what: string, symlinks: Symlinks): void {
+  if (insecureAllowed) return;
+  const link = lstatSync(path, { throwIfNoEntry: false });
+  if (!link) return;
+  if (link.isSymbolicLink() && symlinks === 'refuse') {
+    throw usageError(`${what} ${path} is a symbolic link: refused`, `replace the link with the file itself (trident replaces the file when it writes it), or set ${INSECURE_CONFIG_ENV}=1`);
+  }
+  const target = link.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : link;
+  if (!target?.isFile()) return;
+  assertTrustedDir(dirname(path), 'directory');
+  if (link.isSymbolicLink()) {
+    const real = realpathSync(path);
+    assertTrustedDir(dirname(real), 'directory');
+    assertTrustedEntry(real, `${what} (through ${path})`, target);
+  } else {
+    assertTrustedEntry(path, what, target);
+  }
+}
+
+/** Throws (exit 2) if the directory could be changed by someone else (a sticky one like /tmp is fine). */
+export function assertTrustedDir(dir: string, what: string): void {
+  if (insecureAllowed) return;
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) return;
+  assertTrustedEntry(dir, what, stat);
+}
+
+function assertTrustedEntry(path: string, what: string, stat: Stats): void {
+  const me = process.getuid?.();
+  if (me !== undefined && stat.uid !== me && stat.uid !== 0) {
+    throw usageError(`${what} ${path} belongs to another user (uid ${stat.uid}): refused`, `make it yours (chown) or use your own, or set ${INSECURE_CONFIG_ENV}=1`);
+  }
+  const sharedDir = stat.isDirectory() && (stat.mode & STICKY) !== 0;
+  if ((stat.mode & 0o022) !== 0 && !sharedDir) {
+    throw usageError(
+      `${what} ${path} can be written by other users (mode ${(stat.mode & 0o777).toString(8)}): refused`,
+      `run: chmod go-w ${path} (or set ${INSECURE_CONFIG_ENV}=1 to use it anyway)`,
+    );
+  }
+}

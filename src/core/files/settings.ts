@@ -1,0 +1,290 @@
+// Profiles and the precedence flag > env > profile > default, with the source of every value.
+// Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
+// writes atomically, with the file at 0600 and the directory at 0700.
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
+import { TridentError, usageError } from '../errors.js';
+import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
+import { ensurePrivateDir } from './private-dir.js';
+
+interface SettingSpec {
+  env?: string;
+  default?: string;
+  choices?: readonly string[];
+  url?: boolean;
+  /** Names a URL setting also takes in place of a URL (the service's module says what they stand for). */
+  aliases?: readonly string[];
+  description: string;
+}
+
+export const SETTINGS = {
+  'keys.url': {
+    env: 'TRIDENT_KEYS_URL',
+    url: true,
+    aliases: ['production', 'demo'],
+    description: "base URL of the key service (…/trade-api/v2), or production or demo for the exchange's environments",
+  },
+  'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
+  'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
+  'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
+  'time.authScheme': {
+    default: 'bearer',
+    choices: ['bearer', 'raw', 'x-api-token'],
+    description: 'how the token is sent',
+  },
+  'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
+  'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
+  caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },
+  output: { env: 'TRIDENT_OUTPUT', choices: ['table', 'json', 'ndjson', 'csv', 'tsv'], description: 'default output format' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+export interface ResolvedSetting {
+  key: SettingKey;
+  value: string | undefined;
+  source: SettingSource | undefined;
+}
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const SETTINGS_FILE = 'settings.json';
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+export function assertSettingKey(key: string): SettingKey {
+  if (!isSettingKey(key)) {
+    throw usageError(`unknown setting "${key}"`, `settings are: ${SETTING_KEYS.join(', ')}`);
+  }
+  return key;
+}
+
+export function assertProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw usageError(`invalid profile name "${name}": use letters, digits, "-" and "_"`);
+  }
+  return name;
+}
+
+/**
+ * `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. A relative
+ * XDG_CONFIG_HOME or HOME is ignored (as the XDG spec says): keys and tokens must not land in whatever
+ * directory a CI job runs in; the home directory then comes from the user database.
+ */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.TRIDENT_CONFIG_DIR) return env.TRIDENT_CONFIG_DIR;
+  const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
+  const base = absolute(env.XDG_CONFIG_HOME) ?? join(absolute(env.HOME) ?? userHome(), '.config');
+  return join(base, 'trident');
+}
+
+/** The home directory from the user database (os.homedir() would return $HOME as it is, even relative). */
+function userHome(): string {
+  try {
+    return userInfo().homedir;
+  } catch {
+    throw usageError('no home directory to keep settings in: HOME is empty or relative and the user has none', 'set TRIDENT_CONFIG_DIR to an absolute path');
+  }
+}
+
+type ProfileValues = Partial<Record<SettingKey, string>>;
+interface SettingsFile {
+  profiles?: Record<string, ProfileValues>;
+}
+
+/** The settings file: every profile's stored values. */
+export class SettingsStore {
+  readonly path: string;
+  private cache: SettingsFile | undefined;
+
+  constructor(readonly dir: string) {
+    this.path = join(dir, SETTINGS_FILE);
+  }
+
+  /** The file as stored, after checking that only its owner can have written it and that it has the right shape. */
+  private read(): SettingsFile {
+    if (!this.cache) {
+      assertTrustedDir(this.dir, 'config directory');
+      if (!existsSync(this.path)) return (this.cache = {});
+      assertTrustedFile(this.path, 'settings file', 'refuse');
+      let text: string;
+      try {
+        text = readFileCappedSync(this.path, INPUT_CAPS.settings, `settings file ${this.path}`);
+      } catch (error) {
+        if (error instanceof TridentError) throw error;
+        throw usageError(`cannot read settings ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'check the file and its directory');
+      }
+      this.cache = parseSettings(text, this.path);
+    }
+    return this.cache;
+  }
+
+  hasProfile(profile: string): boolean {
+    return Object.hasOwn(this.read().profiles ?? {}, profile);
+  }
+
+  profiles(): string[] {
+    return Object.keys(this.read().profiles ?? {}).sort();
+  }
+
+  values(profile: string): ProfileValues {
+    return { ...this.read().profiles?.[profile] };
+  }
+
+  get(profile: string, key: SettingKey): string | undefined {
+    return this.read().profiles?.[profile]?.[key];
+  }
+
+  /** Sets and unsets several values of one profile in one atomic write (undefined unsets). */
+  async update(profile: string, changes: Partial<Record<SettingKey, string | undefined>>): Promise<void> {
+    assertProfileName(profile);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value !== undefined) validateValue(assertSettingKey(key), value);
+    }
+    await this.change((profiles) => {
+      const next: ProfileValues = { ...profiles[profile] };
+      for (const [key, value] of Object.entries(changes) as Array<[SettingKey, string | undefined]>) {
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+      }
+      profiles[profile] = next;
+      return true;
+    });
+  }
+
+  async removeProfile(profile: string): Promise<boolean> {
+    if (!this.read().profiles?.[profile]) return false;
+    return this.change((profiles) => delete profiles[profile]);
+  }
+
+  /**
+   * Every change reads, changes and writes the whole file: under a lock (a `settings.json.lock` directory,
+   * proper-lockfile), so that two trident processes writing at once (a rotation switching its profile and a
+   * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
+   */
+  private async change(mutate: (profiles: Record<string, ProfileValues>) => boolean): Promise<boolean> {
+    const [{ default: Conf }, { lockFile }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
+    const file = join(this.dir, SETTINGS_FILE);
+    let release: (() => Promise<void>) | undefined;
+    try {
+      assertTrustedDir(this.dir, 'config directory');
+      ensurePrivateDir(this.dir);
+      release = await lockFile(file);
+      this.cache = undefined;
+      // Checked under the lock: a broken or foreign file is never rewritten.
+      this.read();
+      const conf = new Conf<SettingsFile>({
+        cwd: this.dir,
+        configName: SETTINGS_FILE.replace(/\.json$/, ''),
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+      });
+      const profiles = { ...conf.get('profiles') };
+      const changed = mutate(profiles);
+      if (changed) conf.set('profiles', profiles);
+      return changed;
+    } catch (error) {
+      if (error instanceof TridentError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
+      if (code && /^E[A-Z]+$/.test(code)) throw usageError(`cannot write the settings in ${this.dir}: ${code}`, 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable');
+      throw error;
+    } finally {
+      this.cache = undefined;
+      // A lock that cannot be removed goes stale and is taken over by the next writer.
+      await release?.().catch(() => undefined);
+    }
+  }
+}
+
+/** The settings file's JSON, refused (exit 2) unless it is an object of profiles holding strings. */
+function parseSettings(text: string, path: string): SettingsFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`cannot read settings ${path}: ${(error as Error).message}`, 'fix or remove the file');
+  }
+  const problem = settingsProblem(parsed);
+  if (problem) throw usageError(`cannot read settings ${path}: ${problem}`, 'fix or remove the file');
+  return parsed as SettingsFile;
+}
+
+function settingsProblem(parsed: unknown): string | undefined {
+  if (!isRecord(parsed)) return `expected a JSON object, found ${kindOf(parsed)}`;
+  if (parsed.profiles === undefined) return undefined;
+  if (!isRecord(parsed.profiles)) return `"profiles" must be an object, found ${kindOf(parsed.profiles)}`;
+  for (const [name, values] of Object.entries(parsed.profiles)) {
+    if (!isRecord(values)) return `profile "${name}" must be an object, found ${kindOf(values)}`;
+    for (const [key, value] of Object.entries(values)) {
+      if (isSettingKey(key) && typeof value !== 'string') return `${key} of profile "${name}" must be a string, found ${kindOf(value)}`;
+    }
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+export function validateValue(key: SettingKey, value: string): void {
+  const spec: SettingSpec = SETTINGS[key];
+  if (spec.choices && !spec.choices.includes(value)) {
+    throw usageError(`invalid value "${value}" for ${key}: expected one of ${spec.choices.join(', ')}`);
+  }
+  if (!spec.url || spec.aliases?.includes(value.trim().toLowerCase())) return;
+  if (!URL.canParse(value)) {
+    throw usageError(`invalid URL "${value}" for ${key}`, spec.aliases && `give a URL, or one of ${spec.aliases.join(', ')}`);
+  }
+  if (!['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw usageError(`invalid URL "${value}" for ${key}: expected an http:// or https:// URL`);
+  }
+}
+
+/** The effective settings of one invocation: flags, then environment, then the profile, then defaults. */
+export class Settings {
+  constructor(
+    readonly store: SettingsStore,
+    readonly profile: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly flags: Partial<Record<SettingKey, string>> = {},
+  ) {}
+
+  /** `flag` is the value of the command's own option for this setting, if it has one. */
+  resolve(key: SettingKey, flag?: string): ResolvedSetting {
+    const spec: SettingSpec = SETTINGS[key];
+    const fromFlag = flag ?? this.flags[key];
+    if (fromFlag !== undefined) return { key, value: fromFlag, source: 'flag' };
+    const fromEnv = spec.env ? this.env[spec.env] : undefined;
+    if (fromEnv) return { key, value: fromEnv, source: 'env' };
+    const fromProfile = this.store.get(this.profile, key);
+    if (fromProfile !== undefined) return { key, value: fromProfile, source: 'profile' };
+    if (spec.default !== undefined) return { key, value: spec.default, source: 'default' };
+    return { key, value: undefined, source: undefined };
+  }
+
+  get(key: SettingKey, flag?: string): string | undefined {
+    return this.resolve(key, flag).value;
+  }
+
+  /** Where a value came from, for messages: `--url`, `TRIDENT_CATALOG_URL` or `catalog.url of profile "p"`. */
+  origin(setting: ResolvedSetting, flagName: string): string {
+    if (setting.source === 'flag') return flagName;
+    if (setting.source === 'env') return (SETTINGS[setting.key] as SettingSpec).env ?? setting.key;
+    return `${setting.key} of profile "${this.profile}"`;
+  }
+
+  all(): ResolvedSetting[] {
+    return SETTING_KEYS.map((key) => this.resolve(key));
+  }
+}

@@ -1,0 +1,67 @@
+// Where private keys live on this machine (DESIGN §4): `<config dir>/keys/<api_key>.pem` unless --out says
+// otherwise, always 0600, written atomically, never over an existing file unless forced.
+import { randomBytes } from 'node:crypto';
+// fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
+import { promises as fs } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
+
+/** `--out -`: the PEM goes to stdout. */
+export const STDOUT = '-';
+
+export function keysDir(ctx: Context): string {
+  return join(ctx.configDir, 'keys');
+}
+
+/** `<config dir>/keys/<api_key>.pem`; characters a file name cannot hold become "_". */
+export function defaultKeyPath(ctx: Context, apiKey: string): string {
+  return join(keysDir(ctx), `${apiKey.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`);
+}
+
+/** The file a new key goes to: `--out` (absolute), or undefined for the default path (known only with the id). */
+export function outPath(out: string | undefined): string | undefined {
+  return out === undefined || out === STDOUT ? undefined : resolve(out);
+}
+
+/** Before the service is called: the target can be written (and does not exist unless forced). Exit 2 otherwise. */
+export function preflightKeyTarget(ctx: Context, out: string | undefined, options: SecretWriteOptions = {}): void {
+  if (out === STDOUT) return;
+  const path = outPath(out);
+  if (path === undefined) preflightSecretDir(keysDir(ctx));
+  else preflightSecretPath(path, options);
+}
+
+export async function storePrivateKey(path: string, pem: string, options: SecretWriteOptions = {}): Promise<void> {
+  await writeSecretFile(path, pem, options);
+}
+
+/**
+ * A private key written (0600, complete) under a provisional name in the directory of its final place,
+ * for a key whose id is not known yet. `place` moves it into its final place; `discard` removes it.
+ */
+export interface StagedKey {
+  path: string;
+  place(finalPath: string, options?: SecretWriteOptions): Promise<void>;
+  discard(): Promise<void>;
+}
+
+export async function stagePrivateKey(dir: string, pem: string): Promise<StagedKey> {
+  const path = join(dir, `pending-${Date.now()}-${randomBytes(4).toString('hex')}.pem`);
+  await writeSecretFile(path, pem);
+  const staged: StagedKey = {
+    path,
+    async place(finalPath, options = {}) {
+      await moveSecretFile(staged.path, finalPath, options);
+      staged.path = finalPath;
+    },
+    discard: () => fs.unlink(staged.path).catch(() => undefined),
+  };
+  return staged;
+}
+
+/** The directory a key for `out` is staged in. */
+export function stagingDir(ctx: Context, out: string | undefined): string {
+  const path = outPath(out);
+  return path === undefined ? keysDir(ctx) : dirname(path);
+}

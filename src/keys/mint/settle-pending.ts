@@ -1,0 +1,40 @@
+// The next keys command against a service settles every pending record an earlier run left for it (DESIGN §4),
+// with one list of the service's keys, and tells the user in one line what was settled.
+import type { Context } from '../../context.js';
+import type { ApiKey, KeysClient } from '../client.js';
+import type { KeysConnection } from '../connection.js';
+import { claimPending, releasePending, removePending } from './pending.js';
+import { describeSettled, liveTools, settleRecord } from './settle.js';
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export async function settlePending(ctx: Context, connection: KeysConnection, client: KeysClient): Promise<void> {
+  const entries = claimPending(ctx.configDir, connection.baseUrl.href);
+  if (entries.length === 0) return;
+  let keys: ApiKey[];
+  try {
+    keys = await client.list();
+  } catch (error) {
+    for (const entry of entries) releasePending(entry);
+    ctx.log.warn(`${plural(entries.length, 'interrupted key request')} of an earlier run could not be settled now (${(error as Error).message}); the next keys command tries again`);
+    return;
+  }
+  const tools = liveTools(ctx, connection, client);
+  const clauses: string[] = [];
+  let settledAny = false;
+  for (const entry of entries) {
+    try {
+      const settled = await settleRecord(entry.record, keys, tools);
+      clauses.push(describeSettled(entry.record, settled));
+      if (settled.kind === 'not yet') releasePending(entry);
+      else {
+        await removePending(entry);
+        settledAny = true;
+      }
+    } catch (error) {
+      releasePending(entry);
+      clauses.push(`${entry.record.verb} "${entry.record.name}": not settled yet (${(error as Error).message}), the next keys command tries again`);
+    }
+  }
+  ctx.log.warn(`${settledAny ? 'settled' : 'checked'} ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`);
+}

@@ -1,0 +1,165 @@
+// The journal of a key rotation: one JSON file in <config dir>/rotations/ (0600, replaced atomically with
+// fsync) rewritten before and after every step, so that a process killed at any point leaves a record from
+// which `keys rotate --resume` finishes the rotation and `keys rotate --abort` undoes it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TridentError, ExitCode, usageError } from '../../core/errors.js';
+import { removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
+import type { ApiKey } from '../client.js';
+
+/**
+ * Where a rotation stands. Each step is journaled before it runs (an "-ing" phase, or the previous step's
+ * end) and after it ran:
+ *   minting      the new key is being made; it may exist on the service (found by `new_name`)
+ *   minted       the new key exists (`new_key`); its private half is in `staged_file`
+ *   stored       the private half is in its place (`private_key_file`)
+ *   switching    the profile is being pointed at the new key
+ *   switched     the profile uses the new key (environment mode: nothing to switch); not verified yet
+ *   verified     a request signed by the new key worked and listed it
+ *   deploying    the --deploy command runs (or may have run) with the new key: the application may hold it
+ *   deployed     the --deploy command succeeded
+ *   verifying-app the --verify command runs
+ *   app-verified the --verify command succeeded: the application works with the new key
+ *   deleting-old the old key's DELETE may have been sent: from here on, even --abort goes forward
+ *   old-deleted  the old key is gone; only local clean-up is left
+ *   rolling-back-app the --deploy command runs again with the old key (`rollback`); both keys live until it succeeds
+ *   rolling-back the new key is being undone (`rollback`)
+ * The four application phases are entered only when --deploy or --verify was given.
+ */
+export const PHASES = [
+  'minting',
+  'minted',
+  'stored',
+  'switching',
+  'switched',
+  'verified',
+  'deploying',
+  'deployed',
+  'verifying-app',
+  'app-verified',
+  'deleting-old',
+  'old-deleted',
+  'rolling-back-app',
+  'rolling-back',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type StepStatus = 'done' | 'skipped' | 'failed';
+
+/** One line of the report: what was done, how it went and how long it took. Never holds a secret. */
+export interface StepRecord {
+  step: string;
+  status: StepStatus;
+  ms: number;
+  [detail: string]: unknown;
+}
+
+/** Whose key is rotated: a profile's (switched at the end), or the one given by flags or environment variables. */
+export type KeyOwner = { mode: 'profile'; profile: string } | { mode: 'env'; keyId: string };
+
+export interface OldKey extends ApiKey {
+  /** null when the PEM came from TRIDENT_PRIVATE_KEY. */
+  private_key_file: string | null;
+  /** The file is <config dir>/keys/<api_key>.pem: trident wrote it, so it goes with the key. */
+  file_created_by_trident: boolean;
+}
+
+/** The application's hooks (shell commands); they get key ids and file paths, the PEM only on stdin. */
+export interface Hooks {
+  deploy?: string;
+  verify?: string;
+  timeout_s: number;
+  /** Where the rotation started: hooks run there, also when --resume runs elsewhere (cron, another job step). */
+  cwd?: string;
+}
+
+export interface Journal {
+  version: 1;
+  /** Random; names the staged private key file. */
+  id: string;
+  started_at: string;
+  updated_at: string;
+  phase: Phase;
+  owner: KeyOwner;
+  /** The profile's stored key settings before the switch, restored by a rollback. */
+  profile_before?: { keyId?: string; privateKeyFile?: string };
+  /** The key service's base URL: resume and abort talk to the same service. */
+  url: string;
+  method: 'generate' | 'local';
+  keep_old: boolean;
+  hooks?: Hooks;
+  old_key: OldKey;
+  new_name: string;
+  new_key?: ApiKey;
+  /** The new private key, 0600, before it is moved into place. */
+  staged_file: string;
+  /** --out, or null for <config dir>/keys/<new api_key>.pem. */
+  target_file: string | null;
+  private_key_file?: string;
+  old_key_deleted: boolean;
+  rollback?: { from: Phase; reason: string; exit_code: number };
+  steps: StepRecord[];
+  warnings: string[];
+}
+
+export function rotationsDir(configDir: string): string {
+  return join(configDir, 'rotations');
+}
+
+const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/** `rotations/key-<api_key>.json` (new rotations, one per key whoever owns it); `profile-<name>.json` is read for journals of earlier versions. */
+export function journalPath(configDir: string, owner: KeyOwner): string {
+  const name = owner.mode === 'profile' ? `profile-${safeName(owner.profile)}` : `key-${safeName(owner.keyId)}`;
+  return join(rotationsDir(configDir), `${name}.json`);
+}
+
+export function describeOwner(owner: KeyOwner): string {
+  return owner.mode === 'profile' ? `profile "${owner.profile}"` : `key ${owner.keyId} (from flags or the environment)`;
+}
+
+export function readJournal(path: string): Journal | undefined {
+  if (!existsSync(path)) return undefined;
+  let journal: Journal;
+  try {
+    journal = JSON.parse(readFileSync(path, 'utf8')) as Journal;
+  } catch (error) {
+    throw usageError(`cannot read the rotation journal ${path}: ${(error as Error).message}`, 'it records a rotation in progress: repair it, or remove it once you have checked your keys with trident keys list');
+  }
+  if (journal.version !== 1 || !PHASES.includes(journal.phase)) throw usageError(`the rotation journal ${path} is not one this version of trident understands`);
+  return journal;
+}
+
+/** Every journal in the config dir that rotates `keyId` (as its old or its new key). */
+export function journalsOfKey(configDir: string, keyId: string): Array<{ path: string; journal: Journal }> {
+  const dir = rotationsDir(configDir);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ path: join(dir, name), journal: readJournal(join(dir, name)) }))
+    .filter((entry): entry is { path: string; journal: Journal } => entry.journal?.old_key.api_key === keyId || entry.journal?.new_key?.api_key === keyId);
+}
+
+export function inProgressError(path: string, journal: Journal): TridentError {
+  return new TridentError(ExitCode.usage, `a rotation of ${describeOwner(journal.owner)} is in progress (started ${journal.started_at}, at step "${journal.phase}"; journal ${path})`, {
+    hint: 'finish it with trident keys rotate --resume, or undo it with trident keys rotate --abort',
+  });
+}
+
+/** Writes the first version; fails (exit 2) if a journal is there already, even one written a moment ago by another process. */
+export async function createJournal(path: string, journal: Journal): Promise<void> {
+  try {
+    await writeSecretFile(path, JSON.stringify(journal, null, 2));
+  } catch (error) {
+    const existing = error instanceof TridentError ? readJournal(path) : undefined;
+    throw existing ? inProgressError(path, existing) : error;
+  }
+}
+
+export async function saveJournal(path: string, journal: Journal): Promise<void> {
+  await writeSecretFile(path, JSON.stringify(journal, null, 2), { force: true });
+}
+
+export async function removeJournal(path: string): Promise<void> {
+  await removeSecretFile(path);
+}

@@ -1,0 +1,207 @@
+// What `keys rotate` prints: the report of a rotation (every step with its timing, ids and files; never a
+// private key), and for --dry-run the plan of what it would do.
+import type { Context } from '../../context.js';
+import type { Column } from '../../core/term/output.js';
+import type { ApiKey } from '../client.js';
+import { keysDir } from '../mint/key-files.js';
+import type { RotationResult } from './machine.js';
+import { stepDetails } from './steps.js';
+import { PHASES, type Journal, type Phase, type StepRecord } from './journal.js';
+import type { RotationPlan } from './start.js';
+
+export interface RotationReport {
+  outcome: RotationResult['outcome'];
+  profile: string | null;
+  old_key: ApiKey & { private_key_file: string | null };
+  new_key: ApiKey | null;
+  /** The new key's private key file; null when the rotation was undone. */
+  private_key_file: string | null;
+  old_key_deleted: boolean;
+  steps: StepRecord[];
+  warnings: string[];
+}
+
+type Row = Record<string, unknown>;
+
+const STEP_COLUMNS: Array<Column<StepRecord>> = [
+  { header: 'step', value: (step) => step.step },
+  { header: 'status', value: (step) => step.status },
+  { header: 'ms', value: (step) => step.ms },
+  { header: 'details', value: stepDetails },
+];
+
+const id = (key: unknown) => (key as ApiKey | null)?.api_key;
+const SUMMARY: Array<Column<Row>> = [
+  { header: 'outcome', value: (row) => row.outcome },
+  { header: 'profile', value: (row) => row.profile ?? '(key from flags or environment)' },
+  { header: 'old key', value: (row) => id(row.old_key) },
+  { header: 'old key deleted', value: (row) => (row.old_key_deleted ? 'yes' : 'no') },
+  { header: 'new key', value: (row) => id(row.new_key) },
+  { header: 'new key name', value: (row) => (row.new_key as ApiKey | null)?.name },
+  { header: 'private key file', value: (row) => row.private_key_file },
+  { header: 'warnings', value: (row) => (row.warnings as string[]).join('\n') || undefined },
+];
+
+export function rotationReport(result: RotationResult): RotationReport {
+  const j = result.journal;
+  const { file_created_by_trident: _, ...oldKey } = j.old_key;
+  return {
+    outcome: result.outcome,
+    profile: j.owner.mode === 'profile' ? j.owner.profile : null,
+    old_key: oldKey,
+    new_key: j.new_key ?? null,
+    private_key_file: result.outcome === 'rotated' ? (j.private_key_file ?? null) : null,
+    old_key_deleted: j.old_key_deleted,
+    steps: j.steps,
+    warnings: j.warnings,
+  };
+}
+
+/** For people, a table of the steps and one of the rest; for scripts, the whole object. */
+async function printWithSteps<S extends Row>(ctx: Context, report: Row, steps: S[], columns: Array<Column<S>>, summary: Array<Column<Row>>): Promise<void> {
+  if (ctx.output.format !== 'table') {
+    await ctx.output.object(report);
+    return;
+  }
+  await ctx.output.list(steps, columns);
+  await ctx.output.object(report, summary.filter((field) => field.value(report) !== undefined));
+}
+
+export async function printReport(ctx: Context, report: RotationReport): Promise<void> {
+  await printWithSteps(ctx, { ...report }, report.steps, STEP_COLUMNS, SUMMARY);
+}
+
+// ---- --dry-run
+
+interface PlannedStep extends Row {
+  step: string;
+  action: string;
+}
+
+const PLAN_COLUMNS: Array<Column<PlannedStep>> = [
+  { header: 'step', value: (step) => step.step },
+  { header: 'action', value: (step) => step.action },
+];
+
+const PLAN_SUMMARY: Array<Column<Row>> = [
+  { header: 'dry run', value: (row) => row.action ?? 'rotate' },
+  { header: 'profile', value: (row) => row.profile ?? '(key from flags or environment)' },
+  { header: 'old key', value: (row) => id(row.old_key) },
+  { header: 'new key name', value: (row) => row.new_name },
+];
+
+/** A new rotation's plan; nothing has been sent, so the old key's name and scopes are not known yet. */
+export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan?: string): Promise<void> {
+  const keyId = plan.connection.signer.keyId;
+  const name = plan.name ?? '<old key name>-rotated-<UTC time>';
+  const target = plan.targetFile ?? `${keysDir(ctx)}/<new api_key>.pem`;
+  const oldFile = plan.oldKeyFile;
+  const hooks = plan.hooks;
+  const steps: PlannedStep[] = [
+    ...(ifOlderThan ? [{ step: 'age', action: `GET /api_keys signed by key ${keyId}: go on only if the key is older than ${ifOlderThan} (else exit 0, "not due")` }] : []),
+    { step: 'preflight', action: `GET /api_keys signed by key ${keyId}: the key works and is listed` },
+    {
+      step: 'mint',
+      action:
+        plan.method === 'local'
+          ? `make an RSA-2048 pair here and upload its public half as key "${name}", with the old key's scopes and subaccount`
+          : `the service generates key "${name}" with the old key's scopes and subaccount`,
+    },
+    { step: 'store', action: `write its private key (0600) to ${target}` },
+    {
+      step: 'switch',
+      action: plan.owner.mode === 'profile' ? `point profile "${plan.owner.profile}" (keys.keyId, keys.privateKeyFile) at the new key` : 'skip: the key comes from flags or the environment; the report gives the new id and file',
+    },
+    { step: 'verify', action: 'GET /api_keys signed by the new key must list it; otherwise everything is rolled back' },
+    ...(hooks?.deploy ? [{ step: 'deploy', action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s` }] : []),
+    ...(hooks?.verify ? [{ step: 'verify-app', action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s` }] : []),
+    ...(hooks?.deploy ? [{ step: 'on failure', action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted` }] : []),
+    { step: 'delete-old', action: plan.keepOld ? 'skip: --keep-old' : `DELETE /api_keys/${keyId}` },
+    {
+      step: 'remove-old-file',
+      action: oldFile === null ? 'skip: the old key came from the environment' : plan.oldFileCreatedByTrident && !plan.keepOld ? `remove ${oldFile}` : `skip: keep ${oldFile}`,
+    },
+  ];
+  await printWithSteps(
+    ctx,
+    {
+      dry_run: true,
+      profile: plan.owner.mode === 'profile' ? plan.owner.profile : null,
+      old_key: { api_key: keyId, private_key_file: oldFile },
+      new_name: name,
+      private_key_file: target,
+      ...(hooks ? { hooks } : {}),
+      ...(ifOlderThan ? { if_older_than: ifOlderThan } : {}),
+      steps,
+    },
+    steps,
+    PLAN_COLUMNS,
+    PLAN_SUMMARY,
+  );
+}
+
+const FORWARD: Array<[Phase, string]> = [
+  ['minting', 'mint'],
+  ['minted', 'store'],
+  ['stored', 'switch'],
+  ['switching', 'switch'],
+  ['switched', 'verify'],
+  ['verified', 'deploy'],
+  ['deploying', 'deploy'],
+  ['deployed', 'verify-app'],
+  ['verifying-app', 'verify-app'],
+  ['app-verified', 'delete-old'],
+  ['deleting-old', 'delete-old'],
+  ['old-deleted', 'remove-old-file'],
+];
+
+/** The steps --resume or --abort would run from the journaled phase. */
+function pendingSteps(journal: Journal, action: 'resume' | 'abort'): string[] {
+  const { phase } = journal;
+  const forward = action === 'resume' || phase === 'deleting-old' || phase === 'old-deleted';
+  if (phase !== 'rolling-back' && phase !== 'rolling-back-app' && forward) {
+    const steps = FORWARD.filter(([from]) => PHASES.indexOf(from) >= PHASES.indexOf(phase)).map(([, step]) => step);
+    const skipped = (step: string) => (journal.keep_old && step === 'delete-old') || (step === 'deploy' && !journal.hooks?.deploy) || (step === 'verify-app' && !journal.hooks?.verify);
+    return [...new Set(steps)].filter((step) => !skipped(step));
+  }
+  const from = journal.rollback?.from ?? phase;
+  const restore = journal.owner.mode === 'profile' && PHASES.indexOf(from) >= PHASES.indexOf('switching');
+  const appMayHoldNewKey = Boolean(journal.hooks?.deploy) && PHASES.indexOf(from) >= PHASES.indexOf('deploying') && PHASES.indexOf(from) <= PHASES.indexOf('app-verified');
+  const redeploy = phase === 'rolling-back-app' || (phase !== 'rolling-back' && appMayHoldNewKey);
+  return [...(redeploy ? ['rollback-deploy'] : []), ...(restore ? ['restore-profile'] : []), 'delete-new', 'remove-new-files'];
+}
+
+export async function printPendingPlan(ctx: Context, path: string, journal: Journal, action: 'resume' | 'abort'): Promise<void> {
+  const describe: Record<string, string> = {
+    mint: `find key "${journal.new_name}": keep it if its private half was staged, delete it otherwise; make it if none is kept`,
+    store: 'move the new private key to its place',
+    switch: journal.owner.mode === 'profile' ? `point profile "${journal.owner.profile}" at the new key` : 'skip: no profile to switch',
+    verify: 'GET /api_keys signed by the new key must list it; otherwise roll back',
+    'delete-old': `DELETE /api_keys/${journal.old_key.api_key}`,
+    'remove-old-file': journal.old_key.file_created_by_trident ? `remove ${journal.old_key.private_key_file}` : "skip: the old key file is not trident's own (<config dir>/keys/<api_key>.pem)",
+    deploy: `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the new key's PEM on stdin (again, if it was interrupted)`,
+    'verify-app': `sh -c ${JSON.stringify(journal.hooks?.verify ?? '')}`,
+    'rollback-deploy': `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the old key's PEM on stdin (TRIDENT_DEPLOY_STEP=rollback)`,
+    'restore-profile': 'point the profile at the old key again',
+    'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : `delete every key named "${journal.new_name}"`,
+    'remove-new-files': 'remove the new private key files',
+  };
+  const steps = pendingSteps(journal, action).map((step) => ({ step, action: describe[step]! }));
+  await printWithSteps(
+    ctx,
+    {
+      dry_run: true,
+      action,
+      journal: path,
+      phase: journal.phase,
+      profile: journal.owner.mode === 'profile' ? journal.owner.profile : null,
+      old_key: { api_key: journal.old_key.api_key, private_key_file: journal.old_key.private_key_file },
+      new_name: journal.new_name,
+      new_key: journal.new_key ?? null,
+      steps,
+    },
+    steps,
+    PLAN_COLUMNS,
+    PLAN_SUMMARY,
+  );
+}

@@ -1,0 +1,192 @@
+// Getting a rotation going: whose key it is (a profile's, or one from flags or environment variables), the
+// checks made before anything is sent, the preflight request and the journal's first version; and finding
+// the journal of a rotation in progress for --resume and --abort.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError, usageError } from '../../core/errors.js';
+import { preflightSecretDir } from '../../core/files/secret-file.js';
+import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, settleEarlierRequests, type ConnectionOptions, type KeysConnection } from '../connection.js';
+import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
+import { Rotation } from './machine.js';
+import type { RotationDeps } from './deps.js';
+import { logStep } from './steps.js';
+import {
+  createJournal,
+  describeOwner,
+  inProgressError,
+  journalPath,
+  journalsOfKey,
+  readJournal,
+  rotationsDir,
+  type Journal,
+  type KeyOwner,
+} from './journal.js';
+import { requireName } from '../rules.js';
+
+export interface RotateOptions extends ConnectionOptions {
+  name?: string;
+  local?: boolean;
+  out?: string;
+  keepOld?: boolean;
+  dryRun?: boolean;
+  resume?: boolean;
+  abort?: boolean;
+}
+
+/** What a new rotation will do, worked out without sending anything. */
+export interface RotationPlan {
+  owner: KeyOwner;
+  journalPath: string;
+  connection: KeysConnection;
+  oldKeyFile: string | null;
+  oldFileCreatedByTrident: boolean;
+  profileBefore?: Journal['profile_before'];
+  method: Journal['method'];
+  /** --name; undefined: derived from the old key's name once it is known. */
+  name?: string;
+  targetFile: string | null;
+  stagingDir: string;
+  keepOld: boolean;
+  hooks?: Journal['hooks'];
+}
+
+const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z$/;
+
+/** `<old name>-rotated-20260301T101500Z`; an earlier rotation's suffix is replaced, not stacked. */
+export function rotatedName(oldName: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${oldName.replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
+}
+
+/** A profile's key is rotated when the key id comes from the profile; then its private key must come from there too. */
+function keyOwner(ctx: Context, opts: RotateOptions, keyId: string): KeyOwner {
+  if (ctx.settings.resolve('keys.keyId', opts.keyId).source !== 'profile') return { mode: 'env', keyId };
+  const fileSource = ctx.settings.resolve('keys.privateKeyFile', opts.privateKey).source;
+  const elsewhere = fileSource === 'flag' ? '--private-key' : fileSource === 'env' ? 'TRIDENT_PRIVATE_KEY_FILE' : ctx.env[PRIVATE_KEY_ENV] ? PRIVATE_KEY_ENV : undefined;
+  if (elsewhere !== undefined) {
+    throw usageError(
+      `the key id comes from profile "${ctx.profile}" but its private key from ${elsewhere}: rotate switches the profile, so both must come from it`,
+      `drop ${elsewhere} to rotate the profile's key, or give the key id with --key-id or TRIDENT_KEY_ID to rotate that key without touching the profile`,
+    );
+  }
+  return { mode: 'profile', profile: ctx.profile };
+}
+
+/**
+ * One journal name per key id, whoever owns the key (a profile or the environment): two rotations of one key
+ * contend for one file, which only one can create (createJournal is exclusive).
+ */
+const journalOfKey = (configDir: string, keyId: string): string => journalPath(configDir, { mode: 'env', keyId });
+
+function assertNothingInProgress(ctx: Context, path: string, keyId: string): void {
+  const existing = readJournal(path);
+  if (existing) throw inProgressError(path, existing);
+  const other = journalsOfKey(ctx.configDir, keyId)[0];
+  if (other) throw inProgressError(other.path, other.journal);
+}
+
+/** Everything that can be checked before a request: credentials, a rotation in progress, where files go. */
+export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
+  if (opts.out === STDOUT) throw usageError('rotate stores the new private key in a file: --out - is not available');
+  const name = opts.name === undefined ? undefined : requireName(opts.name);
+  const connection = resolveConnection(ctx, opts);
+  const { keyId } = connection.signer;
+  const owner = keyOwner(ctx, opts, keyId);
+  const path = journalOfKey(ctx.configDir, keyId);
+  assertNothingInProgress(ctx, path, keyId);
+  const targetFile = outPath(opts.out) ?? null;
+  if (targetFile !== null && existsSync(targetFile)) throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
+  preflightKeyTarget(ctx, opts.out);
+  preflightSecretDir(rotationsDir(ctx.configDir));
+  const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
+  const stored = ctx.settings.store.values(ctx.profile);
+  return {
+    owner,
+    journalPath: path,
+    connection,
+    oldKeyFile,
+    oldFileCreatedByTrident: oldKeyFile !== null && oldKeyFile === resolve(defaultKeyPath(ctx, keyId)),
+    ...(owner.mode === 'profile' ? { profileBefore: { keyId: stored['keys.keyId'], privateKeyFile: stored['keys.privateKeyFile'] } } : {}),
+    method: opts.local ? 'local' : 'generate',
+    ...(name !== undefined ? { name } : {}),
+    targetFile,
+    stagingDir: resolve(stagingDir(ctx, opts.out)),
+    keepOld: Boolean(opts.keepOld),
+  };
+}
+
+/** The preflight (the current key works and is listed), then the journal: from here on the rotation can be resumed. */
+export async function beginRotation(ctx: Context, plan: RotationPlan, deps: RotationDeps): Promise<Rotation> {
+  const start = performance.now();
+  const { keyId } = plan.connection.signer;
+  await settleEarlierRequests(ctx, plan.connection);
+  const client = await deps.client(plan.connection.signer);
+  const keys = await client.list();
+  const old = keys.find((key) => key.api_key === keyId);
+  if (!old) throw new TridentError(ExitCode.notFound, `key ${keyId} signs requests, but the service does not list it`, { hint: 'check --url: keys work only in the environment that issued them' });
+  const name = plan.name ?? rotatedName(old.name, ctx.now());
+  if (keys.some((key) => key.name === name)) {
+    throw usageError(`a key named "${name}" exists already`, 'an interrupted rotation finds its new key by name, so the name must be unique: choose another --name');
+  }
+  const now = ctx.now().toISOString();
+  const id = randomBytes(6).toString('hex');
+  const journal: Journal = {
+    version: 1,
+    id,
+    started_at: now,
+    updated_at: now,
+    phase: 'minting',
+    owner: plan.owner,
+    ...(plan.profileBefore ? { profile_before: plan.profileBefore } : {}),
+    url: plan.connection.baseUrl.href,
+    method: plan.method,
+    keep_old: plan.keepOld,
+    ...(plan.hooks ? { hooks: plan.hooks } : {}),
+    old_key: { ...old, private_key_file: plan.oldKeyFile, file_created_by_trident: plan.oldFileCreatedByTrident },
+    new_name: name,
+    staged_file: join(plan.stagingDir, `pending-rotation-${id}.pem`),
+    target_file: plan.targetFile,
+    old_key_deleted: false,
+    steps: [{ step: 'preflight', status: 'done', ms: Math.round(performance.now() - start), api_key: keyId, name: old.name }],
+    warnings: [],
+  };
+  logStep(ctx, journal.steps[0]!);
+  await createJournal(plan.journalPath, journal);
+  await deps.checkpoint('minting');
+  return new Rotation(ctx, plan.journalPath, journal, deps, { resumed: false, oldClient: client });
+}
+
+/** The profile's rotation: named by its key (old or new), or by the profile (journals of earlier versions). */
+function profileRotation(ctx: Context, keyId: string | undefined): { path: string; journal: Journal } | undefined {
+  const owner: KeyOwner = { mode: 'profile', profile: ctx.profile };
+  const ofProfile = ({ journal }: { journal: Journal }) => journal.owner.mode === 'profile' && journal.owner.profile === ctx.profile;
+  const byKey = keyId === undefined ? undefined : journalsOfKey(ctx.configDir, keyId).find(ofProfile);
+  if (byKey) return byKey;
+  const path = journalPath(ctx.configDir, owner);
+  const journal = readJournal(path);
+  return journal && { path, journal };
+}
+
+/** The rotation in progress for the key given by --key-id or TRIDENT_KEY_ID (as its old or new key), otherwise the profile's. */
+export function lookUpRotation(ctx: Context, opts: RotateOptions): { owner: KeyOwner; found: { path: string; journal: Journal } | undefined } {
+  const keyId = ctx.settings.resolve('keys.keyId', opts.keyId);
+  const owner: KeyOwner = keyId.source === 'flag' || keyId.source === 'env' ? { mode: 'env', keyId: keyId.value! } : { mode: 'profile', profile: ctx.profile };
+  return { owner, found: owner.mode === 'env' ? journalsOfKey(ctx.configDir, owner.keyId)[0] : profileRotation(ctx, keyId.value) };
+}
+
+/** The rotation to resume or abort (lookUpRotation); exit 2 when there is none. */
+export function findRotation(ctx: Context, opts: RotateOptions, verb: 'resume' | 'abort'): { path: string; journal: Journal } {
+  const { owner, found } = lookUpRotation(ctx, opts);
+  if (!found) throw usageError(`no rotation of ${describeOwner(owner)} is in progress: nothing to ${verb}`);
+  // A rotation is finished where it started: a different URL asked for now would be silently ignored.
+  const url = ctx.settings.resolve('keys.url', opts.url);
+  if ((url.source === 'flag' || url.source === 'env') && keysBaseUrl(url.value!).href !== keysBaseUrl(found.journal.url).href) {
+    throw usageError(
+      `the rotation of ${describeOwner(owner)} was started against ${found.journal.url}, not ${url.value}`,
+      `run --${verb} without ${url.source === 'flag' ? '--url' : 'TRIDENT_KEYS_URL'}: it always goes to the service the rotation started on`,
+    );
+  }
+  return found;
+}

@@ -1,5 +1,0 @@
-// The sandbox as a library, for the demo and the benchmarks: dist/sandbox-api.js.
-export { startSandbox, writeSandboxProfile, SANDBOX_PROFILE, type RunningSandbox, type SandboxOptions } from './run.js';
-export { seedCatalogDb } from './catalog-seed.js';
-export { startCatalogSandbox } from './catalog-server.js';
-export { startKeysSandbox } from './keys-server.js';

@@ -1,0 +1,359 @@
+// A deterministic demo catalog written the way the real converter writes one (spec/real-services.md §3):
+// its column types and extra tables, naive UTC timestamps, Russian settlements. Three stores, several
+// regions, a category tree, products sold by one to three stores, and about a year of history per source
+// mixing point observations, validity intervals, price changes, missing discount/loyalty prices and gaps.
+import { closeSync, openSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from './converter-schema.js';
+import {
+  CATEGORIES,
+  COUNTRY,
+  PRODUCT_KINDS,
+  SETTLEMENTS,
+  STORE_CATEGORY_PREFIX,
+  STORE_SETTLEMENTS,
+  STORES,
+  type ProductKind,
+  type Store,
+} from './seed-data.js';
+
+export interface SeedCatalogOptions {
+  /** Distinct products (canonical ids); default 2000. */
+  products?: number;
+  /** PRNG seed; default 1. */
+  seed?: number;
+  /** The end of the history; default the current time, floored to the hour. */
+  now?: Date;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Creates a new SQLite file (never over an existing one) and fills it in one transaction. */
+export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): void {
+  const products = options.products ?? 2000;
+  if (!Number.isInteger(products) || products < 0) throw new RangeError(`products must be a non-negative integer, got ${products}`);
+  const nowMs = options.now ? Math.floor(options.now.getTime() / 1000) * 1000 : Math.floor(Date.now() / HOUR) * HOUR;
+  if (!Number.isFinite(nowMs)) throw new RangeError('now must be a valid date');
+
+  closeSync(openSync(file, 'wx')); // refuses an existing file
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.exec(CONVERTER_TABLES_SQL);
+    const seeder = new Seeder(db, new Rng(options.seed ?? 1), nowMs);
+    db.transaction(() => seeder.run(products))();
+    db.exec(CONVERTER_INDEXES_SQL);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // already failing; the file goes anyway
+    }
+    rmSync(file, { force: true });
+    throw error;
+  }
+}
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+class Rng {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  hex32(): string {
+    return Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+  }
+
+  uuid(): string {
+    const hex = this.hex32() + this.hex32() + this.hex32() + this.hex32();
+    const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  }
+
+  shuffled<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(this.next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+}
+
+/** The converter's DATETIME text: naive UTC with microseconds, `2026-03-01 10:00:00.000000`. */
+function iso(ms: number): string {
+  const text = new Date(ms).toISOString();
+  return `${text.slice(0, 10)} ${text.slice(11, 23)}000`;
+}
+
+function money(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+interface SnapshotValues {
+  price: number;
+  discount: number | null;
+  loyal: number | null;
+  available: number | null;
+}
+
+interface SourceHistory {
+  first: number;
+  last: SnapshotValues;
+  lastSeen: number;
+}
+
+class Seeder {
+  private readonly insert: Record<'settlement' | 'category' | 'product' | 'asset' | 'snapshot' | 'cursor' | 'source' | 'store', Database.Statement>;
+  private readonly storesSeen = new Set<string>();
+  private readonly categoryIds = new Map<string, number>();
+  private rowId = 0;
+  private snapshotId = 0;
+  private receiverProductId = 0;
+  private readonly lastReceiverId = new Map<Store, number>();
+
+  constructor(
+    db: Database.Database,
+    private readonly rng: Rng,
+    private readonly now: number,
+  ) {
+    const insert = (table: string, columns: string[]) =>
+      db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+    this.insert = {
+      settlement: insert('catalog_settlements', [
+        'id', 'geo_key', 'country', 'country_normalized', 'region', 'region_normalized', 'name', 'name_normalized',
+        'settlement_type', 'alias', 'latitude', 'longitude', 'first_seen_at', 'last_seen_at', 'updated_at',
+      ]),
+      category: insert('catalog_categories', [
+        'id', 'category_key', 'parser_name', 'source_uid', 'parent_source_uid', 'title', 'title_normalized', 'alias',
+        'depth', 'sort_order', 'first_seen_at', 'last_seen_at', 'updated_at',
+      ]),
+      product: insert('catalog_products', [
+        'id', 'canonical_product_id', 'parser_name', 'source_id', 'plu', 'sku', 'title_original',
+        'title_normalized_no_stopwords', 'brand', 'price', 'discount_price', 'loyal_price', 'price_unit', 'rating',
+        'reviews_count', 'promo', 'is_new', 'hit', 'adult', 'unit', 'available_count', 'package_quantity', 'package_unit',
+        'primary_category_id', 'settlement_id', 'composition_original', 'composition_normalized', 'observed_at',
+        'created_at', 'updated_at', 'source_page_url', 'producer_name', 'producer_country', 'expiration_date_in_days',
+        'season', 'data_matrix',
+      ]),
+      asset: insert('catalog_product_assets', ['product_id', 'asset_kind', 'sort_order', 'value', 'created_at', 'updated_at']),
+      snapshot: insert('catalog_product_snapshots', [
+        'id', 'canonical_product_id', 'parser_name', 'source_id', 'source_run_id', 'receiver_product_id',
+        'receiver_artifact_id', 'receiver_sort_order', 'source_event_uid', 'content_fingerprint', 'price',
+        'discount_price', 'loyal_price', 'price_unit', 'available_count', 'valid_from_at', 'valid_to_at', 'observed_at',
+        'created_at',
+      ]),
+      cursor: insert('converter_sync_state', ['key', 'value', 'updated_at']),
+      source: insert('catalog_product_sources', [
+        'parser_name', 'source_id', 'canonical_product_id', 'first_seen_at', 'last_seen_at', 'updated_at',
+      ]),
+      store: insert('catalog_stores', ['store_key', 'parser_name', 'code', 'settlement_id', 'first_seen_at', 'last_seen_at', 'updated_at']),
+    };
+  }
+
+  run(products: number): void {
+    this.settlements();
+    this.categories();
+    for (let i = 0; i < products; i += 1) this.product();
+    for (const store of STORES) {
+      const ingestedAt = this.now - this.rng.int(1, 90) * MINUTE;
+      this.insert.cursor.run(`receiver_cursor:${store}`, `${iso(ingestedAt)}\t${this.lastReceiverId.get(store) ?? 0}`, iso(ingestedAt + MINUTE));
+    }
+  }
+
+  private settlements(): void {
+    const firstSeen = iso(this.now - 365 * DAY);
+    const country = COUNTRY.toLowerCase();
+    for (const s of SETTLEMENTS) {
+      // `россия|москва|москва`: country, region and name, normalized.
+      const geoKey = [country, (s.regionNormalized ?? s.region).toLowerCase(), s.name.toLowerCase()].join('|');
+      const alias = s.id === 1 ? 'msk' : s.id === 3 ? 'spb' : null;
+      this.insert.settlement.run(
+        s.id, geoKey, COUNTRY, country, s.region, s.regionNormalized, s.name, s.name.toLowerCase(), s.type, alias,
+        s.lat, s.lon, firstSeen, iso(this.now), iso(this.now - s.id * HOUR),
+      );
+    }
+  }
+
+  private categories(): void {
+    let id = 0;
+    const firstSeen = iso(this.now - 365 * DAY);
+    for (const store of STORES) {
+      const prefix = STORE_CATEGORY_PREFIX[store];
+      const uid = (key: string) => `${prefix}-${100 + CATEGORIES.findIndex((c) => c.key === key)}`;
+      const siblings = new Map<string | null, number>();
+      for (const category of CATEGORIES) {
+        id += 1;
+        let depth = 0;
+        for (let parent = category.parent; parent; parent = CATEGORIES.find((c) => c.key === parent)!.parent) depth += 1;
+        const sortOrder = siblings.get(category.parent) ?? 0;
+        siblings.set(category.parent, sortOrder + 1);
+        this.insert.category.run(
+          id, `${store}:uid:${uid(category.key)}`, store, uid(category.key), category.parent ? uid(category.parent) : null,
+          category.title, category.title.toLowerCase(), category.alias, depth, sortOrder, firstSeen,
+          iso(this.now - this.rng.int(0, 48) * HOUR), iso(this.now - this.rng.int(0, 240) * HOUR),
+        );
+        this.categoryIds.set(`${store}:${category.key}`, id);
+      }
+    }
+  }
+
+  private product(): void {
+    const rng = this.rng;
+    const kind = rng.pick(PRODUCT_KINDS);
+    const brand = rng.pick(kind.brands);
+    const variant = rng.pick(kind.variants);
+    const size = rng.pick(kind.sizes);
+    const basePrice = Math.floor(kind.price[0] + rng.next() * (kind.price[1] - kind.price[0])) + rng.pick([0, 0.9, 0.99]);
+    const canonicalId = rng.uuid();
+    const storeCount = rng.chance(0.3) ? 3 : rng.chance(0.5) ? 2 : 1;
+    const stores = rng.shuffled(STORES).slice(0, storeCount);
+    const rating = rng.chance(0.8) ? rng.int(35, 50) / 10 : null;
+    // Each store spells the same product its own way.
+    const titles: Record<Store, string> = {
+      fixprice: [kind.noun, brand, variant, size[1]].filter(Boolean).join(' '),
+      chizhik: [kind.noun, variant, brand, size[1]].filter(Boolean).join(' '),
+      perekrestok: `${[kind.noun, brand, variant].filter(Boolean).join(' ')}, ${size[1]}`,
+    };
+
+    for (const store of stores) {
+      const places = STORE_SETTLEMENTS[store];
+      const first = rng.chance(0.7) ? places[0]! : rng.pick(places);
+      const settlements = [first];
+      if (rng.chance(0.25)) {
+        const second = rng.pick(places.filter((place) => place !== first));
+        settlements.push(second);
+      }
+      for (const settlementId of settlements) {
+        this.sourceRow({ canonicalId, store, settlementId, kind, brand, title: titles[store], size, basePrice, rating });
+      }
+    }
+  }
+
+  private sourceRow(p: {
+    canonicalId: string;
+    store: Store;
+    settlementId: number;
+    kind: ProductKind;
+    brand: string | null;
+    title: string;
+    size: [number, string, string];
+    basePrice: number;
+    rating: number | null;
+  }): void {
+    const rng = this.rng;
+    this.rowId += 1;
+    const id = this.rowId;
+    const sourceId = String(100000 + id);
+    const history = this.history(p.canonicalId, p.store, sourceId, p.basePrice * (p.store === 'perekrestok' ? 1.1 : p.store === 'chizhik' ? 0.95 : 1));
+    const rowRating = p.rating === null ? null : Math.min(5, Math.max(1, money(p.rating + (rng.next() - 0.5) * 0.4)));
+    this.insert.product.run(
+      id, p.canonicalId, p.store, sourceId, String(rng.int(10000, 99999)), `${STORE_CATEGORY_PREFIX[p.store]}-${rng.int(100000, 999999)}`,
+      p.title, normalizeTitle(p.title), p.brand, history.last.price, history.last.discount, history.last.loyal, 'RUB',
+      rowRating, rowRating === null ? null : rng.int(0, 800), history.last.discount !== null ? 1 : 0, rng.chance(0.05) ? 1 : 0,
+      rng.chance(0.1) ? 1 : 0, p.kind.adult ? 1 : 0, p.kind.unit, history.last.available, p.size[0], p.size[2],
+      this.categoryIds.get(`${p.store}:${p.kind.category}`) ?? null, p.settlementId, null, null,
+      iso(history.lastSeen), iso(history.first), iso(history.lastSeen),
+      // The converter's extra columns, from what is already known (no draws: the data stays as it was).
+      `https://${p.store}.example/catalog/${sourceId}`, p.brand, p.brand === null ? null : 'Россия',
+      SHELF_LIFE_DAYS[p.kind.category] ?? null, 0, p.kind.category in SHELF_LIFE_DAYS ? 1 : 0,
+    );
+    this.insert.source.run(p.store, sourceId, p.canonicalId, iso(history.first), iso(history.lastSeen), iso(history.lastSeen));
+    const storeKey = `${p.store}:${p.settlementId}`;
+    if (!this.storesSeen.has(storeKey)) {
+      this.storesSeen.add(storeKey);
+      this.insert.store.run(storeKey, p.store, `${STORE_CATEGORY_PREFIX[p.store]}-${p.settlementId}`, p.settlementId, iso(history.first), iso(this.now), iso(this.now));
+    }
+    if (rng.chance(0.9)) {
+      const stamp = iso(history.first);
+      this.insert.asset.run(id, 'image_url', 0, `https://img.${p.store}.example/${sourceId}/0.webp`, stamp, stamp);
+      if (rng.chance(0.6)) this.insert.asset.run(id, 'image_url', 1, `https://img.${p.store}.example/${sourceId}/1.webp`, stamp, stamp);
+    }
+  }
+
+  /** 10–14 snapshots over about a year: points first (older data), then validity intervals with gaps. */
+  private history(canonicalId: string, store: Store, sourceId: string, basePrice: number): SourceHistory {
+    const rng = this.rng;
+    const count = rng.int(10, 14);
+    const start = this.now - 365 * DAY + rng.int(0, 20) * DAY + rng.int(0, 1439) * MINUTE;
+    const discontinued = rng.chance(0.08);
+    const end = discontinued ? this.now - rng.int(30, 120) * DAY : this.now - rng.int(0, 36) * HOUR;
+    const times = [start];
+    for (let i = 1; i < count; i += 1) times.push(start + Math.floor((rng.next() * (end - start)) / MINUTE) * MINUTE);
+    times.sort((a, b) => a - b);
+    const points = rng.int(2, 5);
+    let price = money(basePrice);
+    let values: SnapshotValues = { price, discount: null, loyal: null, available: null };
+    let lastSeen = start;
+    this.receiverProductId += 1;
+    for (let e = 0; e < count; e += 1) {
+      const at = times[e]!;
+      const next = e + 1 < count ? times[e + 1]! : end;
+      if (e > 0 && rng.chance(0.45)) price = Math.max(1, money(price * (1 + (rng.next() - 0.45) * 0.2)));
+      values = {
+        price,
+        discount: rng.chance(0.25) ? money(price * (0.75 + rng.next() * 0.17)) : null,
+        loyal: store === 'perekrestok' && rng.chance(0.6) ? money(price * 0.93) : store === 'chizhik' && rng.chance(0.2) ? money(price * 0.97) : null,
+        available: store === 'chizhik' && rng.chance(0.5) ? null : rng.int(0, 60),
+      };
+      const observed = iso(at);
+      let validFrom: string | null = null;
+      let validTo: string | null = null;
+      if (e >= points && !rng.chance(0.15)) {
+        // Seen until just before the next change, or with a gap (nothing scraped) before it.
+        const until = e === count - 1 ? end : rng.chance(0.3) ? at + Math.floor((rng.next() * 0.6 * (next - at)) / MINUTE) * MINUTE : next - HOUR;
+        lastSeen = Math.max(at, until);
+        validFrom = observed;
+        validTo = lastSeen === at ? observed : iso(lastSeen);
+      } else {
+        lastSeen = at;
+      }
+      this.snapshotId += 1;
+      this.insert.snapshot.run(
+        this.snapshotId, canonicalId, store, sourceId, `${store}-run-${Math.floor(at / DAY)}`, this.receiverProductId,
+        Math.floor(at / DAY), e, `${store}:${sourceId}:${e}`, rng.hex32(), values.price, values.discount,
+        values.loyal, 'RUB', values.available, validFrom, validTo, observed, observed,
+      );
+    }
+    this.lastReceiverId.set(store, this.receiverProductId);
+    return { first: start, last: values, lastSeen };
+  }
+}
+
+/** Shelf life of perishable kinds (their rows also carry a data matrix code, as such goods must). */
+const SHELF_LIFE_DAYS: Record<string, number> = { milk: 10, cheese: 60, juice: 365, water: 540 };
+
+function normalizeTitle(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}%]+/gu, ' ')
+    .trim();
+}

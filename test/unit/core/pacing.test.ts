@@ -1,0 +1,83 @@
+// A batch that paces itself after a 429 (issue 18): the Pacer's waits, the HTTP core telling a batch that a
+// request met a 429 even when a retry got through, and the keys sandbox's token buckets.
+import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { createHttpClient } from '../../../src/core/http/client.js';
+import { Pacer } from '../../../src/core/http/pacing.js';
+import { RateLimiter } from '../../../src/sandbox/keys/rate-limit.js';
+
+function pacer(random = 0.5) {
+  const waits: number[] = [];
+  const pace = new Pacer({ sleep: async (ms) => void waits.push(ms), random: () => random });
+  return { pace, waits };
+}
+
+describe('Pacer', () => {
+  it('does not wait until a request is rate limited', async () => {
+    const { pace, waits } = pacer();
+    for (let i = 0; i < 5; i += 1) {
+      await pace.beforeNext();
+      pace.record(false);
+    }
+    expect(waits).toEqual([]);
+  });
+
+  it('after a 429 waits before the next request, doubling with each 429 up to 8 s and easing off by a tenth', async () => {
+    const { pace, waits } = pacer(1);
+    const gaps: number[] = [];
+    for (const limited of [true, true, false, true, true, true, true, true, false]) {
+      pace.record(limited);
+      gaps.push(pace.gap);
+      await pace.beforeNext();
+    }
+    expect(gaps).toEqual([500, 1000, 900, 1800, 3600, 7200, 8000, 8000, 7200]);
+    expect(waits).toEqual(gaps);
+  });
+
+  it('jitters each wait between half the gap and the whole of it', async () => {
+    for (const [random, wait] of [[0, 250], [0.5, 375], [0.999, 500]] as const) {
+      const { pace, waits } = pacer(random);
+      pace.record(true);
+      await pace.beforeNext();
+      expect(waits).toEqual([wait]);
+    }
+  });
+});
+
+describe('HttpResponse.rateLimited', () => {
+  it('says an earlier attempt met a 429 without Retry-After, and not otherwise', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const sleeps: number[] = [];
+    const http = createHttpClient({ serviceName: 'keys service', dispatcher: agent, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+    const pool = agent.get('https://x.test');
+    pool.intercept({ path: '/k/1', method: 'DELETE' }).reply(429, { error: 'too many requests' });
+    pool.intercept({ path: '/k/1', method: 'DELETE' }).reply(204, '');
+    pool.intercept({ path: '/k/2', method: 'DELETE' }).reply(204, '');
+    const limited = await http.request({ method: 'DELETE', url: 'https://x.test/k/1', deleteIsRetrySafe: true });
+    expect([limited.status, limited.attempts, limited.rateLimited, limited.earlierAttemptMayHaveTakenEffect]).toEqual([204, 2, true, false]);
+    expect(sleeps).toEqual([125]);
+    const clean = await http.request({ method: 'DELETE', url: 'https://x.test/k/2', deleteIsRetrySafe: true });
+    expect(clean.rateLimited).toBe(false);
+    await agent.close();
+  });
+});
+
+describe('the keys sandbox rate limit', () => {
+  it('keeps a bucket per class: a burst, then 429 without Retry-After until tokens come back', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ readPerSecond: 20, writePerSecond: 2, burst: 2 }, () => now);
+    expect(limiter.check('DELETE')).toBeUndefined();
+    expect(limiter.check('POST')).toBeUndefined();
+    const refused = limiter.check('DELETE');
+    expect(refused).toEqual({ status: 429, body: { error: 'too many requests' }, headers: undefined });
+    expect(limiter.check('GET')).toBeUndefined();
+    now = 499;
+    expect(limiter.check('DELETE')?.status).toBe(429);
+    now = 500;
+    expect(limiter.check('DELETE')).toBeUndefined();
+    expect(limiter.check('DELETE')?.status).toBe(429);
+    now = 60_000;
+    expect([limiter.check('DELETE'), limiter.check('DELETE'), limiter.check('DELETE')?.status]).toEqual([undefined, undefined, 429]);
+  });
+});

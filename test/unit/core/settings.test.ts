@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Settings, SettingsStore, configDir } from '../../../src/core/files/settings.js';
+
+const freshDir = () => join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'cfg');
+
+describe('config dir', () => {
+  it('prefers TRIDENT_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config', () => {
+    expect(configDir({ TRIDENT_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/a');
+    expect(configDir({ XDG_CONFIG_HOME: '/b', HOME: '/h' })).toBe('/b/trident');
+    expect(configDir({ HOME: '/h' })).toBe('/h/.config/trident');
+  });
+
+  it('never lands in the working directory: a relative or empty XDG_CONFIG_HOME or HOME is ignored', () => {
+    const home = userInfo().homedir;
+    expect(configDir({ XDG_CONFIG_HOME: 'relative/dir', HOME: '/h' })).toBe('/h/.config/trident');
+    expect(configDir({ HOME: '' })).toBe(join(home, '.config', 'trident'));
+    expect(configDir({ HOME: 'checkout', XDG_CONFIG_HOME: '' })).toBe(join(home, '.config', 'trident'));
+  });
+});
+
+describe('writing settings', () => {
+  it('a settings directory that cannot be one is a usage error (exit 2), not a bug', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'a-file');
+    writeFileSync(file, '');
+    const error = await new SettingsStore(file).update('default', { output: 'json' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ exitCode: 2, message: `cannot write the settings in ${file}: EEXIST` });
+  });
+});
+
+describe('SettingsStore', () => {
+  it('writes the file 0600 in a 0700 directory, whatever the umask', async () => {
+    const dir = freshDir();
+    const old = process.umask(0o022);
+    try {
+      await new SettingsStore(dir).update('default', { 'keys.url': 'https://example.test/trade-api/v2' });
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps profiles apart and sets several values in one write', async () => {
+    const store = new SettingsStore(freshDir());
+    await store.update('a', { 'keys.keyId': 'k1', 'keys.privateKeyFile': '/k1.pem' });
+    await store.update('b', { 'keys.keyId': 'k2' });
+    await store.update('a', { 'keys.privateKeyFile': undefined });
+    expect(store.values('a')).toEqual({ 'keys.keyId': 'k1' });
+    expect(store.values('b')).toEqual({ 'keys.keyId': 'k2' });
+    expect(store.profiles()).toEqual(['a', 'b']);
+  });
+
+  it('refuses bad values and profile names before writing', async () => {
+    const store = new SettingsStore(freshDir());
+    await expect(store.update('default', { output: 'xml' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(store.update('default', { 'catalog.url': 'nope' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(store.update('../x', { output: 'json' })).rejects.toMatchObject({ exitCode: 2 });
+    expect(store.profiles()).toEqual([]);
+  });
+
+  it('reports a corrupt settings file as a usage error naming it', () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{not json');
+    expect(() => store.profiles()).toThrow(/cannot read settings .*settings\.json/);
+  });
+});
+
+describe('Settings precedence', () => {
+  it('flag > env > profile > default, with the source of each', async () => {
+    const store = new SettingsStore(freshDir());
+    await store.update('default', { 'keys.url': 'https://profile.test', 'time.userAgent': 'profile-ua' });
+    const env = { TRIDENT_KEYS_URL: 'https://env.test' };
+    const settings = new Settings(store, 'default', env, { output: 'json' });
+    expect(settings.resolve('keys.url', 'https://flag.test')).toEqual({ key: 'keys.url', value: 'https://flag.test', source: 'flag' });
+    expect(settings.resolve('keys.url')).toEqual({ key: 'keys.url', value: 'https://env.test', source: 'env' });
+    expect(settings.resolve('time.userAgent')).toEqual({ key: 'time.userAgent', value: 'profile-ua', source: 'profile' });
+    expect(settings.resolve('time.authScheme')).toEqual({ key: 'time.authScheme', value: 'bearer', source: 'default' });
+    expect(settings.resolve('output')).toMatchObject({ value: 'json', source: 'flag' });
+    expect(settings.resolve('catalog.url')).toEqual({ key: 'catalog.url', value: undefined, source: undefined });
+  });
+
+  it('ignores an empty environment variable', async () => {
+    const store = new SettingsStore(freshDir());
+    await store.update('default', { 'catalog.url': 'http://127.0.0.1:1' });
+    const settings = new Settings(store, 'default', { TRIDENT_CATALOG_URL: '' });
+    expect(settings.resolve('catalog.url').source).toBe('profile');
+  });
+});
+
+describe('settings file shape and trust', () => {
+  it('refuses a file that is not an object of profiles holding strings, naming what is wrong (exit 2)', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['null', /expected a JSON object, found null$/],
+      ['[1]', /expected a JSON object, found an array$/],
+      ['{"profiles": 3}', /"profiles" must be an object, found a number$/],
+      ['{"profiles": {"p": "x"}}', /profile "p" must be an object, found a string$/],
+      ['{"profiles": {"p": {"keys.keyId": 7}}}', /keys.keyId of profile "p" must be a string, found a number$/],
+    ];
+    for (const [text, problem] of cases) {
+      const dir = freshDir();
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const store = new SettingsStore(dir);
+      writeFileSync(store.path, text, { mode: 0o600 });
+      let caught: unknown;
+      try {
+        store.profiles();
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, text).toMatchObject({ exitCode: 2, hint: 'fix or remove the file' });
+      expect((caught as Error).message, text).toMatch(problem);
+    }
+  });
+
+  it('refuses a URL setting that is not http(s), keeping the old message for one that does not parse', async () => {
+    const store = new SettingsStore(freshDir());
+    await expect(store.update('default', { 'keys.url': 'ftp://x' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "ftp://x" for keys.url: expected an http:// or https:// URL' });
+    await expect(store.update('default', { 'time.url': 'nope' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "nope" for time.url' });
+    await store.update('default', { 'catalog.url': 'http://127.0.0.1:1' });
+    expect(store.hasProfile('default')).toBe(true);
+    expect(store.hasProfile('other')).toBe(false);
+  });
+
+  it('refuses a settings file others can write, and a symlinked one', () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{}', { mode: 0o600 });
+    chmodSync(store.path, 0o606);
+    expect(() => store.profiles()).toThrow(`settings file ${store.path} can be written by other users (mode 606): refused`);
+    const linked = new SettingsStore(freshDir());
+    mkdirSync(linked.dir, { recursive: true, mode: 0o700 });
+    symlinkSync(store.path, linked.path);
+    expect(() => linked.profiles()).toThrow(`settings file ${linked.path} is a symbolic link: refused`);
+  });
+
+  it('takes over a lock whose holder is dead at once, and removes lock and pid after the write', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    mkdirSync(`${store.path}.lock`);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(`${store.path}.lock`, 'pid'), `${dead}\n`);
+    const started = performance.now();
+    await store.update('default', { output: 'json' });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(store.values('default')).toEqual({ output: 'json' });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+});

@@ -1,0 +1,143 @@
+// A key service in memory for the rotation's unit tests: it checks that a request is signed by the private
+// half of a listed key (Ed25519 pairs, fast to make), and can be told to fail an operation before or after
+// carrying it out. Plus a Context per "process" over one config dir, and the rotation's wiring around both.
+import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Context } from '../../../src/context.js';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import type { ApiKey, NewKey } from '../../../src/keys/client.js';
+import type { KeyPairPem } from '../../../src/keys/mint/keypair.js';
+import type { KeyService, RotationDeps } from '../../../src/keys/rotation/deps.js';
+import type { Signer } from '../../../src/keys/signing.js';
+import { testContext } from '../../helpers/context.js';
+
+export function ed25519Pair(): KeyPairPem {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+const spki = (key: KeyObject) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+
+type Operation = 'list' | 'generate' | 'create' | 'delete';
+/** `after`: the operation is carried out, then its answer is lost (outcome unknown). */
+export interface FakeFailure {
+  operation: Operation;
+  error: TridentError;
+  after?: boolean;
+  times?: number;
+  /** Only requests signed by this key. */
+  signer?: string;
+}
+
+export const unknownOutcome = () => new TridentError(ExitCode.unavailable, 'connection to keys.test failed: other side closed', { code: 'UNKNOWN_OUTCOME' });
+export const statusError = (status: number, exitCode: ExitCode) => new TridentError(exitCode, `keys service answered ${status}: injected`, { status });
+
+export class FakeKeyService {
+  readonly keys = new Map<string, { record: ApiKey; publicKeyPem: string }>();
+  readonly rejected = new Set<string>();
+  readonly failures: FakeFailure[] = [];
+  rejectNewKeys = false;
+
+  add(name: string, publicKeyPem: string): ApiKey {
+    const record: ApiKey = { api_key: randomUUID(), name, scopes: ['read', 'write'], created_ts: new Date().toISOString(), subaccount: null };
+    this.keys.set(record.api_key, { record, publicKeyPem });
+    if (this.rejectNewKeys) this.rejected.add(record.api_key);
+    return record;
+  }
+
+  names(): string[] {
+    return [...this.keys.values()].map((key) => key.record.name);
+  }
+
+  client(signer: Signer): KeyService {
+    const call = async <T>(operation: Operation, work: () => T): Promise<T> => {
+      const stored = this.keys.get(signer.keyId);
+      if (!stored || this.rejected.has(signer.keyId) || stored.publicKeyPem !== spki(signer.privateKey)) {
+        throw new TridentError(ExitCode.auth, 'keys service answered 401: INCORRECT_API_KEY_SIGNATURE', { status: 401 });
+      }
+      const index = this.failures.findIndex((f) => f.operation === operation && (f.signer === undefined || f.signer === signer.keyId));
+      const failure = index < 0 ? undefined : this.failures[index]!;
+      if (failure && --failure.times! <= 0) this.failures.splice(index, 1);
+      if (failure && !failure.after) throw failure.error;
+      const result = work();
+      if (failure) throw failure.error;
+      return result;
+    };
+    const record = (key: NewKey, publicKeyPem: string) => {
+      const added = this.add(key.name, publicKeyPem);
+      added.scopes = key.scopes ?? ['read', 'write'];
+      added.subaccount = key.subaccount ?? null;
+      return { ...added };
+    };
+    return {
+      list: () => call('list', () => [...this.keys.values()].map((key) => ({ ...key.record }))),
+      create: (key) => call('create', () => ({ apiKey: record(key, key.publicKeyPem) })),
+      generate: (key) =>
+        call('generate', () => {
+          const pair = ed25519Pair();
+          return { apiKey: record(key, pair.publicKeyPem), privateKeyPem: pair.privateKeyPem };
+        }),
+      delete: (id) => call('delete', () => (this.keys.delete(id) ? 'deleted' : 'not found')),
+    };
+  }
+
+  fail(failure: FakeFailure): void {
+    this.failures.push({ times: 1, ...failure });
+  }
+}
+
+export class Crash extends Error {}
+
+export interface World {
+  configDir: string;
+  service: FakeKeyService;
+  oldId: string;
+  oldFile: string;
+  stderr: string[];
+}
+
+/** A config dir whose profile "ci" uses a key of the fake service, its file at <config dir>/keys/<id>.pem. */
+export function newWorld(): World {
+  const configDir = join(mkdtempSync(join(tmpdir(), 'trident-rotation-')), 'config');
+  const service = new FakeKeyService();
+  const pair = ed25519Pair();
+  const oldId = service.add('ci-key', pair.publicKeyPem).api_key;
+  const oldFile = join(configDir, 'keys', `${oldId}.pem`);
+  mkdirSync(join(configDir, 'keys'), { recursive: true, mode: 0o700 });
+  writeFileSync(oldFile, pair.privateKeyPem, { mode: 0o600 });
+  writeFileSync(
+    join(configDir, 'settings.json'),
+    JSON.stringify({ profiles: { ci: { 'keys.url': 'https://keys.test', 'keys.keyId': oldId, 'keys.privateKeyFile': oldFile } } }),
+    { mode: 0o600 },
+  );
+  return { configDir, service, oldId, oldFile, stderr: [] };
+}
+
+/** A Context as a fresh process would build it; `answer` is typed at a terminal. */
+export function contextFor(world: World, env: NodeJS.ProcessEnv = {}, answer?: string): Context {
+  const terminal = answer !== undefined;
+  return testContext({
+    globals: { profile: 'ci', output: 'json' },
+    configDir: world.configDir,
+    env,
+    stdin: answer,
+    stdinTTY: terminal,
+    stdoutTTY: terminal,
+    stderrTTY: terminal,
+    onWrite: (text) => world.stderr.push(text),
+  }).ctx;
+}
+
+/** The fake service behind the rotation; `crashAt` throws a Crash at that checkpoint, like a SIGKILL there. */
+export function fakeDeps(world: World, crashAt?: string, checkpoints: string[] = []): RotationDeps {
+  return {
+    client: async (signer) => world.service.client(signer),
+    generatePair: async () => ed25519Pair(),
+    checkpoint: async (point) => {
+      checkpoints.push(point);
+      if (point === crashAt) throw new Crash(point);
+    },
+  };
+}

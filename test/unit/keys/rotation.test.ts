@@ -1,0 +1,309 @@
+// The rotation state machine against an in-memory key service: the journal's transitions, a crash at every
+// checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExitCode, TridentError } from '../../../src/core/errors.js';
+import * as rotate from '../../../src/keys/commands/rotate.js';
+import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
+import { journalPath, type Journal } from '../../../src/keys/rotation/journal.js';
+import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../../src/keys/rotation/start.js';
+import { rejectionOf } from './fixtures.js';
+import { contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
+import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey, spki } from './rotation-checks.js';
+
+const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
+async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
+  const ctx = contextFor(world, env);
+  const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
+  return rotation.run();
+}
+
+function go(world: World, action: 'resume' | 'abort', crashAt?: string, env?: NodeJS.ProcessEnv): Promise<RotationResult> {
+  const ctx = contextFor(world, env);
+  const { path, journal } = findRotation(ctx, {}, action);
+  const rotation = new Rotation(ctx, path, journal, fakeDeps(world, crashAt), { resumed: true });
+  return action === 'resume' ? rotation.resume() : rotation.abort();
+}
+
+const journalOf = (world: World): Journal => JSON.parse(readFileSync(JOURNAL(world), 'utf8'));
+describe('the rotation journal', () => {
+  it('is written before and after every step, 0600, and gone at the end', async () => {
+    const world = newWorld();
+    const seen: Array<[string, string | undefined, number]> = [];
+    const checkpoints: string[] = [];
+    const ctx = contextFor(world);
+    const deps = fakeDeps(world, undefined, checkpoints);
+    const checkpoint = deps.checkpoint;
+    deps.checkpoint = async (point) => {
+      seen.push([point, journalOf(world).phase, statSync(JOURNAL(world)).mode & 0o777]);
+      await checkpoint(point);
+    };
+    const result = await (await beginRotation(ctx, planRotation(ctx, {}), deps)).run();
+    expect(result.outcome).toBe('rotated');
+    expect(seen).toEqual([
+      ['minting', 'minting', 0o600],
+      ['generated', 'minting', 0o600],
+      ['minted', 'minted', 0o600],
+      ['stored', 'stored', 0o600],
+      ['switching', 'switching', 0o600],
+      ['switched', 'switched', 0o600],
+      ['verified', 'verified', 0o600],
+      ['deleting-old', 'deleting-old', 0o600],
+      ['old-deleted', 'old-deleted', 0o600],
+    ]);
+    expect(expectOneWorkingKey(world)).toBe(result.journal.new_key!.api_key);
+    expect(JSON.stringify(result.journal)).not.toMatch(/PRIVATE KEY/);
+  });
+
+  it('names the new key after the old one, replacing an earlier rotation suffix', () => {
+    const now = new Date('2026-03-01T10:15:00.123Z');
+    expect(rotatedName('deploy', now)).toBe('deploy-rotated-20260301T101500Z');
+    expect(rotatedName('deploy-rotated-20250101T000000Z', now)).toBe('deploy-rotated-20260301T101500Z');
+    expect(rotatedName('', now)).toBe('key-rotated-20260301T101500Z');
+  });
+
+  it('blocks another rotation of the same key, from the profile or from the environment (exit 2)', async () => {
+    const world = newWorld();
+    await crashes(start(world, {}, 'stored'));
+    const again = await rejectionOf(Promise.resolve().then(() => planRotation(contextFor(world), {})));
+    expect(again.exitCode).toBe(ExitCode.usage);
+    expect(again.message).toContain('a rotation of profile "ci" is in progress');
+    const env = { TRIDENT_KEY_ID: world.oldId, TRIDENT_PRIVATE_KEY_FILE: world.oldFile, TRIDENT_KEYS_URL: 'https://keys.test' };
+    const fromEnv = await rejectionOf(Promise.resolve().then(() => planRotation(contextFor(world, env), {})));
+    expect(fromEnv.message).toContain('a rotation of profile "ci" is in progress');
+  });
+});
+
+describe('a crash at any checkpoint, then another inside the resume or abort', () => {
+  for (const first of POINTS) {
+    it(`crash after "${first}"`, async () => {
+      for (const action of ['resume', 'abort'] as const) {
+        for (const second of [...POINTS, 'rolling-back']) {
+          for (const last of ['resume', 'abort'] as const) {
+            const world = newWorld();
+            await crashes(start(world, {}, first));
+            const result = await finishedAfterCrash(
+              () => go(world, action, second),
+              () => go(world, last),
+            );
+            const label = `${first} → ${action} (crash at ${second}) → ${last}`;
+            expect(result.exitCode, label).toBe(0);
+            const keyId = expectOneWorkingKey(world);
+            expect(keyId === world.oldId, label).toBe(result.outcome === 'aborted');
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('resume and abort at the edges', () => {
+  it('--abort after the delete of the old key may have been sent finishes the rotation instead', async () => {
+    for (const point of ['deleting-old', 'old-deleted']) {
+      const world = newWorld();
+      await crashes(start(world, {}, point));
+      const result = await go(world, 'abort');
+      expect(result.outcome).toBe('rotated');
+      expect(result.journal.warnings).toEqual(['the delete of the old key had been sent already, so the rotation cannot be undone: finishing it instead']);
+      expect(expectOneWorkingKey(world)).not.toBe(world.oldId);
+    }
+  });
+
+  it('a generated key staged just before the crash is kept; if it vanished meanwhile, another is made', async () => {
+    for (const vanished of [false, true]) {
+      const world = newWorld();
+      await crashes(start(world, {}, 'minted'));
+      // as if killed between staging the PEM and journaling "minted"
+      const journal = journalOf(world);
+      writeFileSync(JOURNAL(world), JSON.stringify({ ...journal, phase: 'minting', new_key: undefined }));
+      if (vanished) world.service.keys.delete(journal.new_key!.api_key);
+      const result = await go(world, 'resume');
+      expect(result.journal.warnings).toEqual([]);
+      const keyId = expectOneWorkingKey(world);
+      expect(keyId === journal.new_key!.api_key).toBe(!vanished);
+    }
+  });
+
+  it('a move of the private key cut short (in both places) is finished by --resume and cleaned up by --abort', async () => {
+    for (const action of ['resume', 'abort'] as const) {
+      const world = newWorld();
+      await crashes(start(world, {}, 'minted'));
+      const journal = journalOf(world);
+      const final = join(world.configDir, 'keys', `${journal.new_key!.api_key}.pem`);
+      linkSync(journal.staged_file, final);
+      const result = await go(world, action);
+      expect(result.outcome).toBe(action === 'resume' ? 'rotated' : 'aborted');
+      expect(existsSync(final)).toBe(action === 'resume');
+      expectOneWorkingKey(world);
+    }
+  });
+});
+
+describe('failures along the way', () => {
+  it('a generate whose answer was lost pauses the rotation; resume deletes the key nobody holds and makes another', async () => {
+    const world = newWorld();
+    world.service.fail({ operation: 'generate', error: unknownOutcome(), after: true });
+    const error = await rejectionOf(start(world));
+    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(error.message).toMatch(/^outcome unknown: the generate request for the new key "ci-key-rotated-\d{8}T\d{6}Z" failed/);
+    expect(error.hint).toContain('the rotation is paused at step "minting"');
+    expect(error.hint).toContain('--resume finishes it');
+    const [, orphan] = [...world.service.keys.keys()];
+    const result = await go(world, 'resume');
+    expect(result.journal.warnings).toEqual([expect.stringContaining(`deleted key ${orphan}`)]);
+    expect(expectOneWorkingKey(world)).not.toBe(orphan);
+  });
+
+  it('an upload whose answer was lost keeps its key on resume: the private half was staged first (--local)', async () => {
+    const world = newWorld();
+    world.service.fail({ operation: 'create', error: unknownOutcome(), after: true });
+    await rejectionOf(start(world, { local: true }));
+    const [, uploaded] = [...world.service.keys.keys()];
+    const result = await go(world, 'resume');
+    expect(result.journal.steps.find((step) => step.step === 'find-minted')).toMatchObject({ kept: uploaded, deleted: [] });
+    expect(expectOneWorkingKey(world)).toBe(uploaded);
+  });
+
+  it('a refused mint ends the rotation with nothing to finish or undo', async () => {
+    const world = newWorld();
+    world.service.fail({ operation: 'generate', error: statusError(403, ExitCode.auth) });
+    const error = await rejectionOf(start(world));
+    expect(error.exitCode).toBe(ExitCode.auth);
+    expect(error.hint ?? '').not.toContain('paused');
+    expect(expectOneWorkingKey(world)).toBe(world.oldId);
+  });
+
+  it('a generated key whose private half cannot be stored is deleted again; if that fails too, the message says so', async () => {
+    for (const deleteFails of [false, true]) {
+      const world = newWorld();
+      if (deleteFails) world.service.fail({ operation: 'delete', error: statusError(500, ExitCode.unavailable) });
+      const ctx = contextFor(world);
+      const deps = fakeDeps(world);
+      // A directory where the staged private key goes: storing it fails right after the answer.
+      deps.checkpoint = async (point) => {
+        if (point === 'generated') mkdirSync(journalOf(world).staged_file);
+      };
+      const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, {}), deps)).run());
+      expect(error.exitCode).toBe(ExitCode.usage);
+      // Nothing to finish once the key is gone; otherwise the journal stays and the rotation says it is paused.
+      if (deleteFails) expect(error.hint).toMatch(/^the rotation is paused at step "minting"/);
+      else expect(error.hint).toBeUndefined();
+      const newIds = [...world.service.keys.keys()].filter((id) => id !== world.oldId);
+      if (deleteFails) {
+        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\), and deleting that key on the service failed too: keys service answered 500: injected$/);
+        expect(newIds).toHaveLength(1);
+        expect(existsSync(JOURNAL(world))).toBe(true);
+      } else {
+        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again and nothing changed$/);
+        expect(newIds).toEqual([]);
+        expect(existsSync(JOURNAL(world))).toBe(false);
+      }
+      expect(profileKey(world)['keys.keyId']).toBe(world.oldId);
+    }
+  });
+
+  it('a new key that fails verification is rolled back, with the reason and its exit code', async () => {
+    const world = newWorld();
+    world.service.rejectNewKeys = true;
+    const result = await start(world);
+    expect(result).toMatchObject({ outcome: 'rolled back', exitCode: ExitCode.auth });
+    expect(result.problem!.message).toContain('failed verification');
+    expect(result.problem!.message).toContain('the rotation was rolled back: profile "ci" uses the old key');
+    expect(result.journal.steps.map((step) => `${step.step}:${step.status}`).slice(-4)).toEqual(['verify:failed', 'restore-profile:done', 'delete-new:done', 'remove-new-files:done']);
+    expect(expectOneWorkingKey(world)).toBe(world.oldId);
+  });
+
+  it('a rollback that cannot delete the new key pauses; --abort finishes it (exit 0), --resume too (with the exit code of the failure)', async () => {
+    for (const action of ['abort', 'resume'] as const) {
+      const world = newWorld();
+      world.service.rejectNewKeys = true;
+      world.service.fail({ operation: 'delete', error: statusError(503, ExitCode.unavailable), signer: world.oldId });
+      const error = await rejectionOf(start(world));
+      expect(error.exitCode).toBe(ExitCode.unavailable);
+      expect(error.hint).toContain('--abort (or --resume) finishes rolling it back');
+      expect(journalOf(world).phase).toBe('rolling-back');
+      expect(profileKey(world)['keys.keyId']).toBe(world.oldId);
+      const result = await go(world, action);
+      expect(result.exitCode).toBe(action === 'abort' ? ExitCode.ok : ExitCode.auth);
+      expect(expectOneWorkingKey(world)).toBe(world.oldId);
+    }
+  });
+
+  it('an old key that cannot be deleted leaves both keys valid, keeps its file, and says so', async () => {
+    const world = newWorld();
+    world.service.fail({ operation: 'delete', error: statusError(503, ExitCode.unavailable) });
+    const result = await start(world);
+    expect(result).toMatchObject({ outcome: 'rotated', exitCode: ExitCode.unavailable });
+    expect(result.problem!.hint).toBe(`both keys are valid; delete the old one with: trident keys delete ${world.oldId}`);
+    expect(result.journal.warnings[0]).toContain('both keys are valid');
+    expect([...world.service.keys.keys()]).toEqual([world.oldId, profileKey(world)['keys.keyId']]);
+    expect(existsSync(world.oldFile)).toBe(true);
+    expect(existsSync(JOURNAL(world))).toBe(false);
+  });
+
+  it('a private key that cannot be moved into place is rolled back, and the file in the way is left alone', async () => {
+    const world = newWorld();
+    const out = join(dirname(world.configDir), 'new.pem');
+    const ctx = contextFor(world);
+    const deps = fakeDeps(world);
+    deps.checkpoint = async (point) => {
+      if (point === 'minted') writeFileSync(out, 'somebody else');
+    };
+    const result = await (await beginRotation(ctx, planRotation(ctx, { out }), deps)).run();
+    expect(result).toMatchObject({ outcome: 'rolled back', exitCode: ExitCode.usage });
+    expect(result.problem!.message).toContain(`could not move the new private key to ${out}`);
+    expect(readFileSync(out, 'utf8')).toBe('somebody else');
+    expect(readdirSync(dirname(out)).filter((name) => name.startsWith('pending-'))).toEqual([]);
+    expect(expectOneWorkingKey(world)).toBe(world.oldId);
+  });
+
+  it('--keep-old: an abort after verification still deletes the new key; a resume keeps both', async () => {
+    for (const action of ['abort', 'resume'] as const) {
+      const world = newWorld();
+      await crashes(start(world, { keepOld: true }, 'verified'));
+      const result = await go(world, action);
+      expect(result.exitCode).toBe(0);
+      const keys = [...world.service.keys.keys()];
+      expect(keys).toEqual(action === 'abort' ? [world.oldId] : [world.oldId, profileKey(world)['keys.keyId']]);
+      expect(existsSync(world.oldFile)).toBe(true);
+    }
+  });
+
+  it('a key whose PEM came from TRIDENT_PRIVATE_KEY needs it again to abort', async () => {
+    const world = newWorld();
+    const env = { TRIDENT_KEYS_URL: 'https://keys.test', TRIDENT_KEY_ID: world.oldId, TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8') };
+    await crashes(start(world, {}, 'stored', undefined, env));
+    const path = journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
+    expect(JSON.parse(readFileSync(path, 'utf8')).old_key.private_key_file).toBeNull();
+    const missing = await rejectionOf(go(world, 'abort', undefined, { ...env, TRIDENT_PRIVATE_KEY: undefined }));
+    expect(missing.exitCode).toBe(ExitCode.auth);
+    expect(missing.message).toContain('came from TRIDENT_PRIVATE_KEY, which is not set now');
+    const result = await go(world, 'abort', undefined, env);
+    expect(result.outcome).toBe('aborted');
+    expect([...world.service.keys.keys()]).toEqual([world.oldId]);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('asks on a terminal; "no" sends nothing and exits 3', async () => {
+    const world = newWorld();
+    const ctx = { ...contextFor(world, {}, 'n\n'), http: () => Promise.reject(new Error('nothing may be sent')) };
+    const error = await rejectionOf(rotate.run(ctx, {}));
+    expect(error.exitCode).toBe(ExitCode.cancelled);
+    expect(world.stderr.join('')).toContain(`Rotate key ${world.oldId} of profile "ci": make a new key, then delete this one? [y/N]`);
+    expect(existsSync(JOURNAL(world))).toBe(false);
+    expect(expectOneWorkingKey(world)).toBe(world.oldId);
+  });
+
+  it('refuses a key id from the profile with a private key from elsewhere', () => {
+    const world = newWorld();
+    let caught: unknown;
+    try {
+      planRotation(contextFor(world, { TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8') }), {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TridentError);
+    expect((caught as TridentError).message).toContain('but its private key from TRIDENT_PRIVATE_KEY');
+  });
+});

@@ -1,0 +1,28 @@
+// The crash checkpoints (TRIDENT_TEST_CRASH_AFTER) are test-only: the build the tests run has them
+// (global setup: --test-hooks), the published build (`node scripts/build.mjs`, no flag) holds no trace of them.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const mentioning = (dir: string, text: string) => filesUnder(dir).filter((file) => readFileSync(file, 'utf8').includes(text));
+
+describe('test hooks in the build', () => {
+  it('the published build holds no TRIDENT_TEST_CRASH_AFTER; the test build does', () => {
+    const outdir = join(mkdtempSync(join(tmpdir(), 'trident-published-')), 'dist');
+    execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: ROOT, stdio: 'pipe' });
+    expect(filesUnder(outdir).some((file) => file.endsWith('cli.cjs'))).toBe(true);
+    expect(mentioning(outdir, 'TRIDENT_TEST_CRASH_AFTER')).toEqual([]);
+    // Not vacuous: the build the tests run (dist/, made with --test-hooks) has the hook.
+    expect(mentioning(join(ROOT, 'dist'), 'TRIDENT_TEST_CRASH_AFTER').length).toBeGreaterThan(0);
+  }, 60_000);
+});

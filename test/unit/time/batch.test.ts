@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { TridentError } from '../../../src/core/errors.js';
+import { batchExitCode, updateCustomers } from '../../../src/time/customer-batch.js';
+import { mapInOrder } from '../../../src/time/pool.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe('mapInOrder', () => {
+  it('keeps at most `concurrency` tasks running and yields in the items\' order', async () => {
+    let running = 0;
+    let peak = 0;
+    const delays = [30, 5, 20, 1, 10, 2, 15];
+    const results = await collect(
+      mapInOrder(delays, 3, async (delay, index) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await sleep(delay);
+        running -= 1;
+        return index;
+      }),
+    );
+    expect(results).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(peak).toBe(3);
+  });
+
+  it('passes a task\'s rejection on at its place', async () => {
+    const run = collect(mapInOrder([1, 2], 2, async (n) => {
+      if (n === 2) throw new Error('boom');
+      return n;
+    }));
+    await expect(run).rejects.toThrow('boom');
+  });
+});
+
+const rows = [1, 2, 3, 4].map((id) => ({ row: id, line: id + 1, id, name: `name ${id}` }));
+
+describe('updateCustomers', () => {
+  it('gives one result per row, with the service message of failed ones, and the worst exit code', async () => {
+    const client = {
+      async updateCustomer(id: number, name: string) {
+        if (id === 2) throw new TridentError(5, 'time service answered 404: Customer not found');
+        if (id === 3) throw new TridentError(6, 'time service answered 400: name must not be empty');
+        return { id, name };
+      },
+    };
+    const outcomes = await collect(updateCustomers(client, rows, 2));
+    expect(outcomes.map((o) => o.result)).toEqual([
+      { row: 1, id: 1, name: 'name 1', ok: true },
+      { row: 2, id: 2, name: 'name 2', ok: false, error: 'time service answered 404: Customer not found' },
+      { row: 3, id: 3, name: 'name 3', ok: false, error: 'time service answered 400: name must not be empty' },
+      { row: 4, id: 4, name: 'name 4', ok: true },
+    ]);
+    expect(batchExitCode(outcomes.map((o) => o.exitCode))).toBe(6);
+    expect(batchExitCode([0, 0])).toBe(0);
+  });
+
+  it('skips the rows not yet sent after an authentication failure', async () => {
+    const sent: number[] = [];
+    const client = {
+      async updateCustomer(id: number, name: string) {
+        sent.push(id);
+        throw new TridentError(4, 'time service answered 401: Invalid API token');
+        return { id, name };
+      },
+    };
+    const outcomes = await collect(updateCustomers(client, rows, 1));
+    expect(sent).toEqual([1]);
+    expect(outcomes.map((o) => o.exitCode)).toEqual([4, 4, 4, 4]);
+    expect(outcomes[3]!.result.error).toContain('skipped');
+  });
+});
