@@ -11,7 +11,7 @@ export interface ConnectionOptions {
   url?: string;
 }
 
-export function addConnectionOption(command: Command): Command {
+export function addConnectionOptions(command: Command): Command {
   return command.option('--url <url>', 'base URL of the catalog service (env TRIDENT_CATALOG_URL, setting catalog.url)');
 }
 

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Column } from '../core/term/output.js';
 import type { CatalogClient, PageRequest } from './client.js';
 import type { Page } from './wire.js';
-import { addConnectionOption, connect, type ConnectionOptions } from './connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from './connection.js';
 import { pages } from './pages.js';
 import { pageProgress } from './progress.js';
 import { warnUnknownStores } from './unknown-store.js';
@@ -30,7 +30,7 @@ export interface ListSpec<T> {
 }
 
 export function addListOptions(command: Command): Command {
-  return addConnectionOption(command)
+  return addConnectionOptions(command)
     .option('--limit <n>', `rows per page, 1 to ${MAX_PAGE} (service default 20; with --all, pages of ${MAX_PAGE})`)
     .option('--offset <n>', 'rows to skip first (default 0)')
     .option('--all', 'follow every page, streaming rows as they arrive');

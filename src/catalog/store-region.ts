@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Column } from '../core/term/output.js';
 import type { Item } from './wire.js';
-import { addConnectionOption, type ConnectionOptions } from './connection.js';
+import { addConnectionOptions, type ConnectionOptions } from './connection.js';
 
 export interface StoreRegionOptions extends ConnectionOptions {
   store?: string[];
@@ -13,7 +13,7 @@ export interface StoreRegionOptions extends ConnectionOptions {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addStoreRegionOptions(command: Command, storeHelp: string, regionHelp: string): Command {
-  return addConnectionOption(command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect));
+  return addConnectionOptions(command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect));
 }
 
 /** A table row for the normalized stores or regions the service echoes; null means it used them all. */

@@ -71,3 +71,11 @@ export function errorLines(message: string, hint?: string): string {
 export const UNKNOWN_OUTCOME = 'UNKNOWN_OUTCOME';
 
 export const outcomeUnknown = (error: unknown): error is TridentError => error instanceof TridentError && error.code === UNKNOWN_OUTCOME;
+
+/**
+ * The exit code of a batch (many keys deleted, many customers renamed): 0 if every item went through, else the
+ * worst of the failures, the highest code (a service failure, 8, outranks a missing item, 5).
+ */
+export function batchExitCode(codes: readonly number[]): number {
+  return codes.reduce((worst, code) => Math.max(worst, code), ExitCode.ok);
+}

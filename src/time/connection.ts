@@ -12,7 +12,7 @@ export interface UrlFlag {
   url?: string;
 }
 
-export interface ConnectionFlags extends UrlFlag {
+export interface ConnectionOptions extends UrlFlag {
   tokenFile?: string;
 }
 
@@ -108,7 +108,7 @@ export interface ConnectOptions {
 }
 
 /** A client with a token, after every check that can fail without a request. */
-export async function connect(ctx: Context, flags: ConnectionFlags, options: ConnectOptions = {}): Promise<Connection> {
+export async function connect(ctx: Context, flags: ConnectionOptions, options: ConnectOptions = {}): Promise<Connection> {
   const baseUrl = timeBaseUrl(ctx, flags.url);
   const userAgent = timeUserAgent(ctx);
   const token = requireToken(ctx, flags.tokenFile);

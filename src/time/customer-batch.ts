@@ -35,7 +35,4 @@ export function updateCustomers(client: Pick<TimeClient, 'updateCustomer'>, rows
   });
 }
 
-/** The exit code of a batch: 0 if every row went through, else the highest code among the failed rows. */
-export function batchExitCode(codes: readonly number[]): number {
-  return codes.reduce((worst, code) => Math.max(worst, code), ExitCode.ok);
-}
+export { batchExitCode } from '../core/errors.js';

@@ -14,6 +14,23 @@ const newKey = (name: string) => addKey(sandbox, name);
 const exists = (id: string) => keyExists(sandbox, id);
 
 describe('keys delete', () => {
+  it('a batch exits with its worst failure: a missing key (5) and a failing service (8) give 8, and every key gets its result', async () => {
+    const missing = newKey('gone-first');
+    await runKeys(sandbox, ['delete', missing, '--yes']);
+    const failing = newKey('service-fails');
+    const kept = newKey('deleted-after');
+    sandbox.server.faults.add({ method: 'DELETE', path: `/trade-api/v2/api_keys/${failing}`, fault: { kind: 'status', status: 503 }, times: 5 });
+    const result = await runKeys(sandbox, ['delete', missing, failing, kept, '--yes', '--retries', '0', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(8);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { api_key: missing, deleted: false, result: 'not found' },
+      { api_key: failing, deleted: false, result: expect.stringContaining('503') },
+      { api_key: kept, deleted: true, result: 'deleted' },
+    ]);
+    expect(exists(failing)).toBe(true);
+    expect(exists(kept)).toBe(false);
+  });
+
   it('deletes with --yes; a second delete exits 5, and 0 with --ignore-missing', async () => {
     const id = newKey('doomed');
     const first = await runKeys(sandbox, ['delete', id, '--yes', '-o', 'json']);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { integerId } from '../validate.js';
 
 export async function run(ctx: Context, opts: ConnectionOptions, id: string): Promise<void> {
@@ -12,5 +12,5 @@ export async function run(ctx: Context, opts: ConnectionOptions, id: string): Pr
 
 export function register(parent: Command, bind: Binder): void {
   const command = parent.command('category').summary('show one category').description('Show one category by its numeric id.').argument('<id>', 'category id (a whole number)');
-  examples(addConnectionOption(command).action(bind(run)), ['trident catalog category 12', 'trident catalog category 12 -o json']);
+  examples(addConnectionOptions(command).action(bind(run)), ['trident catalog category 12', 'trident catalog category 12 -o json']);
 }

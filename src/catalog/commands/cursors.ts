@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { CURSOR_COLUMNS, CURSOR_FIELDS } from '../columns.js';
-import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { oneStore } from '../options.js';
 
 export interface CursorsOptions extends ConnectionOptions {
@@ -21,5 +21,5 @@ export function register(parent: Command, bind: Binder): void {
     .summary('show how far the converter has synchronized each store')
     .description("List the converter's synchronization cursors: per store, the last ingested time and product id.")
     .option('--store <name>', 'only this store (parser_name)', oneStore);
-  examples(addConnectionOption(command).action(bind(run)), ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json']);
+  examples(addConnectionOptions(command).action(bind(run)), ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json']);
 }

@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { CatalogClient, DynamicsQuery } from '../client.js';
 import type { DynamicsAnswer } from '../wire.js';
-import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
 import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';
 import { oneStore } from '../options.js';
@@ -100,7 +100,7 @@ export function register(parent: Command, bind: Binder): void {
     .option('--from <time>', `start (default ${DEFAULT_SPAN_DAYS} days before --to)`)
     .option('--to <time>', 'end (default now)')
     .option('--chart', 'draw a line chart in the terminal; gaps stay gaps');
-  examples(addConnectionOption(command).action(bind(run)), [
+  examples(addConnectionOptions(command).action(bind(run)), [
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1d --chart`,
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field available_count --interval 6h --from -7d`,
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json`,

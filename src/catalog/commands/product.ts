@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { productId } from '../validate.js';
 import { SANDBOX_PRODUCT } from '../examples.js';
 
@@ -17,7 +17,7 @@ export function register(parent: Command, bind: Binder): void {
     .summary('show one product')
     .description('Show one product as the product list shows it: title, brand, lowest price, stores, latest observation.')
     .argument('<id>', 'canonical product id');
-  examples(addConnectionOption(command).action(bind(run)), [
+  examples(addConnectionOptions(command).action(bind(run)), [
     `trident catalog product ${SANDBOX_PRODUCT}`,
     `trident catalog product ${SANDBOX_PRODUCT} -o json`,
   ]);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOption, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { integerId } from '../validate.js';
 
 export async function run(ctx: Context, opts: ConnectionOptions, id: string): Promise<void> {
@@ -12,5 +12,5 @@ export async function run(ctx: Context, opts: ConnectionOptions, id: string): Pr
 
 export function register(parent: Command, bind: Binder): void {
   const command = parent.command('settlement').summary('show one settlement').description('Show one settlement (a town or city) by its numeric id.').argument('<id>', 'settlement id (a whole number)');
-  examples(addConnectionOption(command).action(bind(run)), ['trident catalog settlement 3', 'trident catalog settlement 3 -o json']);
+  examples(addConnectionOptions(command).action(bind(run)), ['trident catalog settlement 3', 'trident catalog settlement 3 -o json']);
 }

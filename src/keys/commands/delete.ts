@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError, cancelledError, errorLines, usageError } from '../../core/errors.js';
+import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
 import type { Column } from '../../core/term/output.js';
 import { Pacer } from '../../core/http/pacing.js';
 import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
@@ -48,7 +48,7 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
   if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing deleted');
 
   const results: DeleteResult[] = [];
-  let exitCode: number = ExitCode.ok;
+  const codes: number[] = [];
   // The exchange answers 429 without Retry-After when its write bucket is empty: after one, space the deletes.
   const pacer = new Pacer();
   for (const [index, id] of unique.entries()) {
@@ -66,7 +66,7 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
       if (!(error instanceof TridentError)) throw error;
       reportFailure(ctx, error);
       results.push({ api_key: id, deleted: false, result: error.exitCode === ExitCode.notFound ? 'not found' : error.message });
-      if (exitCode === ExitCode.ok) exitCode = error.exitCode;
+      codes.push(error.exitCode);
     } finally {
       const rateLimited = client.rateLimitedRequests > rateLimitedBefore;
       const more = index < unique.length - 1;
@@ -75,7 +75,7 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
     }
   }
   await ctx.output.list(results, COLUMNS);
-  return exitCode;
+  return batchExitCode(codes);
 }
 
 export function register(parent: Command, bind: Binder): void {
@@ -83,7 +83,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('delete')
     .summary('delete API keys')
     .description(
-      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and any failure makes the exit code non-zero. After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
+      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and the exit code is that of the worst failure (the highest code). After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
     )
     .argument('<api_key...>', 'ids of the keys to delete')
     .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)')

@@ -4,13 +4,13 @@ import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';
 import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
 import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
 import { readFileOrStdin } from '../../core/term/read-input.js';
 
-export interface CustomerUpdateOptions extends ConnectionFlags {
+export interface CustomerUpdateOptions extends ConnectionOptions {
   name?: string;
   fromCsv?: string;
   concurrency?: string;

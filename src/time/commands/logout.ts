@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOptions, resolveToken, storedTokenPath, timeBaseUrl, timeClient, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, resolveToken, storedTokenPath, timeBaseUrl, timeClient, type ConnectionOptions } from '../connection.js';
 import { removeToken } from '../token-store.js';
 
 /**
  * `GET /auth/revoke`, then the stored token is removed, also when the service says it no longer knows it.
  * No User-Agent guard here: a token sent from another User-Agent is destroyed, which is what logout wants.
  */
-export async function run(ctx: Context, opts: ConnectionFlags): Promise<void> {
+export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> {
   const baseUrl = timeBaseUrl(ctx, opts.url);
   const token = resolveToken(ctx, opts.tokenFile);
   if (!token) {

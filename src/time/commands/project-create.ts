@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown, usageError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
 
-export type CreateOptions = ConnectionFlags & ProjectFieldFlags;
+export type CreateOptions = ConnectionOptions & ProjectFieldFlags;
 
 export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const form = projectForm(opts);

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { cancelledError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { requireId } from '../ids.js';
 
 /** Asks first on a terminal; needs --yes otherwise (exit 3 with nothing sent). */
-export async function run(ctx: Context, opts: ConnectionFlags, idText: string): Promise<void> {
+export async function run(ctx: Context, opts: ConnectionOptions, idText: string): Promise<void> {
   const id = requireId(idText, 'project id');
   const { client } = await connect(ctx, opts);
   if (!(await ctx.prompter.confirm(`Delete project ${id}? This cannot be undone.`))) throw cancelledError('not deleted');

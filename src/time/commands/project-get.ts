@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { requireId } from '../ids.js';
 
-export async function run(ctx: Context, opts: ConnectionFlags, idText: string): Promise<void> {
+export async function run(ctx: Context, opts: ConnectionOptions, idText: string): Promise<void> {
   const id = requireId(idText, 'project id');
   const { client } = await connect(ctx, opts);
   await ctx.output.object(await client.getProject(id));

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { requireId } from '../ids.js';
 import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
 
-export type UpdateOptions = ConnectionFlags & ProjectFieldFlags;
+export type UpdateOptions = ConnectionOptions & ProjectFieldFlags;
 
 /** A partial update: only the fields given as flags are sent, so nothing else changes. */
 export async function run(ctx: Context, opts: UpdateOptions, idText: string): Promise<void> {

@@ -2,14 +2,14 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/term/output.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import type { Project } from '../normalize.js';
 import * as create from './project-create.js';
 import * as del from './project-delete.js';
 import * as get from './project-get.js';
 import * as update from './project-update.js';
 
-export interface ProjectsOptions extends ConnectionFlags {
+export interface ProjectsOptions extends ConnectionOptions {
   status?: 'active' | 'archived' | 'all';
 }
 

@@ -3,12 +3,12 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { TridentError } from '../../core/errors.js';
 import type { Column } from '../../core/term/output.js';
-import { addConnectionOptions, connect, type ConnectionFlags } from '../connection.js';
+import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { reportRange } from '../report-dates.js';
 import { reportLines, type ReportLine } from '../report-lines.js';
 import { GROUP_BY, buildReport, type GroupBy } from '../report.js';
 
-export interface ReportOptions extends ConnectionFlags {
+export interface ReportOptions extends ConnectionOptions {
   from?: string;
   to?: string;
   groupBy?: GroupBy;
