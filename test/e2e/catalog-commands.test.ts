@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, PROD_2, smallCatalog, startSandbox } from './catalog-fixtures.js';
+import { PROD_1, PROD_2, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 let sandbox: CatalogSandbox;
 

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
+import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 let sandbox: CatalogSandbox;
 

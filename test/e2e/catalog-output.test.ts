@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_FIELDS, CURSOR_FIELDS, PRODUCT_FIELDS, SETTLEMENT_FIELDS, SNAPSHOT_FIELDS, SOURCE_FIELDS } from '../../src/catalog/columns.js';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
+import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 let sandbox: CatalogSandbox;
 

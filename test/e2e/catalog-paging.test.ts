@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { seededCatalog, startSandbox } from './catalog-fixtures.js';
+import { seededCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 const PRODUCTS = 2500;
 let sandbox: CatalogSandbox;

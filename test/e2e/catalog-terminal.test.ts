@@ -13,7 +13,7 @@ import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
-import { PROD_1, smallCatalog, startSandbox } from './catalog-fixtures.js';
+import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const TITLE = '\u001b]0;owned\u0007\u001b[2J';

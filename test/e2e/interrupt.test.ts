@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { smallCatalog, startSandbox as startCatalog } from './catalog-fixtures.js';
-import { keyFiles, sandboxEnv, startSandbox as startKeys } from './keys-helpers.js';
-import { profileWithKey, spawnRotate } from './keys-rotate-helpers.js';
+import { smallCatalog, startSandbox as startCatalog } from '../helpers/catalog-fixtures.js';
+import { keyFiles, sandboxEnv, startSandbox as startKeys } from '../helpers/keys-sandbox.js';
+import { profileWithKey, spawnRotate } from '../helpers/keys-rotation.js';
 
 let keys: KeysSandbox;
 let catalog: CatalogSandbox;

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, pendingFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, pendingFiles, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 let work: string;

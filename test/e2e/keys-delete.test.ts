@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { addKey, keyExists, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { addKey, keyExists, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { addKey, keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { addKey, keyFiles as keyFilesIn, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 

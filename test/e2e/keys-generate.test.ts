@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, requestsFrom, runKeys, startSandbox } from './keys-helpers.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 

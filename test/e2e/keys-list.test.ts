@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, requestsFrom, runKeys, sandboxEnv, startSandbox } from './keys-helpers.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, requestsFrom, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 

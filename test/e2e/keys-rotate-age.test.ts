@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { fileMode, keyExists, startSandbox } from './keys-helpers.js';
-import { ROTATE_JSON, expectRotated, profileWithKey, rotate, signedRequestsFrom, type RotationSetup } from './keys-rotate-helpers.js';
+import { fileMode, keyExists, startSandbox } from '../helpers/keys-sandbox.js';
+import { ROTATE_JSON, expectRotated, profileWithKey, rotate, signedRequestsFrom, type RotationSetup } from '../helpers/keys-rotation.js';
 
 const DAY = 86_400;
 let sandbox: KeysSandbox;

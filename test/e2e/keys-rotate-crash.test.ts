@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, startSandbox } from './keys-helpers.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';
+import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
+import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 

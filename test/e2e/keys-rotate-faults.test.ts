@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import type { FaultRule } from '../../src/sandbox/http/faults.js';
-import { startSandbox } from './keys-helpers.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';
+import { startSandbox } from '../helpers/keys-sandbox.js';
+import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 

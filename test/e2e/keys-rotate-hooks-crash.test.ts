@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { running } from '../helpers/processes.js';
-import { PRIVATE_KEY_MATERIAL, startSandbox } from './keys-helpers.js';
-import { keyApp, type AppBehaviour, type KeyApp } from './keys-rotate-app.js';
-import { ROTATE_JSON, expectRotated, expectUndone, profileKey, profileWithKey, rotate, spawnRotate, type RotationSetup } from './keys-rotate-helpers.js';
+import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
+import { keyApp, type AppBehaviour, type KeyApp } from '../helpers/keys-rotate-app.js';
+import { ROTATE_JSON, expectRotated, expectUndone, profileKey, profileWithKey, rotate, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 

@@ -5,9 +5,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from './keys-helpers.js';
-import { keyApp, type KeyApp } from './keys-rotate-app.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, type RotationSetup } from './keys-rotate-helpers.js';
+import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from '../helpers/keys-sandbox.js';
+import { keyApp, type KeyApp } from '../helpers/keys-rotate-app.js';
+import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, type RotationSetup } from '../helpers/keys-rotation.js';
 import { running } from '../helpers/processes.js';
 
 let sandbox: KeysSandbox;

@@ -8,8 +8,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { BIN, childEnv, runCli } from '../helpers/cli.js';
-import { keyExists, startSandbox } from './keys-helpers.js';
-import { profileKey, profileWithKey, type RotationSetup } from './keys-rotate-helpers.js';
+import { keyExists, startSandbox } from '../helpers/keys-sandbox.js';
+import { profileKey, profileWithKey, type RotationSetup } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 let shift = 0;

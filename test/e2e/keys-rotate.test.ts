@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox } from './keys-helpers.js';
-import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from './keys-rotate-helpers.js';
+import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox } from '../helpers/keys-sandbox.js';
+import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 

@@ -8,8 +8,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli } from '../helpers/cli.js';
-import { smallCatalog, startSandbox } from './catalog-fixtures.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 let sandbox: CatalogSandbox;

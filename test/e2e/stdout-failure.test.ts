@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { BIN, childEnv, spawnCli, tempConfigDir, type CliOptions } from '../helpers/cli.js';
-import { seededCatalog, startSandbox as startCatalog } from './catalog-fixtures.js';
-import { sandboxEnv, startSandbox as startKeys } from './keys-helpers.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { seededCatalog, startSandbox as startCatalog } from '../helpers/catalog-fixtures.js';
+import { sandboxEnv, startSandbox as startKeys } from '../helpers/keys-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 let keys: KeysSandbox;

@@ -9,8 +9,8 @@ import { tempConfigDir } from '../helpers/cli.js';
 import stringWidth from 'string-width';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
-import { addKey, keyExists, sandboxEnv, startSandbox } from './keys-helpers.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { addKey, keyExists, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 let keys: KeysSandbox;

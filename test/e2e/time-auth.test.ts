@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 const tokenFile = (configDir: string, profile = 'default') => join(configDir, 'tokens', `${profile}.json`);

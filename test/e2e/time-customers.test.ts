@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 

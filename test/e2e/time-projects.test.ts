@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 

@@ -3,7 +3,7 @@
 // scheme, and an experimental endpoint that may be missing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { useTimeSandbox } from './time-sandbox.js';
+import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 afterEach(() => time.sandbox.server.faults.clear());

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 
-const APP = resolve(import.meta.dirname, '../helpers/key-app.mjs');
+const APP = resolve(import.meta.dirname, 'key-app.mjs');
 
 export interface AppCall {
   mode: 'deploy' | 'verify';

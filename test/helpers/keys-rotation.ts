@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
-import { fileMode } from './keys-helpers.js';
+import { fileMode } from './keys-sandbox.js';
 
 export interface RotationSetup {
   configDir: string;

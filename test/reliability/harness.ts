@@ -11,11 +11,11 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import type { RecordedRequest, RunningServer } from '../../src/sandbox/http/server.js';
 import { startTimeSandbox, type TimeSandbox } from '../../src/sandbox/time/server.js';
 import { makeSandboxTls, type SandboxTls } from '../../src/sandbox/http/tls.js';
-import { smallCatalog, startSandbox as startCatalogSandbox } from '../e2e/catalog-fixtures.js';
-import { sandboxEnv, startSandbox as startKeysSandbox } from '../e2e/keys-helpers.js';
+import { smallCatalog, startSandbox as startCatalogSandbox } from '../helpers/catalog-fixtures.js';
+import { sandboxEnv, startSandbox as startKeysSandbox } from '../helpers/keys-sandbox.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 
-export { PROD_1, PROD_2 } from '../e2e/catalog-fixtures.js';
+export { PROD_1, PROD_2 } from '../helpers/catalog-fixtures.js';
 export { tempConfigDir };
 
 export interface Services {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault, FaultRule } from '../../src/sandbox/http/faults.js';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
-import { profileWithKey, profileKey, rotate, ROTATE_JSON } from '../e2e/keys-rotate-helpers.js';
+import { profileWithKey, profileKey, rotate, ROTATE_JSON } from '../helpers/keys-rotation.js';
 import { rawAnswer, startHostileServer } from '../helpers/hostile/server.js';
 import { runFaultCase, type FaultCase } from './fault-case.js';
 import { entries, envFor, errorOf, requestsFrom, trident, withServices, type Kind, type Run, type Services } from './harness.js';

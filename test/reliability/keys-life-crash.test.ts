@@ -11,7 +11,7 @@ import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { LATE_KEY_WINDOW_MS } from '../../src/keys/mint/pending.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
+import { expectEveryKeyHeld, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 beforeAll(async () => {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../e2e/keys-helpers.js';
-import { keysOfTest, profileWithKey } from '../e2e/keys-rotate-helpers.js';
+import { expectEveryKeyHeld, keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { keysOfTest, profileWithKey } from '../helpers/keys-rotation.js';
 import { errorOf, requestsFrom } from './harness.js';
 
 async function withSandbox(use: (sandbox: KeysSandbox) => Promise<void>): Promise<void> {

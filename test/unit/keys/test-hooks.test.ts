@@ -1,5 +1,6 @@
 // The crash checkpoints (TRIDENT_TEST_CRASH_AFTER) are test-only: the build the tests run has them
-// (global setup: --test-hooks), the published build (`node scripts/build.mjs`, no flag) holds no trace of them.
+// (`--test-hooks`), the published build (`node scripts/build.mjs`, no flag) holds no trace of them. Both are
+// built here, each into a directory of its own.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +19,14 @@ const mentioning = (dir: string, text: string) => filesUnder(dir).filter((file) 
 
 describe('test hooks in the build', () => {
   it('the published build holds no TRIDENT_TEST_CRASH_AFTER; the test build does', () => {
-    const outdir = join(mkdtempSync(join(tmpdir(), 'trident-published-')), 'dist');
-    execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: ROOT, stdio: 'pipe' });
-    expect(filesUnder(outdir).some((file) => file.endsWith('cli.cjs'))).toBe(true);
-    expect(mentioning(outdir, 'TRIDENT_TEST_CRASH_AFTER')).toEqual([]);
-    // Not vacuous: the build the tests run (dist/, made with --test-hooks) has the hook.
-    expect(mentioning(join(ROOT, 'dist'), 'TRIDENT_TEST_CRASH_AFTER').length).toBeGreaterThan(0);
+    const build = (...flags: string[]) => {
+      const outdir = join(mkdtempSync(join(tmpdir(), 'trident-build-')), 'dist');
+      execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir, ...flags], { cwd: ROOT, stdio: 'pipe' });
+      expect(filesUnder(outdir).some((file) => file.endsWith('cli.cjs'))).toBe(true);
+      return outdir;
+    };
+    expect(mentioning(build(), 'TRIDENT_TEST_CRASH_AFTER')).toEqual([]);
+    // Not vacuous: the build the tests run (made with --test-hooks) has the hook.
+    expect(mentioning(build('--test-hooks'), 'TRIDENT_TEST_CRASH_AFTER').length).toBeGreaterThan(0);
   }, 60_000);
 });
