@@ -48,12 +48,12 @@ export function compare({ name, target, subject, baseline, runs = 15, warmup = 2
 const fmt = (n, digits = 1) => (n === undefined ? '—' : n.toFixed(digits));
 
 export function printComparisons(results) {
-  const header = ['comparison', 'trident median (min–max) ms', 'baseline median (min–max) ms', 'ratio', 'target', 'peak RSS MB (trident / baseline)'];
+  const header = ['comparison', 'trident median (min–max) ms', 'baseline median (min–max) ms', 'ratio (range over rounds)', 'target', 'peak RSS MB (trident / baseline)'];
   const rows = results.map((r) => [
     r.name,
     `${fmt(r.subject.median)} (${fmt(r.subject.min)}–${fmt(r.subject.max)})`,
     `${fmt(r.baseline.median)} (${fmt(r.baseline.min)}–${fmt(r.baseline.max)})`,
-    `${fmt(r.ratio, 2)}x`,
+    r.ratioMin === undefined ? `${fmt(r.ratio, 2)}x` : `${fmt(r.ratio, 2)}x (${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)}x)`,
     r.target,
     `${fmt(r.subject.rssMb)} / ${fmt(r.baseline.rssMb)}`,
   ]);
@@ -64,4 +64,25 @@ export function printTable(header, rows) {
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+/** Runs `compare` `rounds` times: the last round's figures, with the ratio's range over all rounds. */
+export function compareRounds(spec, rounds) {
+  const results = Array.from({ length: rounds }, () => compare(spec));
+  const ratios = results.map((r) => r.ratio);
+  return { ...results.at(-1), ratioMin: Math.min(...ratios), ratioMax: Math.max(...ratios) };
+}
+
+/** Both commands' standard output, to check that a baseline prints what trident prints. */
+export function sameOutput(a, b) {
+  const out = ({ cmd, args = [], env = process.env }) => spawnSync(cmd, args, { env, encoding: 'utf8' }).stdout;
+  return out(a) === out(b);
+}
+
+/** One run of a node command with bench/startup-profile.cjs preloaded: the modules it loaded, in load order. */
+export function startupProfile({ args, env = process.env }) {
+  const preload = new URL('./startup-profile.cjs', import.meta.url).pathname;
+  const result = spawnSync(process.execPath, ['-r', preload, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = result.stderr.split('\n').find((l) => l.startsWith('{"trident-startup-profile"'));
+  return line ? JSON.parse(line)['trident-startup-profile'] : [];
 }

@@ -3,45 +3,61 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
-import { compare, printComparisons, printTable, runOnce, stats } from './lib.mjs';
+import { compare, compareRounds, printComparisons, printTable, runOnce, sameOutput, startupProfile, stats } from './lib.mjs';
 import { cryptoComparisons } from './crypto.mjs';
 import { BENCH_DIR, ROOT, TRIDENT, startBenchSandbox } from './sandbox.mjs';
 
 const node = process.execPath;
 const quick = process.argv.includes('--quick');
 const runs = quick ? 5 : 15;
+// Issue 19's goals: ≥ 21 interleaved runs a side, the ratio's range over ≥ 2 rounds (--rounds N).
+const goalRuns = quick ? 5 : 21;
+const roundsFlag = process.argv.indexOf('--rounds');
+const rounds = roundsFlag >= 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 1 : 2;
+// --goals: only issue 19's comparisons and the start-up profile (a few minutes instead of a quarter of an hour).
+const goalsOnly = process.argv.includes('--goals');
+const baselineScript = (name, env) => ({ label: name, cmd: node, args: [join(ROOT, 'bench/baselines', name)], env });
 const trident = (args, env) => ({ label: 'trident', cmd: node, args: [TRIDENT, ...args], env });
 const bareNode = { label: 'node -e 0', cmd: node, args: ['-e', '0'] };
 
 console.log(`# trident benchmarks — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`);
 
 const results = [];
-results.push(compare({ name: '`trident --version` vs `node -e 0`', target: '≤ 1.2x', subject: trident(['--version']), baseline: bareNode, runs: runs * 2 }));
-results.push(compare({ name: '`trident catalog --help` vs `node -e 0`', target: '≤ 1.35x', subject: trident(['catalog', '--help']), baseline: bareNode, runs: runs * 2 }));
+if (!goalsOnly) results.push(compare({ name: '`trident --version` vs `node -e 0`', target: '≤ 1.2x', subject: trident(['--version']), baseline: bareNode, runs: runs * 2 }));
+results.push(compareRounds({ name: '`trident catalog --help` vs `node -e 0`', target: '≤ 1.15x', subject: trident(['catalog', '--help']), baseline: bareNode, runs: goalRuns }, rounds));
 
+const profiles = [];
 const sandbox = await startBenchSandbox(20_000);
 try {
   const catalogUrl = sandbox.profile['catalog.url'];
-  const fetchCount = `fetch(${JSON.stringify(`${catalogUrl}/products/count`)}).then((r) => r.json()).then((j) => console.log(j.products_count))`;
-  results.push(
-    compare({
-      name: '`trident catalog count` vs a `node -e` fetch one-liner',
-      target: '≤ 1.5x',
-      subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
-      baseline: { cmd: node, args: ['-e', fetchCount] },
-      runs: runs * 2,
-    }),
-  );
-
-  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, quick ? 3 : 9));
-
   const keysEnv = {
     ...process.env,
     KEY_ID: sandbox.profile['keys.keyId'],
     KEY_FILE: sandbox.profile['keys.privateKeyFile'],
     KEYS_URL: sandbox.profile['keys.url'],
+    CATALOG_URL: catalogUrl,
   };
-  results.push(
+  const goals = [
+    { name: '`trident keys list -o json` vs a dependency-free script (node:http, crypto.sign)', target: '≤ 1.2x', subject: trident(['keys', 'list', '-o', 'json'], sandbox.env), baseline: baselineScript('keys-list.cjs', keysEnv) },
+    { name: '`trident catalog count -o json` vs a dependency-free script (node:http)', target: '≤ 1.2x', subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env), baseline: baselineScript('catalog-count.cjs', keysEnv) },
+  ];
+  for (const goal of goals) {
+    if (!sameOutput(goal.subject, goal.baseline)) console.log(`note: the baseline of ${goal.name} does not print what trident prints\n`);
+    results.push(compareRounds({ ...goal, runs: goalRuns }, rounds));
+  }
+  if (!goalsOnly) results.push(
+    compare({
+      name: '`trident catalog count` vs a `node -e` fetch one-liner',
+      target: '≤ 1.5x',
+      subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
+      baseline: { cmd: node, args: ['-e', `fetch(${JSON.stringify(`${catalogUrl}/products/count`)}).then((r) => r.json()).then((j) => console.log(j.products_count))`] },
+      runs: runs * 2,
+    }),
+  );
+
+  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, goalRuns));
+
+  if (!goalsOnly) results.push(
     compare({
       name: '`trident keys list -o json` vs the official SDK (kalshi-typescript 3.30)',
       target: '≤ 0.7x',
@@ -51,8 +67,12 @@ try {
     }),
   );
 
+  profiles.push(['catalog --help', startupProfile({ args: [TRIDENT, 'catalog', '--help'] })]);
+  profiles.push(['keys list -o json', startupProfile({ args: [TRIDENT, 'keys', 'list', '-o', 'json'], env: sandbox.env })]);
+  profiles.push(['catalog count -o json', startupProfile({ args: [TRIDENT, 'catalog', 'count', '-o', 'json'], env: sandbox.env })]);
+
   // --jq loads jq (WebAssembly) only when given: its cost, and that of status (one GET to each service).
-  results.push(
+  if (!goalsOnly) results.push(
     compare({
       name: '`trident keys list --jq .` vs `trident keys list -o json` (start-up cost of --jq)',
       target: 'noted',
@@ -61,7 +81,7 @@ try {
       runs: runs * 2,
     }),
   );
-  results.push(
+  if (!goalsOnly) results.push(
     compare({
       name: '`trident status -o json` (a GET to each of the three services) vs `trident keys list -o json`',
       target: 'noted',
@@ -77,28 +97,46 @@ try {
 console.log('## Side by side\n');
 printComparisons(results);
 
-console.log('\n## Key work in-process (ms per operation)\n');
-const crypto = await cryptoComparisons({ keygenRuns: quick ? 15 : 120, signRuns: quick ? 500 : 2000 });
+console.log('\n## Start-up profile: the modules each command loads (bench/startup-profile.cjs, one run)\n');
 printTable(
-  ['comparison', 'trident median (min–max) ms', 'node:crypto alone median (min–max) ms', 'ratio', 'target'],
-  crypto.map((r) => [r.name, fmtStats(r.subject, 3), fmtStats(r.baseline, 3), `${r.ratio.toFixed(2)}x`, r.target]),
+  ['command', 'modules loaded (dist / node: / other)', 'ms in module loads', 'slowest loads, self ms'],
+  profiles.map(([command, loads]) => {
+    const top = loads.filter((l) => !l.module.startsWith('bin/')).sort((a, b) => b.selfMs - a.selfMs).slice(0, 6);
+    const count = (test) => loads.filter((l) => test(l.module)).length;
+    const tops = loads.filter((l) => l.module.startsWith('bin/'));
+    return [
+      command,
+      `${loads.length} (${count((m) => m.startsWith('dist/'))} / ${count((m) => m.startsWith('node:'))} / ${count((m) => !m.startsWith('dist/') && !m.startsWith('node:'))})`,
+      tops.reduce((sum, l) => sum + l.totalMs, 0).toFixed(1),
+      top.map((l) => `${l.module.replace(/^dist\/chunks\//, '')} ${l.selfMs.toFixed(1)}`).join(', '),
+    ];
+  }),
 );
 
-console.log('\n## How count and listing scale with the catalog\n');
-const scale = [];
-for (const size of quick ? [2_000, 20_000] : [2_000, 20_000, 100_000]) {
-  const sized = await startBenchSandbox(size);
-  try {
-    const count = stats(Array.from({ length: 5 }, () => runOnce(trident(['catalog', 'count', '-o', 'json'], sized.env)).ms));
-    const listing = Array.from({ length: 3 }, () => runOnce(trident(['catalog', 'products', '--all', '-o', 'ndjson'], sized.env)));
-    const list = stats(listing.map((s) => s.ms));
-    const rss = Math.max(...listing.map((s) => s.rssMb ?? NaN));
-    scale.push([size.toLocaleString('en'), fmtStats(count, 0), fmtStats(list, 0), Number.isNaN(rss) ? '—' : rss.toFixed(0)]);
-  } finally {
-    await sized.stop();
+if (!goalsOnly) {
+  console.log('\n## Key work in-process (ms per operation)\n');
+  const crypto = await cryptoComparisons({ keygenRuns: quick ? 15 : 120, signRuns: quick ? 500 : 2000 });
+  printTable(
+    ['comparison', 'trident median (min–max) ms', 'node:crypto alone median (min–max) ms', 'ratio', 'target'],
+    crypto.map((r) => [r.name, fmtStats(r.subject, 3), fmtStats(r.baseline, 3), `${r.ratio.toFixed(2)}x`, r.target]),
+  );
+
+  console.log('\n## How count and listing scale with the catalog\n');
+  const scale = [];
+  for (const size of quick ? [2_000, 20_000] : [2_000, 20_000, 100_000]) {
+    const sized = await startBenchSandbox(size);
+    try {
+      const count = stats(Array.from({ length: 5 }, () => runOnce(trident(['catalog', 'count', '-o', 'json'], sized.env)).ms));
+      const listing = Array.from({ length: 3 }, () => runOnce(trident(['catalog', 'products', '--all', '-o', 'ndjson'], sized.env)));
+      const list = stats(listing.map((s) => s.ms));
+      const rss = Math.max(...listing.map((s) => s.rssMb ?? NaN));
+      scale.push([size.toLocaleString('en'), fmtStats(count, 0), fmtStats(list, 0), Number.isNaN(rss) ? '—' : rss.toFixed(0)]);
+    } finally {
+      await sized.stop();
+    }
   }
+  printTable(['products', '`catalog count` ms median (min–max)', '`products --all -o ndjson` ms median (min–max)', 'peak RSS MB'], scale);
 }
-printTable(['products', '`catalog count` ms median (min–max)', '`products --all -o ndjson` ms median (min–max)', 'peak RSS MB'], scale);
 
 function listingComparison(catalogUrl, env, total, count) {
   // curl fetches the very pages trident fetches (limit 100), one after another over one keep-alive connection.
@@ -108,14 +146,14 @@ function listingComparison(catalogUrl, env, total, count) {
     lines.push(`url = "${catalogUrl}/products?limit=100&offset=${offset}"`, 'output = "/dev/null"');
   }
   writeFileSync(config, `${lines.join('\n')}\n`);
-  return compare({
+  return compareRounds({
     name: `\`trident catalog products --all -o ndjson\` (${total.toLocaleString('en')} products) vs one curl over the same pages`,
-    target: '≤ 1.5x, RSS ≤ 150 MB',
+    target: '≤ 1.1x, RSS ≤ 80 MB',
     subject: trident(['catalog', 'products', '--all', '-o', 'ndjson'], env),
     baseline: { label: 'curl', cmd: 'curl', args: ['-s', '--fail', '-K', config] },
     runs: count,
     warmup: 1,
-  });
+  }, rounds);
 }
 
 function fmtStats(s, digits) {
