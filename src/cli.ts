@@ -1,6 +1,5 @@
 // The commander program: global options (DESIGN §2.1), and the command groups, each loaded only when
 // the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
-import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
 import { makeBinder, once } from './command.js';
@@ -134,10 +133,6 @@ function applyToTree(command: Command): void {
 const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
 
 export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing tier on
-  // background threads, and the process waits for them at exit: about 70 ms on every short command. The
-  // baseline compiler alone is fast enough for parsing answers. Set before the first request compiles it.
-  setFlagsFromString('--liftoff-only');
   const { io } = deps;
   let exitCode = 0;
   const program = buildProgram();

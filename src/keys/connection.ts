@@ -7,7 +7,6 @@ import { requireSetting } from '../core/files/missing-setting.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
-import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
 import { privateKeyFromPem } from './mint/keypair.js';

@@ -1,11 +1,13 @@
 // What to tell a person whose request the keys service refused (401/403): the service's code says why.
 import { ExitCode, TridentError } from '../core/errors.js';
+import { KEYS_URL_ALIASES, type KeysUrlAlias } from './base-url.js';
 import type { Signer } from './signing.js';
 
 // The exchange's two environments (spec/real-services.md §1): a key works only in the one that issued it.
-const ENVIRONMENTS: Record<string, { hosts: string[]; other: string; otherUrl: string }> = {
-  production: { hosts: ['external-api.kalshi.com', 'api.elections.kalshi.com'], other: 'demo', otherUrl: 'https://external-api.demo.kalshi.co/trade-api/v2' },
-  demo: { hosts: ['external-api.demo.kalshi.co', 'demo-api.kalshi.co'], other: 'production', otherUrl: 'https://external-api.kalshi.com/trade-api/v2' },
+// Their hosts, the recommended one (the alias's URL) and the other documented one.
+const ENVIRONMENTS: Record<KeysUrlAlias, { hosts: string[]; other: KeysUrlAlias }> = {
+  production: { hosts: [new URL(KEYS_URL_ALIASES.production).hostname, 'api.elections.kalshi.com'], other: 'demo' },
+  demo: { hosts: [new URL(KEYS_URL_ALIASES.demo).hostname, 'demo-api.kalshi.co'], other: 'production' },
 };
 
 /** A key the service does not know: blame the environments only when the URL is one of the exchange's. */
@@ -13,7 +15,7 @@ function unknownKeyHint(key: string, baseUrl: URL | undefined): string {
   const found = Object.entries(ENVIRONMENTS).find(([, env]) => env.hosts.includes(baseUrl?.hostname.toLowerCase() ?? ''));
   if (found === undefined) return `${key} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`;
   const [name, env] = found;
-  return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.other} (${env.otherUrl})`;
+  return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.other} (${KEYS_URL_ALIASES[env.other]})`;
 }
 
 /** What was refused, where that changes the likely reason: an upload of a public key (create). */

@@ -2,6 +2,7 @@
 // where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
 // Imported lazily: only commands that talk to a service pay for undici.
 import type { Dispatcher } from 'undici';
+import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
@@ -102,6 +103,7 @@ export async function openHttpClient(options: HttpClientOptions): Promise<HttpCl
 type Route = 'direct' | 'proxied';
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
+  baselineWasmCompilerOnly();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
   const proxies = options.dispatcher ? undefined : proxiesFrom(options.env ?? process.env);

@@ -1,16 +1,14 @@
 // --jq (DESIGN §2.1): the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly,
 // the npm package jq-wasm). Loaded only when --jq is given: the engine costs some 50 ms to start.
-import { setFlagsFromString } from 'node:v8';
 import { usageError } from '../errors.js';
+import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 
 type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
 
 let engine: Promise<JqHandle> | undefined;
 
 function loadEngine(): Promise<JqHandle> {
-  // V8's baseline compiler alone: the optimizing one would recompile jq's ~1 MB of WebAssembly on background
-  // threads that the process waits for at exit, some hundreds of ms for one short filter (see also main() in cli.ts).
-  setFlagsFromString('--liftoff-only');
+  baselineWasmCompilerOnly();
   engine ??= import('jq-wasm').then(({ loadJq }) => loadJq());
   return engine;
 }
