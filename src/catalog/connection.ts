@@ -9,6 +9,8 @@ import { PAGES_AHEAD } from './pages.js';
 
 export interface ConnectionOptions {
   url?: string;
+  /** --all: the pages after the first are asked for while one is read (see pages.ts). */
+  all?: boolean;
 }
 
 export function addConnectionOptions(command: Command): Command {
@@ -23,6 +25,8 @@ export async function connect(ctx: Context, options: ConnectionOptions): Promise
     'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
   );
   const base = parseBaseUrl(value, ctx.settings.origin(setting, '--url'));
-  // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts).
-  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining: PAGES_AHEAD, baseUrl: base }), base);
+  // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts), on one
+  // pipelined connection. A single request needs no pipelining (and so no undici: see core/http/client.ts).
+  const pipelining = options.all ? PAGES_AHEAD : undefined;
+  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining, baseUrl: base }), base);
 }

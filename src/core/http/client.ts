@@ -1,16 +1,18 @@
-// The one HTTP core (DESIGN §3): undici with keep-alive, timeouts, a response size cap, retries only
-// where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
-// Imported lazily: only commands that talk to a service pay for undici.
+// The one HTTP core (DESIGN §3): keep-alive connections, one deadline per attempt, a response size cap, retries
+// only where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
+// Requests go over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined.
+// Imported lazily: only commands that talk to a service pay for it.
 import type { Dispatcher } from 'undici';
-import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
+import { readCa } from './ca.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
 import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
-import { makeDispatcher, readCa } from './dispatcher.js';
+import { nodeTransport } from './node-transport.js';
+import type { Transport, TransportResponse } from './transport.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
 
 export interface HttpClientOptions {
@@ -33,6 +35,8 @@ export interface HttpClientOptions {
   pipelining?: number;
   /** undici's proxy agent, when a proxy is set: openHttpClient() loads it. */
   proxyAgent?: typeof EnvHttpProxyAgent;
+  /** undici's pools, for a proxy or pipelining: openHttpClient() loads them. */
+  undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
@@ -94,16 +98,21 @@ const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'c
 
 class ResponseTooLarge extends Error {}
 
-/** The client for a command: undici's proxy support is loaded only when HTTPS_PROXY or HTTP_PROXY is set. */
+/** The client for a command: undici is loaded only for pipelining, its proxy support only when HTTPS_PROXY or HTTP_PROXY is set. */
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
-  const proxied = !options.dispatcher && proxiesFrom(options.env ?? process.env) !== undefined;
-  return createHttpClient(proxied ? { ...options, proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : options);
+  if (options.dispatcher) return createHttpClient(options);
+  const proxied = proxiesFrom(options.env ?? process.env) !== undefined;
+  const pipelined = (options.pipelining ?? 1) > 1;
+  return createHttpClient({
+    ...options,
+    ...(proxied || pipelined ? { undici: await import('./undici-transport.js') } : {}),
+    ...(proxied ? { proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : {}),
+  });
 }
 
 type Route = 'direct' | 'proxied';
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  baselineWasmCompilerOnly();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? 3;
   const proxies = options.dispatcher ? undefined : proxiesFrom(options.env ?? process.env);
@@ -113,19 +122,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const log = options.debug;
   const ca = options.dispatcher ? undefined : readCa(options.caFile);
-  // One dispatcher for this machine (loopback never goes through a proxy) and one for everything else, each
-  // with the watch on its pools; made when first needed, and made afresh after one was torn down (reset()).
-  const routes: Partial<Record<Route, { dispatcher: Dispatcher; watch: ConnectionWatch }>> = {};
+  // One transport for the direct route (this machine, or no proxy set) and one through the proxy, each with the
+  // watch on its connections; made when first needed, and made afresh after one was torn down (reset()).
+  const routes: Partial<Record<Route, { transport: Transport; watch: ConnectionWatch }>> = {};
   /** Torn down with requests still queued in it: close() must not wait for them. */
   let abandoned = false;
-  const routeFor = (route: Route): { dispatcher: Dispatcher; watch: ConnectionWatch } => {
-    if (options.dispatcher) return (routes[route] ??= { dispatcher: options.dispatcher, watch: new ConnectionWatch() });
+  const routeFor = (route: Route): { transport: Transport; watch: ConnectionWatch } => {
+    if (options.dispatcher) return (routes[route] ??= { transport: asTransport(options.dispatcher), watch: new ConnectionWatch() });
     if (route === 'proxied') checkProxies(proxies!);
     if (!routes[route]) {
       const watch = new ConnectionWatch();
-      routes[route] = { watch, dispatcher: makeDispatcher(timeoutMs, ca, route === 'proxied' ? proxies : undefined, watch, options.pipelining, options.proxyAgent) };
+      routes[route] = { watch, transport: makeTransport(route, watch) };
     }
     return routes[route];
+  };
+  const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
+    if (route === 'direct' && (options.pipelining ?? 1) <= 1) return nodeTransport(ca, watch);
+    if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
+    const dispatcher = options.undici.makeDispatcher({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
+    return asTransport(dispatcher);
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {
@@ -133,7 +148,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (!old) return;
     delete routes[route];
     abandoned = true;
-    old.dispatcher.destroy().catch(() => undefined);
+    old.transport.destroy().catch(() => undefined);
   };
 
   async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | AttemptFailure> {
@@ -148,7 +163,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
     const proxy = proxyFor(proxies, url);
     const route: Route = proxy ? 'proxied' : 'direct';
-    const { dispatcher, watch } = routeFor(route);
+    const { transport, watch } = routeFor(route);
     const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
     const deadline = startDeadline(timeoutMs, () => (reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting'));
     // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
@@ -160,9 +175,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       deadline.fail(error);
     });
     try {
-      let response: Dispatcher.ResponseData;
+      let response: TransportResponse;
       try {
-        const sent = dispatcher.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal });
+        const sent = transport.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal });
         sent.catch(() => undefined);
         response = await deadline.race(sent);
       } catch (error) {
@@ -238,8 +253,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     },
     async close() {
       if (options.dispatcher) return;
-      const open = Object.values(routes).map((route) => route.dispatcher);
-      await Promise.all(open.map((dispatcher) => (abandoned ? dispatcher.destroy() : dispatcher.close())));
+      const open = Object.values(routes).map((route) => route.transport);
+      await Promise.all(open.map((transport) => (abandoned ? transport.destroy() : transport.close())));
     },
   };
 }
@@ -250,7 +265,7 @@ function byteSize(bytes: number): string {
 }
 
 /** The whole body, counted into `progress` as it comes; a Content-Length over the cap is refused unread. */
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number, progress: { bytes: number; expected?: string }): Promise<Buffer> {
+async function readCapped(body: TransportResponse['body'], max: number, progress: { bytes: number; expected?: string }): Promise<Buffer> {
   if (Number(progress.expected) > max) throw new ResponseTooLarge(byteSize(max));
   const chunks: Buffer[] = [];
   let size = 0;
@@ -266,8 +281,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, pr
   return Buffer.concat(chunks);
 }
 
-function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: number, serviceName: string): Answer {
-  const headers = response.headers as Record<string, string | string[] | undefined>;
+function toResponse(response: TransportResponse, body: Buffer, attempts: number, serviceName: string): Answer {
+  const headers = response.headers;
   const requestId = REQUEST_ID_HEADERS.map((name) => headerValue(headers[name])).find(Boolean);
   return {
     status: response.statusCode,
@@ -288,4 +303,9 @@ function toResponse(response: Dispatcher.ResponseData, body: Buffer, attempts: n
       }
     },
   };
+}
+
+/** undici's dispatchers (its Agent, its proxy agent, a test's MockAgent) carry requests as a Transport does. */
+function asTransport(dispatcher: Dispatcher): Transport {
+  return dispatcher as unknown as Transport;
 }

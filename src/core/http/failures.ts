@@ -26,9 +26,10 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const SENT_BUT_UNKNOWN = '; the request was sent, so its outcome is unknown';
 const CHECK_FIRST = 'check whether it took effect before running the command again';
 
-/** undici's words (messages, codes) for answers that break HTTP in ways llhttp lets through. */
+/** undici's and Node's words (messages, codes) for answers that break HTTP in ways llhttp lets through. */
 const BROKEN_HTTP: Record<string, string> = {
   UND_ERR_HEADERS_OVERFLOW: 'headers larger than 16 KiB',
+  HPE_HEADER_OVERFLOW: 'headers larger than 16 KiB',
   'bad upgrade': 'a 101 Switching Protocols nobody asked for',
   'bad response': 'an informational (1xx) answer and then nothing',
 };
@@ -114,8 +115,8 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   }
   const refusal = !duringBody ? proxyRefusal(err, url, proxy) : undefined;
   if (refusal) return { failure: refusal.exitCode === ExitCode.auth ? { kind: 'fatal' } : { kind: 'not-sent' }, error: refusal };
-  if (code === 'UND_ERR_INVALID_ARG') {
-    // undici refused to build the request (a header value with a control character, say): nothing left here.
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_CHAR' || code === 'ERR_INVALID_HTTP_TOKEN' || code === 'ERR_UNESCAPED_CHARACTERS') {
+    // undici or Node refused to build the request (a header value with a control character, say): nothing left here.
     return {
       failure: { kind: 'fatal' },
       error: new TridentError(ExitCode.usage, `cannot send a request to ${url.host}: ${err.message}`, {
@@ -125,7 +126,7 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
     };
   }
   // A certificate is checked in the TLS handshake, before a byte of the request is sent.
-  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME/i.test(code) || /certificate/i.test(`${err.message} ${err.cause?.message ?? ''}`);
+  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|EPROTO/i.test(code) || /certificate|SSL routines/i.test(`${err.message} ${err.cause?.message ?? ''}`);
   const stalledConnecting = error instanceof DeadlineExceeded && error.stage === 'connecting';
   const notSent = !duringBody && (NOT_SENT_CODES.has(code) || tls || stalledConnecting);
   let message: string;
@@ -139,8 +140,10 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
-  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || (BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message]) !== undefined) {
-    const reason = BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message] ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
+  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || code.startsWith('HPE_') || (BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message]) !== undefined) {
+    // undici: "Response does not match the HTTP/1.1 protocol (<llhttp's reason>)"; Node: a `reason` of its own.
+    const reason =
+      BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message] ?? (err as { reason?: string }).reason ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
     message = `${url.host} did not answer with valid HTTP${duringBody ? ' while sending the answer' : ''}: ${reason}`;
     hint = 'check that the URL points at the service (the right port, http or https); a broken gateway does this too';
   } else if (tls) {

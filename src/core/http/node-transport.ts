@@ -1,0 +1,98 @@
+// Requests that go straight to the service (no proxy, no pipelining) travel over Node's own http/https with a
+// keep-alive agent: loading and starting undici costs a short command more than the request itself (~15 ms of
+// its ~30). The core's rules do not depend on the transport: the attempt's deadline (attempt-deadline.ts) still
+// bounds connect, TLS, headers and body, a 3xx is still not followed (Node never follows one), and the errors
+// below keep the words failures.ts knows from undici for answers that break HTTP.
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { ConnectionWatch } from './connection-watch.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+/** Errors named as undici names them, so that failures.ts words them the same whatever carried the request. */
+const brokenHttp = (what: 'bad upgrade' | 'bad response'): Error => Object.assign(new Error(what), { code: 'TRIDENT_BROKEN_HTTP' });
+
+/** Node says "socket hang up" (no answer yet) and "aborted" (in the body) for a connection the service closed. */
+function closedByService(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
+  if (error.code !== 'ECONNRESET' || (error.message !== 'socket hang up' && error.message !== 'aborted')) return error;
+  return Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
+}
+
+export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch): Transport {
+  const agents = new Map<string, Agent>();
+  const agentFor = (protocol: string): Agent => {
+    let agent = agents.get(protocol);
+    if (!agent) {
+      const { Agent: AgentClass } = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:https');
+      agent = new AgentClass({ keepAlive: true, ...(protocol === 'https:' && ca ? { ca } : {}) });
+      agents.set(protocol, agent);
+    }
+    return agent;
+  };
+  const watched = new WeakSet<Socket>();
+
+  return {
+    request: (request) => send(request, agentFor, (socket, origin) => {
+      if (watched.has(socket)) return;
+      watched.add(socket);
+      socket.once((socket as TLSSocket).encrypted ? 'secureConnect' : 'connect', () => {
+        watch.opened(origin);
+        socket.once('close', () => watch.closed(origin));
+      });
+    }),
+    async close() {
+      for (const agent of agents.values()) agent.destroy();
+    },
+    async destroy() {
+      for (const agent of agents.values()) agent.destroy();
+    },
+  };
+}
+
+function send(request: TransportRequest, agentFor: (protocol: string) => Agent, onSocket: (socket: Socket, origin: string) => void): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(request.path, request.origin);
+    const { request: start } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
+    const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+    let req: ClientRequest;
+    try {
+      req = start(url, { method: request.method, headers, agent: agentFor(url.protocol), signal: request.signal });
+    } catch (error) {
+      // A header value or path Node will not send (a control character): nothing was sent.
+      reject(error);
+      return;
+    }
+    let informational = false;
+    /** An error of the request after its answer began (broken chunking): the body's own error only says "aborted". */
+    let lateError: Error | undefined;
+    req.on('socket', (socket) => onSocket(socket, request.origin));
+    req.on('information', () => {
+      informational = true;
+    });
+    req.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      reject(brokenHttp('bad upgrade'));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      lateError = error;
+      reject(informational && error.code === 'ECONNRESET' ? brokenHttp('bad response') : closedByService(error));
+    });
+    req.on('response', (response: IncomingMessage) => {
+      resolve({
+        statusCode: response.statusCode ?? 0,
+        headers: response.headers,
+        body: {
+          async *[Symbol.asyncIterator]() {
+            try {
+              yield* response as AsyncIterable<Buffer>;
+            } catch (error) {
+              throw closedByService((lateError ?? error) as NodeJS.ErrnoException);
+            }
+          },
+          destroy: () => response.destroy(),
+        },
+      });
+    });
+    req.end(request.body);
+  });
+}

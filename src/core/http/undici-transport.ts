@@ -1,0 +1,52 @@
+// undici's connection pools, for the routes node-transport.ts does not take: through a proxy (its proxy agent,
+// loaded by undici-proxy.ts) and with HTTP/1.1 pipelining (catalog --all). Loaded only by clients that need it.
+import type { Dispatcher } from 'undici';
+import { baselineWasmCompilerOnly } from '../wasm-tier.js';
+import type { ConnectionWatch } from './connection-watch.js';
+import type { Proxies } from './proxies.js';
+import { Agent, Pool } from './undici-lite.js';
+import type { EnvHttpProxyAgent } from './undici-proxy.js';
+
+export interface UndiciRoute {
+  timeoutMs: number;
+  ca: string[] | undefined;
+  proxies: Proxies | undefined;
+  watch: ConnectionWatch;
+  pipelining?: number;
+  ProxyAgent?: typeof EnvHttpProxyAgent;
+}
+
+export function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent }: UndiciRoute): Dispatcher {
+  baselineWasmCompilerOnly();
+  const settings = {
+    keepAliveTimeout: 10_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
+    factory: watchedPools(watch),
+    ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
+  };
+  if (!proxies) return new Agent(settings);
+  if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');
+  // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy
+  // apart from `connect`: the extra CA goes to both.
+  return new ProxyAgent({
+    ...settings,
+    httpProxy: proxies.httpProxy?.value,
+    httpsProxy: proxies.httpsProxy?.value,
+    noProxy: proxies.noProxy,
+    requestTls: settings.connect,
+    proxyTls: settings.connect,
+  });
+}
+
+/** For undici's `factory` option: the pools it would make, reporting to the watch. */
+function watchedPools(watch: ConnectionWatch) {
+  return (origin: string | URL, options: object): Dispatcher => {
+    const pool = new Pool(origin, options as ConstructorParameters<typeof Pool>[1]);
+    pool.on('connect', (at: URL) => watch.opened(at));
+    pool.on('disconnect', (at: URL) => watch.closed(at));
+    pool.on('connectionError', (at: URL, _targets: unknown, error: Error) => watch.failed(at, error));
+    return pool;
+  };
+}

@@ -1,0 +1,81 @@
+// Which transport carries a request, on real loopback sockets: Node's http for a direct request (no undici
+// loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (one connection
+// whatever is waiting). The rules of the core hold on both (the hostile suites run
+// the binary, so over node:http; these check what only the transport decides).
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpClient, openHttpClient, type HttpClient } from '../../../src/core/http/client.js';
+import { rawAnswer, startHostileServer, type HostileServer } from '../../helpers/hostile/server.js';
+
+let server: HostileServer | undefined;
+let client: HttpClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = server = undefined;
+});
+
+const ok = (body: string) => rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, body);
+
+describe('a direct request (no proxy, no pipelining)', () => {
+  it('goes over node:http without undici, and requests in a row share one keep-alive connection', async () => {
+    server = await startHostileServer(({ socket, requestLine }) => void socket.write(ok(JSON.stringify({ line: requestLine }))));
+    // No `undici` given: a client that needed it would throw "open the HTTP client with openHttpClient()".
+    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
+    const first = await client.request({ method: 'GET', url: `${server.url}/a?x=1` });
+    const second = await client.request({ method: 'POST', url: `${server.url}/b`, body: '{"n":1}' });
+    expect(first.json()).toEqual({ line: 'GET /a?x=1 HTTP/1.1' });
+    expect(second.json()).toEqual({ line: 'POST /b HTTP/1.1' });
+    expect(server.requests).toEqual(['GET /a?x=1', 'POST /b']);
+    expect(server.connections()).toBe(1);
+  });
+
+  it('refuses a header value Node cannot send: exit 2, nothing reaches the service', async () => {
+    server = await startHostileServer(({ socket }) => void socket.write(ok('{}')));
+    client = createHttpClient({ serviceName: 'test service', retries: 2, timeoutMs: 5000 });
+    await expect(client.request({ method: 'GET', url: `${server.url}/a`, headers: { 'x-token': 'a\r\nInjected: yes' } })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^cannot send a request to 127\.0\.0\.1:\d+: /),
+      hint: expect.stringContaining('characters a request cannot carry'),
+    });
+    expect(server.connections()).toBe(0);
+  });
+
+  it('ends its connections on close(), so a command exits at once', async () => {
+    let ended: Promise<void> | undefined;
+    server = await startHostileServer(({ socket }) => {
+      ended = new Promise((resolve) => socket.once('close', () => resolve()));
+      socket.write(ok('{}'));
+    });
+    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
+    await client.request({ method: 'GET', url: `${server.url}/a` });
+    const stillOpen = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('open'), 200))]);
+    expect(stillOpen).toBe('open');
+    await client.close();
+    client = undefined;
+    const afterClose = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))]);
+    expect(afterClose).toBeUndefined();
+  });
+});
+
+describe('a pipelining client (catalog --all)', () => {
+  it('keeps to one connection, over undici, however many requests are waiting', async () => {
+    server = await startHostileServer(({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50));
+    client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, pipelining: 3, env: {} });
+    const answers = await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
+    expect(answers.map((answer) => answer.json())).toEqual([{ line: 'GET /1 HTTP/1.1' }, { line: 'GET /2 HTTP/1.1' }, { line: 'GET /3 HTTP/1.1' }]);
+    expect(server.connections()).toBe(1);
+  });
+
+  it('unlike a direct client, which opens a connection per request waiting', async () => {
+    server = await startHostileServer(({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50));
+    client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, env: {} });
+    await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
+    expect(server.connections()).toBe(3);
+  });
+
+  it('cannot be made without undici (createHttpClient is for a given dispatcher)', async () => {
+    server = await startHostileServer(({ socket }) => void socket.write(ok('{}')));
+    client = createHttpClient({ serviceName: 'test service', retries: 0, pipelining: 2 });
+    await expect(client.request({ method: 'GET', url: `${server.url}/a` })).rejects.toThrow(/open the HTTP client with openHttpClient\(\)/);
+  });
+});
