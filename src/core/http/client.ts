@@ -12,7 +12,7 @@ import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
 import { nodeTransport } from './node-transport.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
 
 export interface HttpClientOptions {
@@ -140,7 +140,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (route === 'direct' && (options.pipelining ?? 1) <= 1) return nodeTransport(ca, watch);
     if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
     const dispatcher = options.undici.makeDispatcher({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
-    return asTransport(dispatcher);
+    const transport = asTransport(dispatcher);
+    if ((options.pipelining ?? 1) <= 1) return transport;
+    return { ...transport, request: (request) => transport.request({ ...request, blocking: false } as TransportRequest), close: () => transport.close(), destroy: () => transport.destroy() };
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {

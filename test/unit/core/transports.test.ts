@@ -1,6 +1,6 @@
 // Which transport carries a request, on real loopback sockets: Node's http for a direct request (no undici
-// loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (one connection
-// whatever is waiting). The rules of the core hold on both (the hostile suites run
+// loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (the requests
+// waiting go out on one connection before their answers come). The rules of the core hold on both (the hostile suites run
 // the binary, so over node:http; these check what only the transport decides).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, openHttpClient, type HttpClient } from '../../../src/core/http/client.js';
@@ -58,9 +58,18 @@ describe('a direct request (no proxy, no pipelining)', () => {
 });
 
 describe('a pipelining client (catalog --all)', () => {
-  it('keeps to one connection, over undici, however many requests are waiting', async () => {
-    server = await startHostileServer(({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50));
+  it('sends the waiting requests on one connection before their answers come (HTTP/1.1 pipelining, undici)', async () => {
+    const held: Array<() => void> = [];
+    server = await startHostileServer(({ socket, requestLine }) => {
+      const answer = () => socket.write(ok(JSON.stringify({ line: requestLine })));
+      // The first answer at once (undici pipelines on a connection that stayed open); then nothing until all
+      // three requests were read: they arrive only if each was sent before the answers to the ones before it.
+      if (requestLine.startsWith('GET /first ')) return answer();
+      held.push(answer);
+      if (held.length === 3) for (const next of held) next();
+    });
     client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, pipelining: 3, env: {} });
+    await client.request({ method: 'GET', url: `${server.url}/first` });
     const answers = await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
     expect(answers.map((answer) => answer.json())).toEqual([{ line: 'GET /1 HTTP/1.1' }, { line: 'GET /2 HTTP/1.1' }, { line: 'GET /3 HTTP/1.1' }]);
     expect(server.connections()).toBe(1);
