@@ -18,6 +18,9 @@ function closedByService(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
   return Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
 }
 
+/** Methods whose requests carry no body, and so no Content-Length, when they have none. */
+const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
 export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch): Transport {
   const agents = new Map<string, Agent>();
   const agentFor = (protocol: string): Agent => {
@@ -53,7 +56,9 @@ function send(request: TransportRequest, agentFor: (protocol: string) => Agent, 
   return new Promise((resolve, reject) => {
     const url = new URL(request.path, request.origin);
     const { request: start } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
-    const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+    // A length, never chunked encoding (which Node would use for a POST): gateways refuse a chunked POST more often.
+    const length = request.body !== undefined ? Buffer.byteLength(request.body) : BODILESS.has(request.method) ? undefined : 0;
+    const headers = length === undefined ? request.headers : { ...request.headers, 'content-length': String(length) };
     let req: ClientRequest;
     try {
       req = start(url, { method: request.method, headers, agent: agentFor(url.protocol), signal: request.signal });

@@ -2,6 +2,8 @@
 // loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (the requests
 // waiting go out on one connection before their answers come). The rules of the core hold on both (the hostile suites run
 // the binary, so over node:http; these check what only the transport decides).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, openHttpClient, type HttpClient } from '../../../src/core/http/client.js';
 import { rawAnswer, startHostileServer, type HostileServer } from '../../helpers/hostile/server.js';
@@ -27,6 +29,30 @@ describe('a direct request (no proxy, no pipelining)', () => {
     expect(second.json()).toEqual({ line: 'POST /b HTTP/1.1' });
     expect(server.requests).toEqual(['GET /a?x=1', 'POST /b']);
     expect(server.connections()).toBe(1);
+  });
+
+  it('sends a body with its length, and a POST without one with Content-Length: 0, never chunked', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const http = createServer((request, response) => {
+      seen.push(request.headers);
+      request.resume().on('end', () => response.end('{}'));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
+    try {
+      await client.request({ method: 'POST', url: `${url}/with`, body: '{"name":"ключ"}' });
+      await client.request({ method: 'POST', url: `${url}/without` });
+      await client.request({ method: 'DELETE', url: `${url}/k/1` });
+    } finally {
+      await client.close();
+      await new Promise((resolve) => http.close(resolve));
+    }
+    expect(seen.map((headers) => [headers['content-length'], headers['transfer-encoding']])).toEqual([
+      ['19', undefined],
+      ['0', undefined],
+      [undefined, undefined],
+    ]);
   });
 
   it('refuses a header value Node cannot send: exit 2, nothing reaches the service', async () => {
@@ -64,7 +90,10 @@ describe('a pipelining client (catalog --all)', () => {
       const answer = () => socket.write(ok(JSON.stringify({ line: requestLine })));
       // The first answer at once (undici pipelines on a connection that stayed open); then nothing until all
       // three requests were read: they arrive only if each was sent before the answers to the ones before it.
-      if (requestLine.startsWith('GET /first ')) return answer();
+      if (requestLine.startsWith('GET /first ')) {
+        answer();
+        return;
+      }
       held.push(answer);
       if (held.length === 3) for (const next of held) next();
     });
