@@ -55,6 +55,19 @@ describe('a direct request (no proxy, no pipelining)', () => {
     ]);
   });
 
+  it('reaches a service on IPv6 loopback ([::1] in the URL)', async () => {
+    const http = createServer((request, response) => response.end(JSON.stringify({ host: request.headers.host })));
+    await new Promise<void>((resolve) => http.listen(0, '::1', resolve));
+    const port = (http.address() as AddressInfo).port;
+    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
+    try {
+      expect((await client.request({ method: 'GET', url: `http://[::1]:${port}/x` })).json()).toEqual({ host: `[::1]:${port}` });
+    } finally {
+      await client.close();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
   it('refuses a header value Node cannot send: exit 2, nothing reaches the service', async () => {
     server = await startHostileServer(({ socket }) => void socket.write(ok('{}')));
     client = createHttpClient({ serviceName: 'test service', retries: 2, timeoutMs: 5000 });
