@@ -1,6 +1,7 @@
 // --all: every page of a list, as the pages arrive. The next pages are asked for while one is
 // written (HTTP/1.1 pipelining on the one keep-alive connection, see connection.ts), so the service never
-// waits for us to parse; at most PAGES_AHEAD + 1 pages are held, so memory stays flat whatever the size.
+// waits for us to parse; at most PAGES_AHEAD + 2 pages are held (the one before too, to compare), so memory
+// stays flat whatever the size.
 // A service whose paging cannot be right (it ignores offset and sends the same page again, or its total
 // moves away as fast as the pages are read) stops the walk with exit 8 rather than repeating rows for ever.
 import { ExitCode, TridentError } from '../core/errors.js';

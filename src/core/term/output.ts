@@ -72,7 +72,7 @@ export function tsvField(value: unknown): string {
   return escapeDataControls(cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 
-/** Writes one CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
+/** What writes a CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
 async function csvWriter(): Promise<(values: unknown[]) => string> {
   const { stringify } = await import('csv-stringify/sync');
   return (values) => stringify([values.map((value) => escapeDataControls(cellText(value)))], { eof: true, record_delimiter: '\n' });
@@ -312,7 +312,7 @@ export class Output {
     }
   }
 
-  /** Writes one csv or tsv line (csv's writer is loaded only when needed). */
+  /** What writes one csv or tsv line (csv's writer is loaded only when needed). */
   private async lineWriter(): Promise<(values: unknown[]) => string> {
     return this.format === 'csv' ? csvWriter() : tsvLine;
   }
