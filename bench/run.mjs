@@ -55,7 +55,7 @@ try {
     }),
   );
 
-  results.push(listingComparison(catalogUrl, sandbox.env, 20_000, goalRuns));
+  results.push(...listingComparisons(catalogUrl, sandbox.env, keysEnv, 20_000, goalRuns));
 
   if (!goalsOnly) results.push(
     compare({
@@ -138,7 +138,12 @@ if (!goalsOnly) {
   printTable(['products', '`catalog count` ms median (min–max)', '`products --all -o ndjson` ms median (min–max)', 'peak RSS MB'], scale);
 }
 
-function listingComparison(catalogUrl, env, total, count) {
+/**
+ * `--all` vs curl over the same pages; the same without start-up (each side's --all minus its first page
+ * alone: its own start-up and first request), so that what the pages themselves cost is seen apart; and
+ * `--all` vs a dependency-free Node script (node:http), the floor for a Node client.
+ */
+function listingComparisons(catalogUrl, env, baselineEnv, total, count) {
   // curl fetches the very pages trident fetches (limit 100), one after another over one keep-alive connection.
   const config = join(BENCH_DIR, `curl-pages-${total}.txt`);
   const lines = [];
@@ -146,14 +151,41 @@ function listingComparison(catalogUrl, env, total, count) {
     lines.push(`url = "${catalogUrl}/products?limit=100&offset=${offset}"`, 'output = "/dev/null"');
   }
   writeFileSync(config, `${lines.join('\n')}\n`);
-  return compareRounds({
+  const curl = (args) => ({ label: 'curl', cmd: 'curl', args: ['-s', '--fail', ...args] });
+  const listAll = trident(['catalog', 'products', '--all', '-o', 'ndjson'], env);
+  const all = compareRounds({
     name: `\`trident catalog products --all -o ndjson\` (${total.toLocaleString('en')} products) vs one curl over the same pages`,
     target: '≤ 1.1x, RSS ≤ 80 MB',
-    subject: trident(['catalog', 'products', '--all', '-o', 'ndjson'], env),
-    baseline: { label: 'curl', cmd: 'curl', args: ['-s', '--fail', '-K', config] },
+    subject: listAll,
+    baseline: curl(['-K', config]),
     runs: count,
     warmup: 1,
   }, rounds);
+  const first = compare({
+    name: 'the first page alone',
+    subject: trident(['catalog', 'products', '--limit', '100', '-o', 'ndjson'], env),
+    baseline: curl(['-o', '/dev/null', `${catalogUrl}/products?limit=100&offset=0`]),
+    runs: count,
+  });
+  const rest = (side) => ({ median: all[side].median - first[side].median });
+  const withoutStartup = {
+    name: `the same without start-up: --all minus the first page alone (its median ${first.subject.median.toFixed(1)} ms vs curl ${first.baseline.median.toFixed(1)} ms), medians only`,
+    target: 'noted',
+    subject: rest('subject'),
+    baseline: rest('baseline'),
+    ratio: rest('subject').median / rest('baseline').median,
+  };
+  const script = baselineScript('catalog-all.cjs', baselineEnv);
+  if (!sameOutput(listAll, script)) console.log('note: bench/baselines/catalog-all.cjs does not print what trident prints\n');
+  const floor = compareRounds({
+    name: '`trident catalog products --all -o ndjson` vs a dependency-free script (node:http, one page after another)',
+    target: 'noted',
+    subject: listAll,
+    baseline: script,
+    runs: count,
+    warmup: 1,
+  }, rounds);
+  return [all, withoutStartup, floor];
 }
 
 function fmtStats(s, digits) {

@@ -46,8 +46,8 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
     const progress = pageProgress(ctx, spec.noun);
     let shown: number;
     try {
-      const rows = pages((size, from) => spec.fetch(client, { limit: size, offset: from }), { limit: limit ?? MAX_PAGE, offset: offset ?? 0 }, progress?.update);
-      shown = await ctx.output.list(rows, spec.columns, undefined, spec.fields);
+      const every = pages((size, from) => spec.fetch(client, { limit: size, offset: from }), { limit: limit ?? MAX_PAGE, offset: offset ?? 0 }, progress?.update);
+      shown = await ctx.output.list({ pages: every }, spec.columns, undefined, spec.fields);
     } finally {
       progress?.done();
     }

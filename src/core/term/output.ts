@@ -72,13 +72,32 @@ export function tsvField(value: unknown): string {
   return escapeDataControls(cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 
-/** One CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
-export async function csvLine(values: unknown[]): Promise<string> {
+/** What writes a CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
+async function csvWriter(): Promise<(values: unknown[]) => string> {
   const { stringify } = await import('csv-stringify/sync');
-  return stringify([values.map((value) => escapeDataControls(cellText(value)))], { eof: true, record_delimiter: '\n' });
+  return (values) => stringify([values.map((value) => escapeDataControls(cellText(value)))], { eof: true, record_delimiter: '\n' });
 }
 
+const tsvLine = (values: unknown[]) => `${values.map(tsvField).join('\t')}\n`;
+
 type Row = Record<string, unknown>;
+
+/**
+ * The rows of a list: any iterable, or `{ pages }` when they arrive a page at a time (`--all`), which are
+ * then written a page at a time too.
+ */
+export type Rows<T> = Iterable<T> | AsyncIterable<T> | { pages: AsyncIterable<readonly T[]> };
+
+function pagesOf<T>(rows: Rows<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
+  if ('pages' in rows) return rows.pages;
+  if (Symbol.asyncIterator in rows) return oneByOne(rows);
+  return [Array.from(rows)];
+}
+
+/** Rows that arrive one at a time are written as they arrive. */
+async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncIterable<readonly T[]> {
+  for await (const row of rows) yield [row];
+}
 
 /** --jq: given the value that -o json would print, writes what to print instead (see core/term/jq.ts). */
 export type JsonFilter = (value: unknown, write: (text: string) => Promise<void>) => Promise<void>;
@@ -114,8 +133,12 @@ class RowBatch {
 
   constructor(private readonly sink: Sink) {}
 
-  async add(text: string): Promise<void> {
+  /** Resolves when the sink takes more: wait for it before adding the next page. */
+  async room(): Promise<void> {
     if (this.drained) await this.drained;
+  }
+
+  add(text: string): void {
     this.text += text;
     if (this.text.length >= BATCH_CHARACTERS) this.flush();
     else this.scheduled ??= setImmediate(() => this.flush());
@@ -138,7 +161,7 @@ class RowBatch {
 
   async done(): Promise<void> {
     this.flush();
-    if (this.drained) await this.drained;
+    await this.room();
   }
 }
 
@@ -199,19 +222,19 @@ export class Output {
    * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv.
    * Returns the number of rows.
    */
-  async list<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row, fields?: readonly string[]): Promise<number> {
+  async list<T>(rows: Rows<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row, fields?: readonly string[]): Promise<number> {
     const known = (record?: Row) => [...new Set([...(fields ?? []), ...columns.map(keyOf), ...Object.keys(record ?? {})])];
     let count = 0;
     if (this.jsonFilter && this.format === 'json') {
       // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
       const records: Row[] = [];
-      for await (const row of rows) records.push(toRecord(row));
+      for await (const page of pagesOf(rows)) for (const row of page) records.push(toRecord(row));
       await this.jsonFilter(records, (text) => this.write(text));
       return records.length;
     }
     if (this.format === 'table') {
       const all: T[] = [];
-      for await (const row of rows) all.push(row);
+      for await (const page of pagesOf(rows)) for (const row of page) all.push(row);
       count = all.length;
       if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
       const shown = this.chosen ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord)) : columns;
@@ -220,34 +243,38 @@ export class Output {
     }
     let header: string[] | undefined = this.chosen;
     if (header && fields) this.checkColumns(known());
+    const line = await this.lineWriter();
     const batch = new RowBatch(this.sink);
     try {
-      if (this.format === 'json') await batch.add('[');
-      for await (const row of rows) {
-        const record = toRecord(row);
-        switch (this.format) {
-          case 'json':
-            await batch.add(`${count === 0 ? '\n  ' : ',\n  '}${JSON.stringify(record)}`);
-            break;
-          case 'ndjson':
-            await batch.add(`${JSON.stringify(record)}\n`);
-            break;
-          case 'csv':
-          case 'tsv':
-            if (count === 0) {
-              if (header) this.checkColumns(known(record));
-              header ??= Object.keys(record);
-              await batch.add(await this.line(header));
-            }
-            await batch.add(await this.line(header!.map((key) => record[key])));
-            break;
+      if (this.format === 'json') batch.add('[');
+      for await (const page of pagesOf(rows)) {
+        await batch.room();
+        for (const row of page) {
+          const record = toRecord(row);
+          switch (this.format) {
+            case 'json':
+              batch.add(`${count === 0 ? '\n  ' : ',\n  '}${JSON.stringify(record)}`);
+              break;
+            case 'ndjson':
+              batch.add(`${JSON.stringify(record)}\n`);
+              break;
+            case 'csv':
+            case 'tsv':
+              if (count === 0) {
+                if (header) this.checkColumns(known(record));
+                header ??= Object.keys(record);
+                batch.add(line(header));
+              }
+              batch.add(line(header!.map((key) => record[key])));
+              break;
+          }
+          count += 1;
         }
-        count += 1;
       }
-      if (this.format === 'json') await batch.add(count === 0 ? ']\n' : '\n]\n');
+      if (this.format === 'json') batch.add(count === 0 ? ']\n' : '\n]\n');
       // No rows: the header alone, when the fields are known, so that a reader still finds its columns.
       header ??= fields ? [...fields] : undefined;
-      if (count === 0 && header && (this.format === 'csv' || this.format === 'tsv')) await batch.add(await this.line(header));
+      if (count === 0 && header && (this.format === 'csv' || this.format === 'tsv')) batch.add(line(header));
     } finally {
       // Rows received before a failure are printed too.
       batch.flush();
@@ -270,7 +297,8 @@ export class Output {
       case 'csv':
       case 'tsv': {
         const keys = this.chosen ?? Object.keys(record);
-        await this.write((await this.line(keys)) + (await this.line(keys.map((key) => record[key]))));
+        const line = await this.lineWriter();
+        await this.write(line(keys) + line(keys.map((key) => record[key])));
         return;
       }
       case 'table': {
@@ -284,8 +312,9 @@ export class Output {
     }
   }
 
-  private async line(values: unknown[]): Promise<string> {
-    return this.format === 'csv' ? csvLine(values) : `${values.map(tsvField).join('\t')}\n`;
+  /** What writes one csv or tsv line (csv's writer is loaded only when needed). */
+  private async lineWriter(): Promise<(values: unknown[]) => string> {
+    return this.format === 'csv' ? csvWriter() : tsvLine;
   }
 
   // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own

@@ -29,16 +29,29 @@ export function parseRequestDateTime(value: string): Instant {
 }
 
 /**
+ * Timestamps already read: a page of products reads two of every row it groups, and parsing them was a
+ * quarter of the time the service took to answer `--all`. Bounded: cleared when full.
+ */
+const readInstants = new Map<string, Instant | null>();
+const READ_INSTANTS_KEPT = 200_000;
+
+/**
  * A timestamp read from the database, in whatever ISO form it was stored (`+00:00`, `Z`, a space for `T`,
  * another offset). A value without an offset (the converter's own naive UTC) is taken as UTC. Null when
  * missing or unreadable.
  */
 export function readDbInstant(value: unknown): Instant | null {
   if (value === null || value === undefined) return null;
-  const token = pythonStrip(String(value));
-  if (!token) return null;
-  const parsed = pythonFromIsoFormat(token.replaceAll('Z', '+00:00'));
-  return parsed ? parsed.localMicros - (parsed.offsetMicros ?? 0n) : null;
+  const text = String(value);
+  let instant = readInstants.get(text);
+  if (instant === undefined) {
+    const token = pythonStrip(text);
+    const parsed = token ? pythonFromIsoFormat(token.replaceAll('Z', '+00:00')) : null;
+    instant = parsed ? parsed.localMicros - (parsed.offsetMicros ?? 0n) : null;
+    if (readInstants.size >= READ_INSTANTS_KEPT) readInstants.clear();
+    readInstants.set(text, instant);
+  }
+  return instant;
 }
 
 /** A database timestamp rendered as the service renders it (UTC, `Z`), or null when unreadable. */

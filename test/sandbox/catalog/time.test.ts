@@ -68,6 +68,11 @@ describe('catalog timestamps', () => {
     expect(readDbInstant('')).toBeNull();
     expect(readDbInstant('garbage')).toBeNull();
     expect(readDbInstant(null)).toBeNull();
+    // Read again (remembered after the first time): the same answers.
+    expect(readDbInstant('2026-03-01 13:00:00+03:00')).toBe(instant);
+    expect(readDbInstant('garbage')).toBeNull();
+    expect(readDbInstant(' 2026-03-01T10:00:00Z ')).toBe(instant);
+    expect(readDbInstant(' 2026-03-01T10:00:00Z ')).toBe(instant);
   });
 
   it('writes microseconds only when there are some, and years before 1000 with four digits', () => {

@@ -135,7 +135,7 @@ describe('pages', () => {
     const list = fakeList(7);
     const progress: Array<{ fetched: number; total: number }> = [];
     const rows: number[] = [];
-    for await (const row of pages(list.fetchPage, { limit: 3, offset: 1 }, (p) => progress.push(p))) rows.push(row.n);
+    for await (const page of pages(list.fetchPage, { limit: 3, offset: 1 }, (p) => progress.push(p))) rows.push(...page.map((row) => row.n));
     expect(rows).toEqual([1, 2, 3, 4, 5, 6]);
     expect(list.calls).toEqual([
       [3, 1],
@@ -151,7 +151,7 @@ describe('pages', () => {
   it(`keeps ${PAGES_AHEAD} pages asked for ahead, never more, and every row comes once in order`, async () => {
     const list = fakeList(1000);
     const rows: number[] = [];
-    for await (const row of pages(list.fetchPage, { limit: 100, offset: 0 })) rows.push(row.n);
+    for await (const page of pages(list.fetchPage, { limit: 100, offset: 0 })) rows.push(...page.map((row) => row.n));
     expect(rows).toEqual(Array.from({ length: 1000 }, (_, i) => i));
     expect(list.calls.map(([, offset]) => offset)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
     expect(list.maxInFlight()).toBe(PAGES_AHEAD);
@@ -166,13 +166,13 @@ describe('pages', () => {
       return { items: Array.from({ length: count }, (_, i) => offset + i), meta: { limit, offset, total: 6 } };
     };
     const rows: number[] = [];
-    for await (const row of pages(fetchPage, { limit: 2, offset: 0 })) rows.push(row);
+    for await (const page of pages(fetchPage, { limit: 2, offset: 0 })) rows.push(...page);
     expect(rows).toEqual([0, 1, 2, 3, 4, 5]);
     expect(calls.slice(0, 3)).toEqual([0, 2, 4]);
     expect(calls).toContain(3);
   });
 
-  it('yields the rows of a page before the next page has arrived', async () => {
+  it('yields a page before the next page has arrived', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => {
@@ -180,18 +180,28 @@ describe('pages', () => {
       return { items: Array.from({ length: limit }, (_, i) => offset + i), meta: { limit, offset, total: 4 } };
     };
     const iterator = pages(fetchPage, { limit: 2, offset: 0 });
-    expect((await iterator.next()).value).toBe(0);
-    expect((await iterator.next()).value).toBe(1);
+    expect((await iterator.next()).value).toEqual([0, 1]);
     release();
     const rest: number[] = [];
-    for await (const row of iterator) rest.push(row);
+    for await (const page of iterator) rest.push(...page);
     expect(rest).toEqual([2, 3]);
+  });
+
+  it('stops at a page that repeats the one before it, but not at one that only shares its first and last rows', async () => {
+    const middles: Record<number, number> = { 0: 1, 3: 2, 6: 2 };
+    const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => ({ items: [0, middles[offset]!, 9], meta: { limit, offset, total: 12 } });
+    const rows: number[] = [];
+    const walk = (async () => {
+      for await (const page of pages(fetchPage, { limit: 3, offset: 0 })) rows.push(...page);
+    })();
+    await expect(walk).rejects.toThrow('stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset');
+    expect(rows).toEqual([0, 1, 9, 0, 2, 9]);
   });
 
   it('stops on an empty list, an empty page, and passes a failing page on', async () => {
     const empty = fakeList(0);
     const rows: unknown[] = [];
-    for await (const row of pages(empty.fetchPage, { limit: 5, offset: 0 })) rows.push(row);
+    for await (const page of pages(empty.fetchPage, { limit: 5, offset: 0 })) rows.push(...page);
     expect(rows).toEqual([]);
     expect(empty.calls).toEqual([[5, 0]]);
 
@@ -202,7 +212,7 @@ describe('pages', () => {
     const seenRows: number[] = [];
     await expect(
       (async () => {
-        for await (const row of pages(failing, { limit: 2, offset: 0 })) seenRows.push(row);
+        for await (const page of pages(failing, { limit: 2, offset: 0 })) seenRows.push(...page);
       })(),
     ).rejects.toThrow('gone');
     expect(seenRows).toEqual([1, 2]);

@@ -89,6 +89,48 @@ describe('Output', () => {
     expect(writes[0]!.split('\n')).toHaveLength(101);
   });
 
+  it('writes a list that comes a page at a time in one write per page, and the pages before a failure', async () => {
+    const writes: string[] = [];
+    const sink = { write: (chunk: string) => (writes.push(chunk), true), once: () => undefined };
+    const output = new Output(sink, 'ndjson', false);
+    async function* pages() {
+      for (let page = 0; page < 3; page += 1) {
+        yield Array.from({ length: 100 }, (_, n) => ({ n: page * 100 + n }));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error('connection reset');
+    }
+    await expect(output.list({ pages: pages() }, [])).rejects.toThrow('connection reset');
+    expect(writes).toHaveLength(3);
+    expect(writes.join('').trimEnd().split('\n').map((line) => JSON.parse(line).n)).toEqual(Array.from({ length: 300 }, (_, n) => n));
+  });
+
+  it('waits for a slow sink to drain before the next page', async () => {
+    const sink = new PassThrough({ highWaterMark: 1024 });
+    const output = new Output(sink, 'ndjson', false);
+    let made = 0;
+    async function* pages() {
+      for (; made < 3; ) {
+        made += 1;
+        yield Array.from({ length: 100 }, (_, n) => ({ n, padding: 'x'.repeat(50) }));
+        await new Promise((resolve) => setImmediate(resolve)); // pages arrive in turns of their own
+      }
+    }
+    let finished = false;
+    const listing = output.list({ pages: pages() }, []).then((count) => ((finished = true), count));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nobody reads: the first page was written, the second is held until 'drain', the third not asked for.
+    expect([made, finished]).toEqual([2, false]);
+    const read = (async () => {
+      let text = '';
+      for await (const chunk of sink) text += chunk;
+      return text;
+    })();
+    expect(await listing).toBe(300);
+    sink.end();
+    expect((await read).trimEnd().split('\n')).toHaveLength(300);
+  });
+
   it('waits for a slow sink to drain between batches', async () => {
     const sink = new PassThrough({ highWaterMark: 1024 });
     const output = new Output(sink, 'ndjson', false);
