@@ -7,8 +7,9 @@
 // the split ESM chunks are converted to CommonJS one by one (.cjs), import() becoming require().
 import { build, transform } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleChunks } from './bundle-chunks.mjs';
 
 // commander loads node:child_process at start-up for executable subcommands, which trident never uses;
 // loading it (and net, dgram, streams with it) costs every invocation a few ms. Give commander a lazy stand-in.
@@ -50,8 +51,9 @@ if (!outdir) throw new Error('--outdir needs a directory');
 // The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
 if (!process.argv.includes('--no-clean')) rmSync(outdir, { recursive: true, force: true });
 
-const { outputFiles } = await build({
-  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
+const entryPoints = { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' };
+const { outputFiles, metafile } = await build({
+  entryPoints,
   outdir,
   bundle: true,
   splitting: true,
@@ -63,6 +65,7 @@ const { outputFiles } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
   write: false,
+  metafile: true,
   plugins: [lazyChildProcessForCommander, lazyBuiltinsForUndici],
   legalComments: 'none',
   minifyWhitespace: true,
@@ -70,8 +73,10 @@ const { outputFiles } = await build({
   logLevel: 'warning',
 });
 
+const outputPath = (path) => relative(outdir, resolve(path));
+const code = new Map();
 for (const file of outputFiles) {
-  const { code } = await transform(file.text, {
+  const { code: commonjs } = await transform(file.text, {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -80,6 +85,18 @@ for (const file of outputFiles) {
     minifySyntax: true,
     logLevel: 'warning',
   });
-  mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, code);
+  code.set(outputPath(file.path), commonjs);
+}
+const imports = new Map();
+const entries = [];
+for (const [path, output] of Object.entries(metafile.outputs)) {
+  const internal = (kind) => output.imports.filter((edge) => edge.kind === kind && !edge.external).map((edge) => outputPath(edge.path));
+  imports.set(outputPath(path), { static: internal('import-statement'), dynamic: internal('dynamic-import') });
+  // (esbuild names the target of an import() an entry point too)
+  if (Object.values(entryPoints).includes(output.entryPoint)) entries.push(outputPath(path));
+}
+for (const [path, text] of bundleChunks(code, imports, entries)) {
+  const file = join(outdir, path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }
