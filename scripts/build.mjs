@@ -10,21 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleChunks } from './bundle-chunks.mjs';
-
-// commander loads node:child_process at start-up for executable subcommands, which trident never uses;
-// loading it (and net, dgram, streams with it) costs every invocation a few ms. Give commander a lazy stand-in.
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_target, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
-  },
-};
+import { lazyBuiltins } from './lazy-builtins.mjs';
 
 // undici loads node:http2 (~8 ms), node:http (~1.5 ms) and node:assert (~1 ms) at start-up for a few
 // constants and invariant checks: it gets stand-ins that load the real module only when it is needed
@@ -66,7 +52,7 @@ const { outputFiles, metafile } = await build({
   outExtension: { '.js': '.cjs' },
   write: false,
   metafile: true,
-  plugins: [lazyChildProcessForCommander, lazyBuiltinsForUndici],
+  plugins: [lazyBuiltins, lazyBuiltinsForUndici],
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
