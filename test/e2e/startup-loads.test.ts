@@ -43,3 +43,10 @@ describe('start-up', () => {
     expect(builtins).not.toContain('crypto');
   });
 });
+
+describe('a group command', () => {
+  it('loads and defines only the command named: keys list reads the keys group and list, not rotate', () => {
+    const { files } = startup(['keys', 'list', '--help']);
+    expect(files.map((file) => file.replace(/-\w+\.cjs$/, ''))).toEqual(['cli.cjs', 'chunks/keys', 'chunks/list']);
+  });
+});
