@@ -103,7 +103,7 @@ async function buildInto(dir, stubs) {
 // the second what its groups' help shows of the commands it does not define (scripts/command-stubs.mjs).
 const staging = mkdtempSync(join(tmpdir(), 'trident-build-'));
 try {
-  symlinkSync(fileURLToPath(new URL('../node_modules', import.meta.url)), join(staging, 'node_modules'), 'dir');
+  symlinkSync(fileURLToPath(new URL('../node_modules', import.meta.url)), join(staging, 'node_modules'), 'junction');
   const load = (dir) => createRequire(import.meta.url)(join(dir, 'cli.cjs'));
   await buildInto(join(staging, 'all-commands'), undefined);
   await buildInto(join(staging, 'dist'), await commandStubs(load(join(staging, 'all-commands'))));
