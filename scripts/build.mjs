@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleChunks } from './bundle-chunks.mjs';
 import { commandStubs } from './command-stubs.mjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { renderHelp } from './render-help.mjs';
 
 // undici loads node:http2 (~8 ms), node:http (~1.5 ms) and node:assert (~1 ms) at start-up for a few
 // constants and invariant checks: it gets stand-ins that load the real module only when it is needed
@@ -100,13 +101,17 @@ async function buildInto(dir, stubs) {
 
 // Built into a staging directory first, where the built CLI can run (its external packages resolve through a link
 // to node_modules), then copied to the output directory. Twice: the first build, with every command defined, gives
-// the second what its groups' help shows of the commands it does not define (scripts/command-stubs.mjs).
+// the second what its groups' help shows of the commands it does not define (scripts/command-stubs.mjs); the help
+// of every command is then rendered by the second (scripts/render-help.mjs).
 const staging = mkdtempSync(join(tmpdir(), 'trident-build-'));
 try {
   symlinkSync(fileURLToPath(new URL('../node_modules', import.meta.url)), join(staging, 'node_modules'), 'junction');
   const load = (dir) => createRequire(import.meta.url)(join(dir, 'cli.cjs'));
   await buildInto(join(staging, 'all-commands'), undefined);
   await buildInto(join(staging, 'dist'), await commandStubs(load(join(staging, 'all-commands'))));
+  await renderHelp(join(staging, 'dist'), load(join(staging, 'dist')));
+  // Even with --no-clean: the help of a command removed since must not be served.
+  rmSync(join(outdir, 'help'), { recursive: true, force: true });
   cpSync(join(staging, 'dist'), outdir, { recursive: true });
 } finally {
   rmSync(staging, { recursive: true, force: true });
