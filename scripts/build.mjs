@@ -6,24 +6,15 @@
 // esbuild splits only ESM, but Node 20 starts CommonJS ~13 ms sooner (no ESM loader, no async file reads):
 // the split ESM chunks are converted to CommonJS one by one (.cjs), import() becoming require().
 import { build, transform } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-// commander loads node:child_process at start-up for executable subcommands, which trident never uses;
-// loading it (and net, dgram, streams with it) costs every invocation a few ms. Give commander a lazy stand-in.
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_target, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
-  },
-};
+import { bundleChunks } from './bundle-chunks.mjs';
+import { commandStubs } from './command-stubs.mjs';
+import { lazyBuiltins } from './lazy-builtins.mjs';
+import { renderHelp } from './render-help.mjs';
 
 // undici loads node:http2 (~8 ms), node:http (~1.5 ms) and node:assert (~1 ms) at start-up for a few
 // constants and invariant checks: it gets stand-ins that load the real module only when it is needed
@@ -50,36 +41,78 @@ if (!outdir) throw new Error('--outdir needs a directory');
 // The test run rebuilds with --no-clean so that a CLI process started meanwhile still finds its chunks.
 if (!process.argv.includes('--no-clean')) rmSync(outdir, { recursive: true, force: true });
 
-const { outputFiles } = await build({
-  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: ['better-sqlite3', 'jq-wasm'],
-  define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(testHooks) },
-  chunkNames: 'chunks/[name]-[hash]',
-  outExtension: { '.js': '.cjs' },
-  write: false,
-  plugins: [lazyChildProcessForCommander, lazyBuiltinsForUndici],
-  legalComments: 'none',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
+const entryPoints = { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' };
 
-for (const file of outputFiles) {
-  const { code } = await transform(file.text, {
-    format: 'cjs',
+/** Bundles into `dir`; `stubs` are what each group's help shows of its commands (src/subcommands.ts). */
+async function buildInto(dir, stubs) {
+  const { outputFiles, metafile } = await build({
+    entryPoints,
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
     platform: 'node',
     target: 'node20',
-    supported: { 'dynamic-import': false },
+    external: ['better-sqlite3', 'jq-wasm'],
+    define: {
+      __TRIDENT_VERSION__: JSON.stringify(pkg.version),
+      __TRIDENT_TEST_HOOKS__: String(testHooks),
+      __TRIDENT_COMMAND_STUBS__: JSON.stringify(stubs ?? null),
+    },
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.cjs' },
+    write: false,
+    metafile: true,
+    plugins: [lazyBuiltins, lazyBuiltinsForUndici],
+    legalComments: 'none',
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
   });
-  mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, code);
+
+  const outputPath = (path) => relative(dir, resolve(path));
+  const code = new Map();
+  for (const file of outputFiles) {
+    const { code: commonjs } = await transform(file.text, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      minifyWhitespace: true,
+      minifySyntax: true,
+      logLevel: 'warning',
+    });
+    code.set(outputPath(file.path), commonjs);
+  }
+  const imports = new Map();
+  const entries = [];
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    const internal = (kind) => output.imports.filter((edge) => edge.kind === kind && !edge.external).map((edge) => outputPath(edge.path));
+    imports.set(outputPath(path), { static: internal('import-statement'), dynamic: internal('dynamic-import') });
+    // (esbuild names the target of an import() an entry point too)
+    if (Object.values(entryPoints).includes(output.entryPoint)) entries.push(outputPath(path));
+  }
+  for (const [path, text] of bundleChunks(code, imports, entries)) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+}
+
+// Built into a staging directory first, where the built CLI can run (its external packages resolve through a link
+// to node_modules), then copied to the output directory. Twice: the first build, with every command defined, gives
+// the second what its groups' help shows of the commands it does not define (scripts/command-stubs.mjs); the help
+// of every command is then rendered by the second (scripts/render-help.mjs).
+const staging = mkdtempSync(join(tmpdir(), 'trident-build-'));
+try {
+  symlinkSync(fileURLToPath(new URL('../node_modules', import.meta.url)), join(staging, 'node_modules'), 'junction');
+  const load = (dir) => createRequire(import.meta.url)(join(dir, 'cli.cjs'));
+  await buildInto(join(staging, 'all-commands'), undefined);
+  await buildInto(join(staging, 'dist'), await commandStubs(load(join(staging, 'all-commands'))));
+  await renderHelp(join(staging, 'dist'), load(join(staging, 'dist')));
+  // Even with --no-clean: the help of a command removed since must not be served.
+  rmSync(join(outdir, 'help'), { recursive: true, force: true });
+  cpSync(join(staging, 'dist'), outdir, { recursive: true });
+} finally {
+  rmSync(staging, { recursive: true, force: true });
 }

@@ -9,6 +9,7 @@ import { wrapHelp } from './core/term/help-wrap.js';
 import { onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
+import { subcommandTerm } from './subcommands.js';
 
 declare const __TRIDENT_VERSION__: string;
 export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
@@ -77,11 +78,10 @@ export function buildProgram(): Command {
 export async function registerGroups(program: Command, argv: string[], bind: Binder, all = false): Promise<void> {
   const named = new Set(argv);
   const loadAll = all || named.has('completion');
+  const wanted = loadAll ? () => true : (name: string) => named.has(name);
   for (const entry of GROUPS) {
     const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
-    if (loadAll || named.has(entry.name)) {
-      (await entry.load()).register(group, bind);
-    }
+    if (wanted(entry.name)) await (await entry.load()).register(group, bind, wanted);
   }
   addHelpCommand(program);
   applyToTree(program);
@@ -125,7 +125,7 @@ const MIN_DESCRIPTION_WIDTH = 20;
 function applyToTree(command: Command): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH, subcommandTerm });
   for (const sub of command.commands) applyToTree(sub);
 }
 

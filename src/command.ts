@@ -11,7 +11,8 @@ export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<numbe
 export type Binder = <O>(run: Run<O>) => (...args: unknown[]) => Promise<void>;
 
 export interface Group {
-  register(group: Command, bind: Binder): void;
+  /** Defines the group's commands: fully those `wanted` names, the others as stand-ins (src/subcommands.ts). */
+  register(group: Command, bind: Binder, wanted: (name: string) => boolean): void | Promise<void>;
 }
 
 export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void): Binder {

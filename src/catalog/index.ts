@@ -1,25 +1,27 @@
 // `trident catalog`: the 13 read-only routes of the catalog service, one command each (DESIGN §2.5).
 import type { Command } from 'commander';
 import { examples, type Binder } from '../command.js';
-import * as categories from './commands/categories.js';
-import * as category from './commands/category.js';
-import * as commonCount from './commands/common-count.js';
-import * as count from './commands/count.js';
-import * as cursors from './commands/cursors.js';
-import * as dynamics from './commands/dynamics.js';
-import * as health from './commands/health.js';
-import * as product from './commands/product.js';
-import * as products from './commands/products.js';
+import { registerCommands, type Wanted } from '../subcommands.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './examples.js';
-import * as settlement from './commands/settlement.js';
-import * as settlements from './commands/settlements.js';
-import * as snapshots from './commands/snapshots.js';
-import * as sources from './commands/sources.js';
 
-export function register(group: Command, bind: Binder): void {
-  for (const command of [health, products, product, sources, snapshots, count, commonCount, dynamics, categories, category, settlements, settlement, cursors]) {
-    command.register(group, bind);
-  }
+const COMMANDS = [
+  { name: 'health', load: () => import('./commands/health.js') },
+  { name: 'products', load: () => import('./commands/products.js') },
+  { name: 'product', load: () => import('./commands/product.js') },
+  { name: 'sources', load: () => import('./commands/sources.js') },
+  { name: 'snapshots', load: () => import('./commands/snapshots.js') },
+  { name: 'count', load: () => import('./commands/count.js') },
+  { name: 'common-count', load: () => import('./commands/common-count.js') },
+  { name: 'dynamics', load: () => import('./commands/dynamics.js') },
+  { name: 'categories', load: () => import('./commands/categories.js') },
+  { name: 'category', load: () => import('./commands/category.js') },
+  { name: 'settlements', load: () => import('./commands/settlements.js') },
+  { name: 'settlement', load: () => import('./commands/settlement.js') },
+  { name: 'cursors', load: () => import('./commands/cursors.js') },
+];
+
+export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
+  await registerCommands(group, bind, COMMANDS, wanted);
   examples(group, [
     'trident catalog products --search молоко --sort price_asc',
     'trident catalog count --store fixprice --store chizhik --region москва',

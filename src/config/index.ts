@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../command.js';
-import * as get from './commands/get.js';
-import * as list from './commands/list.js';
-import * as path from './commands/path.js';
-import * as profiles from './commands/profiles.js';
-import * as set from './commands/set.js';
-import * as unset from './commands/unset.js';
+import { registerCommands, type Wanted } from '../subcommands.js';
+
+const COMMANDS = [
+  { name: 'set', load: () => import('./commands/set.js') },
+  { name: 'get', load: () => import('./commands/get.js') },
+  { name: 'unset', load: () => import('./commands/unset.js') },
+  { name: 'list', load: () => import('./commands/list.js') },
+  { name: 'profiles', load: () => import('./commands/profiles.js') },
+  { name: 'path', load: () => import('./commands/path.js') },
+];
 
 const TRUST_HELP = `
 Environment:
@@ -16,8 +20,8 @@ Environment:
                             (refused by default, as ssh does; so are symlinked
                             settings.json and stored tokens)`;
 
-export function register(group: Command, bind: Binder): void {
-  for (const command of [set, get, unset, list, profiles, path]) command.register(group, bind);
+export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
+  await registerCommands(group, bind, COMMANDS, wanted);
   group.addHelpText('after', TRUST_HELP);
   examples(group, [
     'trident config set keys.url https://api.example.com/trade-api/v2',

@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../command.js';
-import * as create from './commands/create.js';
-import * as del from './commands/delete.js';
-import * as generate from './commands/generate.js';
-import * as list from './commands/list.js';
-import * as rotate from './commands/rotate.js';
+import { registerCommands, type Wanted } from '../subcommands.js';
 
-export function register(group: Command, bind: Binder): void {
-  for (const command of [list, create, generate, del, rotate]) command.register(group, bind);
+const COMMANDS = [
+  { name: 'list', load: () => import('./commands/list.js') },
+  { name: 'create', load: () => import('./commands/create.js') },
+  { name: 'generate', load: () => import('./commands/generate.js') },
+  { name: 'delete', load: () => import('./commands/delete.js') },
+  { name: 'rotate', load: () => import('./commands/rotate.js') },
+];
+
+export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
+  await registerCommands(group, bind, COMMANDS, wanted);
   examples(group, [
     'trident keys list',
     'trident keys create --name ci-reader --scopes read     # pair made here, private half stored 0600',

@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../command.js';
-import * as customerUpdate from './commands/customer-update.js';
-import * as login from './commands/login.js';
-import * as logout from './commands/logout.js';
-import * as projects from './commands/projects.js';
-import * as report from './commands/report.js';
+import { registerCommands, type Wanted } from '../subcommands.js';
+
+const COMMANDS = [
+  { name: 'login', load: () => import('./commands/login.js') },
+  { name: 'logout', load: () => import('./commands/logout.js') },
+  { name: 'projects', load: () => import('./commands/projects.js') },
+  { name: 'customer-update', load: () => import('./commands/customer-update.js') },
+  { name: 'report', load: () => import('./commands/report.js') },
+];
 
 const CONNECTION_HELP = `
 Connection:
@@ -16,8 +20,8 @@ Connection:
   <token>" (raw) or "x-api-token: <token>" (x-api-token).
 `;
 
-export function register(group: Command, bind: Binder): void {
-  for (const command of [login, logout, projects, customerUpdate, report]) command.register(group, bind);
+export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
+  await registerCommands(group, bind, COMMANDS, wanted);
   examples(group, [
     'printf %s "$TIME_PASSWORD" | trident time login --email you@example.com --password-stdin',
     'trident time projects --status all',

@@ -71,3 +71,22 @@ describe('the assert stand-in given to undici in the bundle', () => {
     for (const file of users) expect([file, readFileSync(lib + file, 'utf8').match(/\bassert\.\w+\(/g)]).toEqual([file, null]);
   });
 });
+
+describe('the lazy stand-ins of node:child_process and node:crypto (scripts/lazy-builtins.mjs)', async () => {
+  // @ts-expect-error: a build script in plain JavaScript
+  const { LAZY_BUILTINS, lazyBuiltinStandIn } = (await import('../../scripts/lazy-builtins.mjs')) as { LAZY_BUILTINS: string[]; lazyBuiltinStandIn: (name: string) => string };
+
+  for (const name of ['child_process', 'crypto']) {
+    it(`${name}: loads nothing until an export is read, then gives the real module's every export`, () => {
+      expect(LAZY_BUILTINS).toContain(name);
+      const loads: string[] = [];
+      const standIn: Record<string, unknown> = {};
+      new Function('exports', 'require', lazyBuiltinStandIn(name))(standIn, (request: string) => (loads.push(request), require(request)));
+      expect(loads).toEqual([]);
+      const real = require(`node:${name}`) as Record<string, unknown>;
+      expect(Object.keys(standIn)).toEqual(Object.keys(real));
+      for (const key of Object.keys(real)) expect([key, standIn[key]]).toEqual([key, real[key]]);
+      expect(loads).toEqual([`node:${name}`]);
+    });
+  }
+});
