@@ -10,7 +10,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 function runCli() {
-  require('../dist/cli.cjs')
+  // dist/ is loaded with the V8 code cache the build made for it (see dist-loader.cjs).
+  const dist = `${__dirname}/../dist`;
+  require('./dist-loader.cjs')
+    .createDistLoader(dist)(`${dist}/cli.cjs`)
     .main(process.argv)
     .then((code) => {
       process.exitCode = code;

@@ -5,6 +5,7 @@
 //
 // esbuild splits only ESM, but Node 20 starts CommonJS ~13 ms sooner (no ESM loader, no async file reads):
 // the split ESM chunks are converted to CommonJS one by one (.cjs), import() becoming require().
+import { execFileSync } from 'node:child_process';
 import { build, transform } from 'esbuild';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -110,8 +111,14 @@ try {
   await buildInto(join(staging, 'all-commands'), undefined);
   await buildInto(join(staging, 'dist'), await commandStubs(load(join(staging, 'all-commands'))));
   await renderHelp(join(staging, 'dist'), load(join(staging, 'dist')));
+  // V8's code cache of dist/ (bin/dist-loader.cjs), made by a Node with its default flags.
+  execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), join(staging, 'dist')], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   // Even with --no-clean: the help of a command removed since must not be served.
   rmSync(join(outdir, 'help'), { recursive: true, force: true });
+  rmSync(join(outdir, 'code-cache'), { recursive: true, force: true });
   cpSync(join(staging, 'dist'), outdir, { recursive: true });
 } finally {
   rmSync(staging, { recursive: true, force: true });
