@@ -97,7 +97,7 @@ try {
 console.log('## Side by side\n');
 printComparisons(results);
 
-console.log('\n## Start-up profile: the modules each command loads (bench/startup-profile.cjs, one run)\n');
+console.log('\n## Start-up profile: the modules each command loads (bench/startup-profile.cjs, one run, without the code cache)\n');
 printTable(
   ['command', 'modules loaded (dist / node: / other)', 'ms in module loads', 'slowest loads, self ms'],
   profiles.map(([command, loads]) => {

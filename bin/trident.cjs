@@ -10,10 +10,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 function runCli() {
-  // dist/ is loaded with the V8 code cache the build made for it (see dist-loader.cjs).
+  // dist/ is loaded with the V8 code cache the build made for it (see dist-loader.cjs); TRIDENT_CODE_CACHE=0
+  // loads it as Node does.
   const dist = `${__dirname}/../dist`;
-  require('./dist-loader.cjs')
-    .createDistLoader(dist)(`${dist}/cli.cjs`)
+  const cli = process.env.TRIDENT_CODE_CACHE === '0' ? require(`${dist}/cli.cjs`) : require('./dist-loader.cjs').createDistLoader(dist)(`${dist}/cli.cjs`);
+  cli
     .main(process.argv)
     .then((code) => {
       process.exitCode = code;
