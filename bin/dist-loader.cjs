@@ -50,12 +50,11 @@ function compileModule(source, filename, cachedData) {
 
 /**
  * A loader for the CommonJS files under `dist`. `options.cachedData(file, source)` gives the cache to try
- * (default: the trusted one of dist/code-cache/, none when TRIDENT_CODE_CACHE=0); `options.compiled(file, source,
- * script)` is told of every file compiled (the build's recorder).
+ * (default: the trusted one of dist/code-cache/); `options.compiled(file, source, script)` is told of every file
+ * compiled (the build's recorder). (With TRIDENT_CODE_CACHE=0 bin/trident.cjs does not use it at all.)
  */
 function createDistLoader(dist, options = {}) {
-  const useCache = process.env.TRIDENT_CODE_CACHE !== '0';
-  const cachedDataFor = options.cachedData ?? ((file, source) => (useCache ? trustedCachedData(dist, file, source) : undefined));
+  const cachedDataFor = options.cachedData ?? ((file, source) => trustedCachedData(dist, file, source));
   const modules = new Map();
   function load(file) {
     const known = modules.get(file);

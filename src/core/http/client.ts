@@ -12,7 +12,7 @@ import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
 import { nodeTransport } from './node-transport.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
 
 export interface HttpClientOptions {
@@ -102,10 +102,9 @@ class ResponseTooLarge extends Error {}
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   if (options.dispatcher) return createHttpClient(options);
   const proxied = proxiesFrom(options.env ?? process.env) !== undefined;
-  const pipelined = (options.pipelining ?? 1) > 1;
   return createHttpClient({
     ...options,
-    ...(proxied || pipelined ? { undici: await import('./undici-transport.js') } : {}),
+    ...(proxied || isPipelined(options) ? { undici: await import('./undici-transport.js') } : {}),
     ...(proxied ? { proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : {}),
   });
 }
@@ -128,7 +127,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** Torn down with requests still queued in it: close() must not wait for them. */
   let abandoned = false;
   const routeFor = (route: Route): { transport: Transport; watch: ConnectionWatch } => {
-    if (options.dispatcher) return (routes[route] ??= { transport: asTransport(options.dispatcher), watch: new ConnectionWatch() });
+    if (options.dispatcher) return (routes[route] ??= { transport: fromDispatcher(options.dispatcher), watch: new ConnectionWatch() });
     if (route === 'proxied') checkProxies(proxies!);
     if (!routes[route]) {
       const watch = new ConnectionWatch();
@@ -137,12 +136,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return routes[route];
   };
   const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
-    if (route === 'direct' && (options.pipelining ?? 1) <= 1) return nodeTransport(ca, watch);
+    if (route === 'direct' && !isPipelined(options)) return nodeTransport(ca, watch);
     if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
-    const dispatcher = options.undici.makeDispatcher({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
-    const transport = asTransport(dispatcher);
-    if ((options.pipelining ?? 1) <= 1) return transport;
-    return { ...transport, request: (request) => transport.request({ ...request, blocking: false } as TransportRequest), close: () => transport.close(), destroy: () => transport.destroy() };
+    return options.undici.undiciTransport({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {
@@ -307,7 +303,5 @@ function toResponse(response: TransportResponse, body: Buffer, attempts: number,
   };
 }
 
-/** undici's dispatchers (its Agent, its proxy agent, a test's MockAgent) carry requests as a Transport does. */
-function asTransport(dispatcher: Dispatcher): Transport {
-  return dispatcher as unknown as Transport;
-}
+/** A client that sends requests before the answers to earlier ones are in: undici carries them. */
+const isPipelined = (options: HttpClientOptions): boolean => (options.pipelining ?? 1) > 1;

@@ -21,18 +21,24 @@ function closedByService(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
 /** Methods whose requests carry no body, and so no Content-Length, when they have none. */
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
+/** node:https for https: URLs (loading node:tls only then), node:http for the rest. */
+const httpModule = (protocol: string) => process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:https');
+
 export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch): Transport {
   const agents = new Map<string, Agent>();
   const agentFor = (protocol: string): Agent => {
     let agent = agents.get(protocol);
     if (!agent) {
-      const { Agent: AgentClass } = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:https');
-      agent = new AgentClass({ keepAlive: true, ...(protocol === 'https:' && ca ? { ca } : {}) });
+      agent = new (httpModule(protocol).Agent)({ keepAlive: true, ...(protocol === 'https:' && ca ? { ca } : {}) });
       agents.set(protocol, agent);
     }
     return agent;
   };
   const watched = new WeakSet<Socket>();
+  // Every request of a command is answered before it closes its client: ending the sockets is all there is to do.
+  const endAll = async (): Promise<void> => {
+    for (const agent of agents.values()) agent.destroy();
+  };
 
   return {
     request: (request) => send(request, agentFor, (socket, origin) => {
@@ -43,19 +49,15 @@ export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch):
         socket.once('close', () => watch.closed(origin));
       });
     }),
-    async close() {
-      for (const agent of agents.values()) agent.destroy();
-    },
-    async destroy() {
-      for (const agent of agents.values()) agent.destroy();
-    },
+    close: endAll,
+    destroy: endAll,
   };
 }
 
 function send(request: TransportRequest, agentFor: (protocol: string) => Agent, onSocket: (socket: Socket, origin: string) => void): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.path, request.origin);
-    const { request: start } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
+    const { request: start } = httpModule(url.protocol);
     // A length, never chunked encoding (which Node would use for a POST): gateways refuse a chunked POST more often.
     const length = request.body !== undefined ? Buffer.byteLength(request.body) : BODILESS.has(request.method) ? undefined : 0;
     const headers = length === undefined ? request.headers : { ...request.headers, 'content-length': String(length) };

@@ -1,5 +1,6 @@
 // What the HTTP core needs from whatever carries its requests: one request, its status, headers and body as a
 // stream. undici's dispatchers have this shape (request() of undici-lite.ts); so has node-transport.ts.
+import type { Dispatcher } from 'undici';
 
 export interface TransportRequest {
   origin: string;
@@ -22,4 +23,18 @@ export interface Transport {
   close(): Promise<void>;
   /** Ends every connection now, also one still being made. */
   destroy(): Promise<void>;
+}
+
+/**
+ * An undici dispatcher (its Agent, its proxy agent, a test's MockAgent) as a Transport. Pipelined, every request
+ * says `blocking: false`: undici otherwise sends a GET only once the answer before it is in.
+ */
+export function fromDispatcher(dispatcher: Dispatcher, pipelined = false): Transport {
+  const transport = dispatcher as unknown as Transport;
+  if (!pipelined) return transport;
+  return {
+    request: (request) => transport.request({ ...request, blocking: false } as TransportRequest),
+    close: () => transport.close(),
+    destroy: () => transport.destroy(),
+  };
 }

@@ -6,6 +6,7 @@ import type { ConnectionWatch } from './connection-watch.js';
 import type { Proxies } from './proxies.js';
 import { Agent, Pool } from './undici-lite.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
+import { fromDispatcher, type Transport } from './transport.js';
 
 export interface UndiciRoute {
   timeoutMs: number;
@@ -16,7 +17,11 @@ export interface UndiciRoute {
   ProxyAgent?: typeof EnvHttpProxyAgent;
 }
 
-export function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent }: UndiciRoute): Dispatcher {
+export function undiciTransport(route: UndiciRoute): Transport {
+  return fromDispatcher(makeDispatcher(route), (route.pipelining ?? 1) > 1);
+}
+
+function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent }: UndiciRoute): Dispatcher {
   baselineWasmCompilerOnly();
   const settings = {
     keepAliveTimeout: 10_000,

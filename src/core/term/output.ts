@@ -94,6 +94,13 @@ function pagesOf<T>(rows: Rows<T>): AsyncIterable<readonly T[]> | Iterable<reado
   return [Array.from(rows)];
 }
 
+/** Every row, held: for what needs them all (a table, jq). */
+async function allRows<T>(rows: Rows<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of pagesOf(rows)) for (const row of page) all.push(row);
+  return all;
+}
+
 /** Rows that arrive one at a time are written as they arrive. */
 async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncIterable<readonly T[]> {
   for await (const row of rows) yield [row];
@@ -227,14 +234,12 @@ export class Output {
     let count = 0;
     if (this.jsonFilter && this.format === 'json') {
       // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
-      const records: Row[] = [];
-      for await (const page of pagesOf(rows)) for (const row of page) records.push(toRecord(row));
+      const records = (await allRows(rows)).map(toRecord);
       await this.jsonFilter(records, (text) => this.write(text));
       return records.length;
     }
     if (this.format === 'table') {
-      const all: T[] = [];
-      for await (const page of pagesOf(rows)) for (const row of page) all.push(row);
+      const all = await allRows(rows);
       count = all.length;
       if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
       const shown = this.chosen ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord)) : columns;
