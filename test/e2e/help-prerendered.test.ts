@@ -2,7 +2,7 @@
 // `trident [<group> [<command>]] --help|-h` to a pipe or a file: it must be the live rendering, byte for byte,
 // for every command, whatever the environment. (On a terminal the launcher takes the live path: the help is
 // wrapped to the terminal's width, which help-terminal.test.ts holds at 80 and 200 columns.)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,6 +103,18 @@ describe('prerendered help', () => {
         closeSync(fd);
       }
       expect(readFileSync(file, 'utf8')).toBe('RENDERED\n');
+    });
+
+    it('never for a name that leaves dist/help/ (`..`): the CLI answers, as it does for that command line', () => {
+      writeFileSync(join(copy, 'dist/secret.txt'), 'LEAKED\n');
+      const launch = (args: string[]) => spawnSync(process.execPath, [join(copy, 'bin/trident.cjs'), ...args], { env: childEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+      for (const args of [['..', 'secret', '--help'], ['keys/../../secret', '--help'], ['.', '--help']]) {
+        const result = launch(args);
+        // -q makes the command line one the launcher never serves: the CLI's own answer.
+        const live = launch([...args, '-q']);
+        expect([args, result.status, result.stdout, result.stderr]).toEqual([args, live.status, live.stdout, live.stderr]);
+        expect(result.stdout).not.toContain('LEAKED');
+      }
     });
 
     it('not for any other command line: the CLI renders those', () => {
