@@ -1,10 +1,11 @@
 // commander loads node:child_process at start-up for executable subcommands, which trident never has, and
 // `keys rotate` needs it only to run a hook; node:crypto is needed only by what signs, makes or reads keys and
-// secrets. Loading them (child_process brings net, dgram, streams) costs ~3 ms each, so every importer in the
-// bundle gets a stand-in whose exports are getters of the real module's, loading it on first use.
+// secrets; node:os only when there is no usable HOME to find the settings in. Loading them (child_process brings
+// net, dgram, streams) costs ~3 ms each (os ~0.4 ms), so every importer in the bundle gets a stand-in whose exports
+// are getters of the real module's, loading it on first use.
 import { createRequire } from 'node:module';
 
-export const LAZY_BUILTINS = ['child_process', 'crypto'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'os'];
 
 export const lazyBuiltins = {
   name: 'lazy-builtins',

@@ -1,5 +1,5 @@
 // What start-up loads (docs/build.md): one dist file per entry point or import() target, and no
-// node:child_process or node:crypto for a command that does not spawn or sign.
+// node:child_process or node:crypto for a command that does not spawn or sign, no node:os with a HOME.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Runs the CLI in a plain `node <file>` process and reports the dist files it read and the builtins it loaded. */
-function startup(args: string[]): { files: string[]; builtins: string[] } {
+function startup(args: string[], extraEnv: Record<string, string> = {}): { files: string[]; builtins: string[] } {
   const script = `
     const main = require(${JSON.stringify(resolve(ROOT, 'dist/cli.cjs'))}).main;
     main(['node', 'trident', ...${JSON.stringify(args)}], { io: { stdout: { write: () => true }, stderr: { write: () => true } }, env: process.env }).then(() => {
@@ -21,7 +21,7 @@ function startup(args: string[]): { files: string[]; builtins: string[] } {
   // A file, not node -e: -e loads node:crypto itself.
   const file = join(dirname(configDir), 'startup.cjs');
   writeFileSync(file, script);
-  const env = { PATH: process.env.PATH, TRIDENT_CONFIG_DIR: configDir };
+  const env = { PATH: process.env.PATH, TRIDENT_CONFIG_DIR: configDir, ...extraEnv };
   return JSON.parse(execFileSync(process.execPath, [file], { cwd: ROOT, env, encoding: 'utf8' })) as { files: string[]; builtins: string[] };
 }
 
@@ -41,6 +41,13 @@ describe('start-up', () => {
     const { builtins } = startup(['keys', '--help']);
     expect(builtins).not.toContain('child_process');
     expect(builtins).not.toContain('crypto');
+  });
+
+  it('node:os is loaded only to find a home directory when HOME is no use', () => {
+    const home = dirname(tempConfigDir());
+    const withHome = startup(['config', 'path'], { TRIDENT_CONFIG_DIR: '', HOME: home });
+    expect(withHome.builtins).not.toContain('os');
+    expect(startup(['config', 'path'], { TRIDENT_CONFIG_DIR: '', HOME: 'relative/home' }).builtins).toContain('os');
   });
 });
 
