@@ -52,12 +52,20 @@ export interface RotationPlan {
   hooks?: Journal['hooks'];
 }
 
-const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z$/;
+const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z(?:-\d+)?$/;
 
-/** `<old name>-rotated-20260301T101500Z`; an earlier rotation's suffix is replaced, not stacked. */
-export function rotatedName(oldName: string, now: Date): string {
+/**
+ * `<old name>-rotated-20260301T101500Z`; an earlier rotation's suffix is replaced, not stacked. A name some key
+ * has already (the key rotated in the same second, which is the key from a rotation a moment ago) gets a counter:
+ * `...Z-2`, `...Z-3`.
+ */
+export function rotatedName(oldName: string, now: Date, taken: ReadonlySet<string> = new Set()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${oldName.replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
+  const name = `${oldName.replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
+  if (!taken.has(name)) return name;
+  let counter = 2;
+  while (taken.has(`${name}-${counter}`)) counter += 1;
+  return `${name}-${counter}`;
 }
 
 /** A profile's key is rotated when the key id comes from the profile; then its private key must come from there too. */
@@ -126,7 +134,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
   const keys = await client.list();
   const old = keys.find((key) => key.api_key === keyId);
   if (!old) throw new TridentError(ExitCode.notFound, `key ${keyId} signs requests, but the service does not list it`, { hint: 'check --url: keys work only in the environment that issued them' });
-  const name = plan.name ?? rotatedName(old.name, ctx.now());
+  const name = plan.name ?? rotatedName(old.name, ctx.now(), new Set(keys.map((key) => key.name)));
   if (keys.some((key) => key.name === name)) {
     throw usageError(`a key named "${name}" exists already`, 'an interrupted rotation finds its new key by name, so the name must be unique: choose another --name');
   }

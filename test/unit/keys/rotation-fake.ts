@@ -116,9 +116,10 @@ export function newWorld(): World {
 }
 
 /** A Context as a fresh process would build it; `answer` is typed at a terminal. */
-export function contextFor(world: World, env: NodeJS.ProcessEnv = {}, answer?: string): Context {
+export function contextFor(world: World, env: NodeJS.ProcessEnv = {}, answer?: string, now?: () => Date): Context {
   const terminal = answer !== undefined;
   return testContext({
+    ...(now ? { now } : {}),
     globals: { profile: 'ci', output: 'json' },
     configDir: world.configDir,
     env,

@@ -63,6 +63,26 @@ describe('the rotation journal', () => {
     expect(rotatedName('', now)).toBe('key-rotated-20260301T101500Z');
   });
 
+  it('gives the default name a counter when a key has it already, and drops that counter on the next rotation', () => {
+    const now = new Date('2026-03-01T10:15:00.999Z');
+    const taken = new Set(['deploy-rotated-20260301T101500Z', 'deploy-rotated-20260301T101500Z-2']);
+    expect(rotatedName('deploy-rotated-20260301T101500Z', now, taken)).toBe('deploy-rotated-20260301T101500Z-3');
+    expect(rotatedName('deploy-rotated-20260301T101500Z-2', new Date('2026-03-02T00:00:00Z'))).toBe('deploy-rotated-20260302T000000Z');
+  });
+
+  it('a second rotation in the same second rotates the new key under a name of its own (the first one\'s is taken)', async () => {
+    const world = newWorld();
+    const now = () => new Date('2026-03-01T10:15:00.500Z');
+    const first = await (await beginRotation(contextFor(world, {}, undefined, now), planRotation(contextFor(world, {}, undefined, now), {}), fakeDeps(world))).run();
+    expect(first.outcome).toBe('rotated');
+    const ctx = contextFor(world, {}, undefined, now);
+    const second = await (await beginRotation(ctx, planRotation(ctx, {}), fakeDeps(world))).run();
+    expect(second.outcome).toBe('rotated');
+    expect(second.journal.new_key!.name).toBe('ci-key-rotated-20260301T101500Z-2');
+    expect(world.service.names()).toEqual([second.journal.new_key!.name]);
+    expect(expectOneWorkingKey(world)).toBe(second.journal.new_key!.api_key);
+  });
+
   it('blocks another rotation of the same key, from the profile or from the environment (exit 2)', async () => {
     const world = newWorld();
     await crashes(start(world, {}, 'stored'));
