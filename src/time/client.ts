@@ -98,9 +98,9 @@ export class TimeClient {
     });
   }
 
-  /** `POST /customers/{id}` with the new name. */
-  async updateCustomer(id: number, name: string): Promise<Customer> {
-    const body = await this.json('POST', `customers/${id}`, { form: { name } });
+  /** `POST /customers/{id}` with the new name; `onRateLimited` is told of each 429 (a batch paces itself by them). */
+  async updateCustomer(id: number, name: string, onRateLimited?: RequestOptions['onRateLimited']): Promise<Customer> {
+    const body = await this.json('POST', `customers/${id}`, { form: { name }, onRateLimited });
     // The service's answer is not documented; without one, say what was asked for.
     if (body === undefined) return { id, name };
     return this.shaped(`POST /customers/${id}`, body, (raw) => normalizeCustomer(unwrapData(raw)));
@@ -140,6 +140,7 @@ export class TimeClient {
       body,
       accept: call.accept,
       deleteIsRetrySafe: call.deleteIsRetrySafe,
+      onRateLimited: call.onRateLimited,
     };
     try {
       return await this.options.http.request(request);
@@ -167,6 +168,7 @@ interface Call {
   deleteIsRetrySafe?: boolean;
   authenticated?: boolean;
   query?: Record<string, QueryValue>;
+  onRateLimited?: RequestOptions['onRateLimited'];
 }
 
 function projectOf(body: unknown): Project {

@@ -1,7 +1,9 @@
 // Many customer renames from one CSV: bounded concurrency, one result per row in the file's order. Retries
-// are the HTTP core's (a POST is repeated only on 429 or a connection never made). After an authentication
-// failure the rows not yet sent are skipped: every one of them would fail the same way.
+// are the HTTP core's (a POST is repeated only on 429 or a connection never made). After a 429 the rows not yet
+// sent are spaced out (and held for its Retry-After), all workers alike. After an authentication failure the
+// rows not yet sent are skipped: every one of them would fail the same way.
 import { ExitCode, TridentError } from '../core/errors.js';
+import { Pacer } from '../core/http/pacing.js';
 import type { TimeClient } from './client.js';
 import type { CustomerRow } from './csv.js';
 import { mapInOrder } from './pool.js';
@@ -20,17 +22,40 @@ export interface RowOutcome {
   exitCode: number;
 }
 
-export function updateCustomers(client: Pick<TimeClient, 'updateCustomer'>, rows: readonly CustomerRow[], concurrency: number): AsyncGenerator<RowOutcome> {
+export interface BatchOptions {
+  pacer?: Pacer;
+  /** Told once, at the first 429. */
+  onFirstRateLimit?: () => void;
+}
+
+export function updateCustomers(
+  client: Pick<TimeClient, 'updateCustomer'>,
+  rows: readonly CustomerRow[],
+  concurrency: number,
+  { pacer = new Pacer(), onFirstRateLimit }: BatchOptions = {},
+): AsyncGenerator<RowOutcome> {
   let authFailed = false;
+  let rateLimitSeen = false;
   return mapInOrder(rows, concurrency, async ({ row, id, name }): Promise<RowOutcome> => {
+    await pacer.beforeNext();
     if (authFailed) return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
+    // A 429 that says when to come back holds the batch until then; one that does not widens the gap.
+    let unpacedRateLimit = false;
+    const onRateLimited = (retryAfterMs: number | undefined) => {
+      if (!rateLimitSeen) onFirstRateLimit?.();
+      rateLimitSeen = true;
+      if (retryAfterMs === undefined) unpacedRateLimit = true;
+      else pacer.holdFor(retryAfterMs);
+    };
     try {
-      await client.updateCustomer(id, name);
+      await client.updateCustomer(id, name, onRateLimited);
       return { result: { row, id, name, ok: true }, exitCode: ExitCode.ok };
     } catch (error) {
       if (!(error instanceof TridentError)) throw error;
       if (error.exitCode === ExitCode.auth) authFailed = true;
       return { result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode };
+    } finally {
+      pacer.record(unpacedRateLimit);
     }
   });
 }

@@ -192,6 +192,30 @@ describe.concurrent('time under faults', () => {
     });
   });
 
+  it('customer-update --from-csv: a 429 with Retry-After holds the rows not yet sent until then, on every worker', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-rel-csv-')), 'renames.csv');
+    writeFileSync(file, 'id,name\n3,Three\n4,Four\n5,Five\n7,Seven\n');
+    await withServices(['time'], async (s) => {
+      // Row 1 is refused with "come back in 1 s"; row 2, on the other worker, is through after 300 ms: its
+      // worker must then wait out the second too, not send row 3 at once.
+      s.time.server.faults.add(on('POST', '/api/v1/customers/3', { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: { status: 429, message: 'Rate limit exceeded' } }));
+      s.time.server.faults.add(on('POST', '/api/v1/customers/4', { kind: 'delay', ms: 300 }));
+      const start = s.time.server.requests.length;
+      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], { env: envFor.time(s) });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr).toBe('the time service is rate limiting (429): spacing the rows that follow\nupdated 4 of 4 customers\n');
+      expect((JSON.parse(run.stdout) as Array<{ ok: boolean }>).every((row) => row.ok)).toBe(true);
+      const posts = s.time.server.requests.slice(start).filter((request) => request.method === 'POST');
+      const refusedAt = posts.find((request) => request.path === '/api/v1/customers/3')!.at;
+      const later = posts.filter((request) => request.path === '/api/v1/customers/5' || request.path === '/api/v1/customers/7');
+      expect(later).toHaveLength(2);
+      for (const request of later) expect(request.at - refusedAt, request.path).toBeGreaterThanOrEqual(950);
+      expect(posts.map((request) => request.path).sort()).toEqual(['/api/v1/customers/3', '/api/v1/customers/3', '/api/v1/customers/4', '/api/v1/customers/5', '/api/v1/customers/7']);
+      expect(run.ms).toBeLessThan(15_000);
+      expect(s.time.control.customers().map((c) => c.name)).toEqual(['Three', 'Four', 'Five', 'Seven']);
+    });
+  });
+
   it('logout: a revoke that fails keeps the stored token, which still works', async () => {
     await withServices(['time'], async (s) => {
       const first = await trident(login, { env: envFor.timeServer(s), input: PASSWORD });

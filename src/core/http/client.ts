@@ -55,6 +55,11 @@ export interface RequestOptions {
   /** Statuses handed back to the caller instead of thrown (e.g. 404 for --ignore-missing). */
   accept?: number[];
   maxResponseBytes?: number;
+  /**
+   * Told of every 429 as it comes, with its Retry-After in ms when it gave a readable one: a batch holds its
+   * next requests from that moment, not from when this one is through.
+   */
+  onRateLimited?: (retryAfterMs: number | undefined) => void;
 }
 
 export interface HttpResponse {
@@ -235,16 +240,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!('failure' in outcome)) return { ...outcome, earlierAttemptMayHaveTakenEffect: mayHaveTakenEffect, rateLimited };
         const { failure, error } = outcome;
         if (failure.kind === 'unknown' || (failure.kind === 'status' && failure.status !== 429)) mayHaveTakenEffect = true;
-        if (failure.kind === 'status' && failure.status === 429) rateLimited = true;
-        if (number > retries || !mayRetry(req.method, failure, req.deleteIsRetrySafe)) throw error;
-        let waitMs = backoffMs(number - 1, random);
-        if (failure.kind === 'status') {
-          const fromHeader = parseRetryAfter(failure.retryAfter, now());
-          if (fromHeader !== undefined) {
-            if (fromHeader > maxRetryAfterMs) throw error;
-            waitMs = fromHeader;
-          }
+        const fromHeader = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now()) : undefined;
+        if (failure.kind === 'status' && failure.status === 429) {
+          rateLimited = true;
+          req.onRateLimited?.(fromHeader);
         }
+        if (number > retries || !mayRetry(req.method, failure, req.deleteIsRetrySafe)) throw error;
+        if (fromHeader !== undefined && fromHeader > maxRetryAfterMs) throw error;
+        const waitMs = fromHeader ?? backoffMs(number - 1, random);
         log?.(`retrying in ${waitMs} ms (${error.message})`);
         await sleep(waitMs);
       }

@@ -1,9 +1,11 @@
 // How a batch of requests spaces itself (DESIGN §2.3, §2.4): at full speed until the service answers 429,
 // then with a wait before each next request that doubles with every further 429 and eases off while
-// requests go through. The services send no Retry-After, so the wait is jittered like the retries' backoff.
+// requests go through, jittered like the retries' backoff. A 429 with a Retry-After also holds every next
+// request until that time (the exchange sends none; the time tracker may).
 
 export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
   random?: () => number;
   /** The wait after the first 429. */
   firstGapMs?: number;
@@ -14,7 +16,9 @@ export interface PacerOptions {
 
 export class Pacer {
   private gapMs = 0;
+  private resumeAt = 0;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
   private readonly random: () => number;
   private readonly firstGapMs: number;
   private readonly maxGapMs: number;
@@ -22,6 +26,7 @@ export class Pacer {
 
   constructor(options: PacerOptions = {}) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.firstGapMs = options.firstGapMs ?? 500;
     this.maxGapMs = options.maxGapMs ?? 8000;
@@ -33,9 +38,16 @@ export class Pacer {
     return this.gapMs;
   }
 
-  /** Before each request but the first: waits between half the gap and the whole of it. */
+  /** Before each request: waits out a Retry-After, then between half the gap and the whole of it. */
   async beforeNext(): Promise<void> {
+    const held = this.resumeAt - this.now();
+    if (held > 0) await this.sleep(held);
     if (this.gapMs > 0) await this.sleep(Math.round(this.gapMs / 2 + (this.random() * this.gapMs) / 2));
+  }
+
+  /** A 429 said when to come back: no next request before then. */
+  holdFor(retryAfterMs: number): void {
+    this.resumeAt = Math.max(this.resumeAt, this.now() + retryAfterMs);
   }
 
   /** After each request: whether the service answered 429 to any of its attempts. */

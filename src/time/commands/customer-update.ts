@@ -52,7 +52,8 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
       yield result;
     }
   }
-  await ctx.output.list(results(updateCustomers(client, rows, concurrency)), [
+  const onFirstRateLimit = () => ctx.log.info('the time service is rate limiting (429): spacing the rows that follow');
+  await ctx.output.list(results(updateCustomers(client, rows, concurrency, { onFirstRateLimit })), [
     { header: 'row', value: (r) => r.row },
     { header: 'id', value: (r) => r.id },
     { header: 'name', value: (r) => r.name },
@@ -90,7 +91,8 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       "Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. " +
         'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
-        'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr.',
+        'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
+        'After a rate limit (429) the rows not yet sent wait out its Retry-After, or are spaced out when it gives none.',
     )
     .argument('[customer_id]', 'customer id (not with --from-csv)')
     .option('--name <name>', 'the new name')

@@ -34,6 +34,23 @@ describe('Pacer', () => {
     expect(waits).toEqual(gaps);
   });
 
+  it('holds every next request until a Retry-After has passed, the latest one winning, then only its gap', async () => {
+    let now = 1000;
+    const waits: number[] = [];
+    const pace = new Pacer({ sleep: async (ms) => void waits.push(ms), random: () => 1, now: () => now });
+    pace.holdFor(2000);
+    pace.holdFor(500);
+    now = 1500;
+    await pace.beforeNext();
+    expect(waits).toEqual([1500]);
+    now = 3000;
+    await pace.beforeNext();
+    expect(waits).toEqual([1500]);
+    pace.record(true);
+    await pace.beforeNext();
+    expect(waits).toEqual([1500, 500]);
+  });
+
   it('jitters each wait between half the gap and the whole of it', async () => {
     for (const [random, wait] of [[0, 250], [0.5, 375], [0.999, 500]] as const) {
       const { pace, waits } = pacer(random);
@@ -59,6 +76,24 @@ describe('HttpResponse.rateLimited', () => {
     expect(sleeps).toEqual([125]);
     const clean = await http.request({ method: 'DELETE', url: 'https://x.test/k/2', deleteIsRetrySafe: true });
     expect(clean.rateLimited).toBe(false);
+    await agent.close();
+  });
+});
+
+describe('RequestOptions.onRateLimited', () => {
+  it('is told of each 429 as it comes, before the wait, with its Retry-After in ms when there is a readable one', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const events: string[] = [];
+    const http = createHttpClient({ serviceName: 'time service', dispatcher: agent, sleep: async (ms) => void events.push(`slept ${ms}`), random: () => 0.5, retries: 3 });
+    const pool = agent.get('https://t.test');
+    pool.intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '2' } });
+    pool.intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': 'soon' } });
+    pool.intercept({ path: '/c/1', method: 'POST' }).reply(503, {});
+    pool.intercept({ path: '/c/1', method: 'POST' }).reply(429, {});
+    const final = http.request({ method: 'POST', url: 'https://t.test/c/1', onRateLimited: (ms) => void events.push(`429 ${ms}`) });
+    await expect(final).rejects.toMatchObject({ status: 503 });
+    expect(events).toEqual(['429 2000', 'slept 2000', '429 undefined', 'slept 250']);
     await agent.close();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TridentError } from '../../../src/core/errors.js';
+import { Pacer } from '../../../src/core/http/pacing.js';
 import { batchExitCode, updateCustomers } from '../../../src/time/customer-batch.js';
 import { mapInOrder } from '../../../src/time/pool.js';
 
@@ -73,5 +74,44 @@ describe('updateCustomers', () => {
     expect(sent).toEqual([1]);
     expect(outcomes.map((o) => o.exitCode)).toEqual([4, 4, 4, 4]);
     expect(outcomes[3]!.result.error).toContain('skipped');
+  });
+
+  it('after a 429 with Retry-After holds every row not yet sent until then, whichever worker met it; says so once', async () => {
+    let now = 0;
+    const started: Array<[number, number]> = [];
+    const waits: number[] = [];
+    const pacer = new Pacer({ now: () => now, random: () => 1, sleep: async (ms) => { waits.push(ms); now += ms; } });
+    const client = {
+      async updateCustomer(id: number, name: string, onRateLimited?: (ms: number | undefined) => void) {
+        started.push([id, now]);
+        // row 1 meets a 429 that asks for 3 s (the core then retries it, which this stand-in skips)
+        if (id === 1) onRateLimited?.(3000);
+        await sleep(1);
+        return { id, name };
+      },
+    };
+    const notes: string[] = [];
+    const eight = Array.from({ length: 8 }, (_, i) => ({ row: i + 1, line: i + 2, id: i + 1, name: `name ${i + 1}` }));
+    const outcomes = await collect(updateCustomers(client, eight, 2, { pacer, onFirstRateLimit: () => notes.push('429') }));
+    expect(outcomes.every((o) => o.result.ok)).toBe(true);
+    expect(notes).toEqual(['429']);
+    // rows 1 and 2 went at once; every later row only after the 3 s asked for
+    expect(started.filter(([, at]) => at < 3000).map(([id]) => id).sort()).toEqual([1, 2]);
+    expect(started.map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // a Retry-After is the pacing: it does not also widen the gap
+    expect(pacer.gap).toBe(0);
+  });
+
+  it('after a 429 without Retry-After spaces the rows that follow, and eases off as rows go through', async () => {
+    const waits: number[] = [];
+    const pacer = new Pacer({ random: () => 1, sleep: async (ms) => void waits.push(ms) });
+    const client = {
+      async updateCustomer(id: number, name: string, onRateLimited?: (ms: number | undefined) => void) {
+        if (id === 1) onRateLimited?.(undefined);
+        return { id, name };
+      },
+    };
+    await collect(updateCustomers(client, rows, 1, { pacer }));
+    expect(waits).toEqual([500, 450, 405]);
   });
 });
