@@ -1,11 +1,14 @@
 // How old a key is: the service's created_ts when it gives one, else trident's own record of when it made
 // the key or first saw it in use (<config dir>/key-ages.json, 0600). The record is a convenience: failing to
-// read or write it never fails a command (it is noted under --debug).
+// read or write it never fails a command (it is noted under --debug). It is changed under the settings' kind of
+// lock, so that commands running at once (parallel jobs on one config dir) each keep their change.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
+import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { writeSecretFile } from '../core/files/secret-file.js';
+import { lockFile } from '../core/files/settings-lock.js';
 import type { ApiKey } from './client.js';
 
 export type AgeSource = 'service' | 'made by trident' | 'first seen in use';
@@ -66,12 +69,20 @@ function readRecords(ctx: Context): Records {
   }
 }
 
+/** `change` says whether it changed the records; it is tried without the lock first, as most calls change nothing. */
 async function update(ctx: Context, change: (records: Records) => boolean): Promise<void> {
+  const file = agesFile(ctx);
+  if (!change(readRecords(ctx))) return;
+  let release: (() => Promise<void>) | undefined;
   try {
+    if (!existsSync(ctx.configDir)) ensurePrivateDir(ctx.configDir);
+    release = await lockFile(file);
     const records = readRecords(ctx);
-    if (change(records)) await writeSecretFile(agesFile(ctx), `${JSON.stringify(records, null, 2)}\n`, { force: true });
+    if (change(records)) await writeSecretFile(file, `${JSON.stringify(records, null, 2)}\n`, { force: true });
   } catch (error) {
-    ctx.log.debug(`could not update ${agesFile(ctx)}: ${(error as Error).message}`);
+    ctx.log.debug(`could not update ${file}: ${(error as Error).message}`);
+  } finally {
+    await release?.().catch(() => undefined);
   }
 }
 

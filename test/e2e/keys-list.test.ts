@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
@@ -122,6 +122,30 @@ describe('age and the key in use', () => {
     expect(record[madeId].how).toBe('made');
     expect(record[sandbox.bootstrap.keyId].how).toBe('seen');
     expect(fileMode(join(configDir, 'key-ages.json'))).toBe(0o600);
+  });
+
+  it('the key-age record is changed under its lock: a run waits for another holding it, and both changes stay', async () => {
+    const configDir = tempConfigDir();
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    const ages = join(configDir, 'key-ages.json');
+    // Another trident (this test, alive) holds the lock: it read the record (empty) and will write it back
+    // with its own entry in a second.
+    mkdirSync(`${ages}.lock`);
+    writeFileSync(join(`${ages}.lock`, 'pid'), `${process.pid}\n`);
+    const started = Date.now();
+    const generate = runKeys(sandbox, ['generate', '--name', 'behind-a-lock', '-o', 'json', '--out', join(dirname(configDir), 'behind-a-lock.pem')], { configDir });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const theirs = { since: new Date().toISOString(), how: 'made' };
+    writeFileSync(ages, JSON.stringify({ 'their-key': theirs }), { mode: 0o600 });
+    rmSync(`${ages}.lock`, { recursive: true });
+    const run = await generate;
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    const record = JSON.parse(readFileSync(ages, 'utf8')) as Record<string, { how: string }>;
+    expect(record['their-key']).toEqual(theirs);
+    expect(record[JSON.parse(run.stdout).api_key]?.how).toBe('made');
+    expect(existsSync(`${ages}.lock`)).toBe(false);
   });
 
   it('shows age and "in use" columns in the table', async () => {
