@@ -84,7 +84,7 @@ describe('trident api keys', () => {
     const sent = requestsFrom(services.keys.server);
     const result = await trident(['api', 'keys', '/api_keys', '--input', '/dev/zero'], { env: envFor.keys(services) });
     expect(result.exitCode).toBe(2);
-    expect(errorOf(result).message).toBe('--input /dev/zero is larger than 8 MiB: a request body is not that big');
+    expect(errorOf(result)).toEqual({ message: '--input /dev/zero is larger than 8 MiB: not read', hint: 'a request body is not that big: check the file' });
     expect(result.ms).toBeLessThan(20_000);
     expect(sent()).toEqual([]);
   });

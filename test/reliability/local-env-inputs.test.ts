@@ -60,6 +60,13 @@ const CASES: Case[] = [
     message: (file) => `${file} is larger than 1 MiB: not read`,
     hint: 'split the file, or raise TRIDENT_MAX_CSV_MB (MiB, default 64)',
   },
+  {
+    name: 'api --input',
+    args: (file) => ['api', 'keys', '/api_keys', '--input', file],
+    env: keysEnv,
+    message: (file) => `--input ${file} is larger than 8 MiB: not read`,
+    hint: 'a request body is not that big: check the file',
+  },
 ];
 
 /** The file under test goes where the case reads it from (a flag, or TRIDENT_PRIVATE_KEY_FILE). */
@@ -102,7 +109,7 @@ describe('an endless or huge input file ends at once with exit 2 and nothing sen
     });
   });
 
-  it('stdin: --public-key - and --from-csv - stop reading past the cap', async () => {
+  it('stdin: --public-key -, --from-csv - and api --input - stop reading past the cap', async () => {
     const sent = allRequestsFrom(services);
     const publicKey = await trident(['keys', 'create', '--name', 'endless', '--public-key', '-'], { env: keysEnv(), input: 'A'.repeat(1024 ** 2 + 1) });
     expect(publicKey.exitCode, publicKey.stderr).toBe(2);
@@ -113,6 +120,9 @@ describe('an endless or huge input file ends at once with exit 2 and nothing sen
     });
     expect(csv.exitCode, csv.stderr).toBe(2);
     expect(errorOf(csv)).toEqual({ message: 'stdin is larger than 1 MiB: not read', hint: 'split the file, or raise TRIDENT_MAX_CSV_MB (MiB, default 64)' });
+    const body = await trident(['api', 'keys', '/api_keys', '--input', '-'], { env: keysEnv(), input: `{"name":"${'a'.repeat(8 * 1024 ** 2)}"}` });
+    expect(body.exitCode, body.stderr).toBe(2);
+    expect(errorOf(body)).toEqual({ message: '--input - is larger than 8 MiB: not read', hint: 'a request body is not that big: check the file' });
     expect(sent()).toEqual([]);
   });
 
