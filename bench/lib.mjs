@@ -1,5 +1,7 @@
 // Small benchmarking helpers: run whole commands many times, interleaved with their baseline so that
-// machine noise hits both sides alike, and print median/min/max, the ratio of medians and peak RSS.
+// machine noise hits both sides alike, and print median/min/max, the ratio of medians and peak RSS. Each run of
+// trident is also paired with the baseline run next to it: the median of those pairs' ratios (with its
+// quartiles) holds still on a machine whose speed drifts within a round, where medians of each side can not.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -42,18 +44,21 @@ export function compare({ name, target, subject, baseline, runs = 15, warmup = 2
   });
   const s = summarize(samples.subject);
   const b = summarize(samples.baseline);
-  return { name, target, subjectLabel: subject.label, baselineLabel: baseline.label, subject: s, baseline: b, ratio: s.median / b.median };
+  const pairs = samples.subject.map((sample, i) => sample.ms / samples.baseline[i].ms).sort((x, y) => x - y);
+  const paired = { median: stats(pairs).median, low: pairs[Math.floor(pairs.length / 4)], high: pairs[Math.floor((pairs.length * 3) / 4)] };
+  return { name, target, subjectLabel: subject.label, baselineLabel: baseline.label, subject: s, baseline: b, ratio: s.median / b.median, paired };
 }
 
 const fmt = (n, digits = 1) => (n === undefined ? '—' : n.toFixed(digits));
 
 export function printComparisons(results) {
-  const header = ['comparison', 'trident median (min–max) ms', 'baseline median (min–max) ms', 'ratio (range over rounds)', 'target', 'peak RSS MB (trident / baseline)'];
+  const header = ['comparison', 'trident median (min–max) ms', 'baseline median (min–max) ms', 'ratio (range over rounds)', 'paired ratio (quartiles)', 'target', 'peak RSS MB (trident / baseline)'];
   const rows = results.map((r) => [
     r.name,
     `${fmt(r.subject.median)} (${fmt(r.subject.min)}–${fmt(r.subject.max)})`,
     `${fmt(r.baseline.median)} (${fmt(r.baseline.min)}–${fmt(r.baseline.max)})`,
     r.ratioMin === undefined ? `${fmt(r.ratio, 2)}x` : `${fmt(r.ratio, 2)}x (${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)}x)`,
+    r.paired ? `${fmt(r.paired.median, 2)}x (${fmt(r.paired.low, 2)}–${fmt(r.paired.high, 2)}x)` : '—',
     r.target,
     `${fmt(r.subject.rssMb)} / ${fmt(r.baseline.rssMb)}`,
   ]);

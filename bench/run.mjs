@@ -1,5 +1,5 @@
 // npm run bench: trident side by side with what a script could do without it (DESIGN: issue 8 targets).
-// Prints markdown tables: median, min and max of both sides, the ratio of medians, and peak RSS.
+// Prints markdown tables: median, min and max of both sides, the ratio of medians, the median of paired runs' ratios, and peak RSS.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
