@@ -216,6 +216,23 @@ describe.concurrent('time under faults', () => {
     });
   });
 
+  it('customer-update --from-csv: a Retry-After of an hour fails its row at once and holds nothing (bounded)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-rel-csv-')), 'renames.csv');
+    writeFileSync(file, 'id,name\n3,Three\n4,Four\n5,Five\n7,Seven\n');
+    await withServices(['time'], async (s) => {
+      s.time.server.faults.add(on('POST', '/api/v1/customers/3', { kind: 'status', status: 429, headers: { 'retry-after': '3600' }, body: { status: 429, message: 'Rate limit exceeded' } }));
+      const sent = requestsFrom(s.time.server);
+      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], { env: envFor.time(s) });
+      expect(run.exitCode, run.stderr).toBe(7);
+      expect(run.ms).toBeLessThan(20_000);
+      const rows = JSON.parse(run.stdout) as Array<{ id: number; ok: boolean; error: string | null }>;
+      expect(rows.map((row) => [row.id, row.ok])).toEqual([[3, false], [4, true], [5, true], [7, true]]);
+      expect(rows[0]!.error).toBe('time service answered 429: Rate limit exceeded');
+      expect(sent().sort()).toEqual(['POST /api/v1/customers/3', 'POST /api/v1/customers/4', 'POST /api/v1/customers/5', 'POST /api/v1/customers/7']);
+      expect(s.time.control.customers().map((c) => c.name)).toEqual(['Müller & Söhne', 'Four', 'Five', 'Seven']);
+    });
+  });
+
   it('logout: a revoke that fails keeps the stored token, which still works', async () => {
     await withServices(['time'], async (s) => {
       const first = await trident(login, { env: envFor.timeServer(s), input: PASSWORD });

@@ -56,8 +56,9 @@ export interface RequestOptions {
   accept?: number[];
   maxResponseBytes?: number;
   /**
-   * Told of every 429 as it comes, with its Retry-After in ms when it gave a readable one: a batch holds its
-   * next requests from that moment, not from when this one is through.
+   * Told of every 429 as it comes, with its Retry-After in ms when it gave one trident waits for (readable, and
+   * not over the longest wait, 60 s): a batch holds its next requests from that moment, not from when this one
+   * is through. A longer one is reported as none: the request fails at once, and a batch is never held that long.
    */
   onRateLimited?: (retryAfterMs: number | undefined) => void;
 }
@@ -241,13 +242,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { failure, error } = outcome;
         if (failure.kind === 'unknown' || (failure.kind === 'status' && failure.status !== 429)) mayHaveTakenEffect = true;
         const fromHeader = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now()) : undefined;
+        // A wait longer than trident ever waits fails the request instead: no one is told to wait that long.
+        const honoured = fromHeader !== undefined && fromHeader <= maxRetryAfterMs ? fromHeader : undefined;
         if (failure.kind === 'status' && failure.status === 429) {
           rateLimited = true;
-          req.onRateLimited?.(fromHeader);
+          req.onRateLimited?.(honoured);
         }
         if (number > retries || !mayRetry(req.method, failure, req.deleteIsRetrySafe)) throw error;
-        if (fromHeader !== undefined && fromHeader > maxRetryAfterMs) throw error;
-        const waitMs = fromHeader ?? backoffMs(number - 1, random);
+        if (fromHeader !== undefined && honoured === undefined) throw error;
+        const waitMs = honoured ?? backoffMs(number - 1, random);
         log?.(`retrying in ${waitMs} ms (${error.message})`);
         await sleep(waitMs);
       }

@@ -96,6 +96,18 @@ describe('RequestOptions.onRateLimited', () => {
     expect(events).toEqual(['429 2000', 'slept 2000', '429 undefined', 'slept 250']);
     await agent.close();
   });
+
+  it('reports a Retry-After longer than trident ever waits as none, and the request fails at once', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const events: string[] = [];
+    const http = createHttpClient({ serviceName: 'time service', dispatcher: agent, sleep: async (ms) => void events.push(`slept ${ms}`), retries: 3 });
+    agent.get('https://t.test').intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '3600' } });
+    const refused = http.request({ method: 'POST', url: 'https://t.test/c/1', onRateLimited: (ms) => void events.push(`429 ${ms}`) });
+    await expect(refused).rejects.toMatchObject({ status: 429 });
+    expect(events).toEqual(['429 undefined']);
+    await agent.close();
+  });
 });
 
 describe('the keys sandbox rate limit', () => {
