@@ -5,7 +5,8 @@
 // source's length, so a cache is handed to V8 only when both match; anything else (no cache, another Node, a
 // file patched after the build, a corrupted cache, V8 rejecting it) compiles the file as Node would.
 // CRC-32, not a cryptographic hash: the checks are against accidents (whoever can write dist/code-cache/ can
-// write dist/ itself), and node:zlib loads in ~0.5 ms where node:crypto takes several.
+// write dist/ itself). node:zlib takes ~2 ms to load, but most of that is the stream modules node:http loads
+// anyway: in a command it cost the same as a WebAssembly hash that loads nothing (measured, not kept).
 // dist/ files are loaded here, not by Node's loader: a relative require() between them comes back here,
 // anything else (node:*, better-sqlite3, jq-wasm) goes to this file's own require. That resolves a package name
 // as it would from dist/ (bin/ and dist/ share the package's node_modules), and spares node:module (~0.5 ms).
