@@ -1,6 +1,6 @@
 // Many customer renames from one CSV: bounded concurrency, one result per row in the file's order. Retries
 // are the HTTP core's (a POST is repeated only on 429 or a connection never made). After a 429 the rows not yet
-// sent are spaced out (and held for its Retry-After), all workers alike. After an authentication failure the
+// sent are held for its Retry-After and spaced out, all workers alike. After an authentication failure the
 // rows not yet sent are skipped: every one of them would fail the same way.
 import { ExitCode, TridentError } from '../core/errors.js';
 import { Pacer } from '../core/http/pacing.js';
@@ -39,13 +39,14 @@ export function updateCustomers(
   return mapInOrder(rows, concurrency, async ({ row, id, name }): Promise<RowOutcome> => {
     await pacer.beforeNext();
     if (authFailed) return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
-    // A 429 that says when to come back holds the batch until then; one that does not widens the gap.
-    let unpacedRateLimit = false;
+    // Every 429 widens the gap (jittered, so that the workers do not all come back at once); one that says when
+    // to come back also holds the batch until then. The time tracker asks clients to do both.
+    let rateLimited = false;
     const onRateLimited = (retryAfterMs: number | undefined) => {
       if (!rateLimitSeen) onFirstRateLimit?.();
       rateLimitSeen = true;
-      if (retryAfterMs === undefined) unpacedRateLimit = true;
-      else pacer.holdFor(retryAfterMs);
+      rateLimited = true;
+      if (retryAfterMs !== undefined) pacer.holdFor(retryAfterMs);
     };
     try {
       await client.updateCustomer(id, name, onRateLimited);
@@ -55,7 +56,7 @@ export function updateCustomers(
       if (error.exitCode === ExitCode.auth) authFailed = true;
       return { result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode };
     } finally {
-      pacer.record(unpacedRateLimit);
+      pacer.record(rateLimited);
     }
   });
 }

@@ -92,7 +92,7 @@ export function register(parent: Command, bind: Binder): void {
       "Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. " +
         'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
         'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
-        'After a rate limit (429) the rows not yet sent wait out its Retry-After, or are spaced out when it gives none.',
+        'After a rate limit (429) the rows not yet sent wait out its Retry-After and are spaced out, longer with each further 429.',
     )
     .argument('[customer_id]', 'customer id (not with --from-csv)')
     .option('--name <name>', 'the new name')
