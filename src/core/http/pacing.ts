@@ -38,10 +38,12 @@ export class Pacer {
     return this.gapMs;
   }
 
-  /** Before each request: waits out a Retry-After, then between half the gap and the whole of it. */
+  /**
+   * Before each request: waits out a Retry-After (and one that another request met meanwhile), then between half
+   * the gap and the whole of it.
+   */
   async beforeNext(): Promise<void> {
-    const held = this.resumeAt - this.now();
-    if (held > 0) await this.sleep(held);
+    for (let held = this.resumeAt - this.now(); held > 0; held = this.resumeAt - this.now()) await this.sleep(held);
     if (this.gapMs > 0) await this.sleep(Math.round(this.gapMs / 2 + (this.random() * this.gapMs) / 2));
   }
 

@@ -37,18 +37,32 @@ describe('Pacer', () => {
   it('holds every next request until a Retry-After has passed, the latest one winning, then only its gap', async () => {
     let now = 1000;
     const waits: number[] = [];
-    const pace = new Pacer({ sleep: async (ms) => void waits.push(ms), random: () => 1, now: () => now });
+    const pace = new Pacer({ sleep: async (ms) => { waits.push(ms); now += ms; }, random: () => 1, now: () => now });
     pace.holdFor(2000);
     pace.holdFor(500);
     now = 1500;
     await pace.beforeNext();
-    expect(waits).toEqual([1500]);
-    now = 3000;
+    expect([waits, now]).toEqual([[1500], 3000]);
     await pace.beforeNext();
     expect(waits).toEqual([1500]);
     pace.record(true);
     await pace.beforeNext();
     expect(waits).toEqual([1500, 500]);
+  });
+
+  it('waits again when another request met a Retry-After while it was waiting', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const pace = new Pacer({ now: () => now, sleep: async (ms) => {
+      waits.push(ms);
+      // meanwhile, another worker's request is told to come back at 2500
+      if (waits.length === 1) pace.holdFor(2500 - now);
+      now += ms;
+    } });
+    pace.holdFor(1000);
+    await pace.beforeNext();
+    expect(waits).toEqual([1000, 1500]);
+    expect(now).toBe(2500);
   });
 
   it('jitters each wait between half the gap and the whole of it', async () => {
