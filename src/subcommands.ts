@@ -4,7 +4,7 @@
 // (name, aliases, summary, usage term), which the build takes from the real definitions themselves
 // (scripts/command-stubs.mjs). Where the build gave none (the sources run by the unit tests), all are defined.
 import { Help, type Command } from 'commander';
-import type { Binder } from './command.js';
+import { examples, type Binder, type Group } from './command.js';
 
 export interface CommandModule {
   register(parent: Command, bind: Binder): void;
@@ -44,6 +44,25 @@ export async function registerCommands(group: Command, bind: Binder, commands: L
     for (const alias of stub.aliases) standIn.alias(alias);
     stubTerms.set(standIn, stub.term);
   });
+}
+
+/** What a group's help adds below its commands: examples, and text before or after them. */
+export interface GroupHelp {
+  examples: string[];
+  before?: string;
+  after?: string;
+}
+
+/** A group (keys, time, catalog, config) of commands defined only when named, with its help. */
+export function commandGroup(commands: LazyCommand[], help: GroupHelp): Group {
+  return {
+    async register(group, bind, wanted) {
+      await registerCommands(group, bind, commands, wanted);
+      if (help.before) group.addHelpText('after', help.before);
+      examples(group, help.examples);
+      if (help.after) group.addHelpText('after', help.after);
+    },
+  };
 }
 
 /** Help's term of a command in its group's list: a stand-in's is the real command's. */

@@ -1,7 +1,5 @@
 // `trident catalog`: the 13 read-only routes of the catalog service, one command each (DESIGN §2.5).
-import type { Command } from 'commander';
-import { examples, type Binder } from '../command.js';
-import { registerCommands, type Wanted } from '../subcommands.js';
+import { commandGroup } from '../subcommands.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './examples.js';
 
 const COMMANDS = [
@@ -20,13 +18,12 @@ const COMMANDS = [
   { name: 'cursors', load: () => import('./commands/cursors.js') },
 ];
 
-export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
-  await registerCommands(group, bind, COMMANDS, wanted);
-  examples(group, [
+export const { register } = commandGroup(COMMANDS, {
+  examples: [
     'trident catalog products --search молоко --sort price_asc',
     'trident catalog count --store fixprice --store chizhik --region москва',
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1d --from -90d --chart`,
     'trident catalog products --all -o ndjson > products.ndjson',
-  ]);
-  group.addHelpText('after', 'The product ids in the examples are from the catalog of `trident sandbox`.');
-}
+  ],
+  after: 'The product ids in the examples are from the catalog of `trident sandbox`.',
+});

@@ -1,6 +1,4 @@
-import type { Command } from 'commander';
-import { examples, type Binder } from '../command.js';
-import { registerCommands, type Wanted } from '../subcommands.js';
+import { commandGroup } from '../subcommands.js';
 
 const COMMANDS = [
   { name: 'set', load: () => import('./commands/set.js') },
@@ -20,13 +18,12 @@ Environment:
                             (refused by default, as ssh does; so are symlinked
                             settings.json and stored tokens)`;
 
-export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
-  await registerCommands(group, bind, COMMANDS, wanted);
-  group.addHelpText('after', TRUST_HELP);
-  examples(group, [
+export const { register } = commandGroup(COMMANDS, {
+  before: TRUST_HELP,
+  examples: [
     'trident config set keys.url https://api.example.com/trade-api/v2',
     'trident --profile staging config set catalog.url https://catalog.staging.example.com',
     'trident config list            # every value and where it came from',
     'trident --profile sandbox config get catalog.url',
-  ]);
-}
+  ],
+});

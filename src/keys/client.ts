@@ -2,7 +2,7 @@
 // printing, no settings. Answers are normalized here into the spec's ApiKey, whether the service answered
 // in the spec's shapes or in the public exchange's (`api_key_id`, flat create/generate answers, 201/204).
 import { ExitCode, TridentError } from '../core/errors.js';
-import type { HttpClient, HttpResponse } from '../core/http/client.js';
+import type { HttpClient, HttpResponse, OnRateLimited } from '../core/http/client.js';
 import type { Method } from '../core/http/retry.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { keyIdProblem } from './key-ids.js';
@@ -99,9 +99,6 @@ function keyBody(key: NewKey): Json {
 }
 
 export class KeysClient {
-  /** Requests that met a 429 (retried or not): batches pace themselves by it. */
-  rateLimitedRequests = 0;
-
   constructor(
     private readonly http: HttpClient,
     /** Includes the base path, e.g. https://host/trade-api/v2 */
@@ -145,11 +142,12 @@ export class KeysClient {
     return { ...created, privateKeyPem };
   }
 
-  async delete(apiKey: string): Promise<DeleteOutcome> {
+  /** `onRateLimited` is told of each 429 (a batch of deletes paces itself by them). */
+  async delete(apiKey: string, onRateLimited?: OnRateLimited): Promise<DeleteOutcome> {
     // The last line of defence for ids from the service (undo paths): ".." would make the DELETE another path.
     const problem = keyIdProblem(apiKey);
     if (problem !== undefined) throw new TridentError(ExitCode.usage, `refusing to delete key ${JSON.stringify(apiKey)}: it ${problem}`);
-    const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, { deleteIsRetrySafe: true, accept: [404] });
+    const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, { deleteIsRetrySafe: true, accept: [404], onRateLimited });
     if (response.status !== 404) return 'deleted';
     return response.earlierAttemptMayHaveTakenEffect ? 'already deleted' : 'not found';
   }
@@ -157,23 +155,21 @@ export class KeysClient {
   private async send(
     method: Method,
     path: string,
-    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[]; refusal?: RefusedCall } = {},
+    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[]; refusal?: RefusedCall; onRateLimited?: OnRateLimited } = {},
   ): Promise<HttpResponse> {
     const url = joinUrl(this.baseUrl, path, options.query);
     const json: Record<string, string> = options.body === undefined ? {} : { 'content-type': 'application/json' };
     try {
-      const response = await this.http.request({
+      return await this.http.request({
         method,
         url,
         headers: () => ({ ...signedHeaders(this.signer, method, url, this.now()), ...json }),
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         deleteIsRetrySafe: options.deleteIsRetrySafe,
         accept: options.accept,
+        onRateLimited: options.onRateLimited,
       });
-      if (response.rateLimited) this.rateLimitedRequests += 1;
-      return response;
     } catch (error) {
-      if (error instanceof TridentError && error.status === 429) this.rateLimitedRequests += 1;
       throw explainRefusal(error, this.signer, this.baseUrl, options.refusal);
     }
   }

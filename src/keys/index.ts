@@ -1,6 +1,4 @@
-import type { Command } from 'commander';
-import { examples, type Binder } from '../command.js';
-import { registerCommands, type Wanted } from '../subcommands.js';
+import { commandGroup } from '../subcommands.js';
 
 const COMMANDS = [
   { name: 'list', load: () => import('./commands/list.js') },
@@ -10,12 +8,11 @@ const COMMANDS = [
   { name: 'rotate', load: () => import('./commands/rotate.js') },
 ];
 
-export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
-  await registerCommands(group, bind, COMMANDS, wanted);
-  examples(group, [
+export const { register } = commandGroup(COMMANDS, {
+  examples: [
     'trident keys list',
     'trident keys create --name ci-reader --scopes read     # pair made here, private half stored 0600',
     'trident keys generate --name deploy --use',
     'trident keys rotate --yes -o json',
-  ]);
-}
+  ],
+});

@@ -2,7 +2,7 @@
 // bodies, JSON answers normalized at this boundary, the token in the Authorization header.
 // No commander, no printing, no settings: the caller hands in everything.
 import { ExitCode, TridentError, notFoundError } from '../core/errors.js';
-import type { HttpClient, HttpResponse, RequestOptions } from '../core/http/client.js';
+import type { HttpClient, HttpResponse, OnRateLimited, RequestOptions } from '../core/http/client.js';
 import type { Method } from '../core/http/retry.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
@@ -99,7 +99,7 @@ export class TimeClient {
   }
 
   /** `POST /customers/{id}` with the new name; `onRateLimited` is told of each 429 (a batch paces itself by them). */
-  async updateCustomer(id: number, name: string, onRateLimited?: RequestOptions['onRateLimited']): Promise<Customer> {
+  async updateCustomer(id: number, name: string, onRateLimited?: OnRateLimited): Promise<Customer> {
     const body = await this.json('POST', `customers/${id}`, { form: { name }, onRateLimited });
     // The service's answer is not documented; without one, say what was asked for.
     if (body === undefined) return { id, name };
@@ -168,7 +168,7 @@ interface Call {
   deleteIsRetrySafe?: boolean;
   authenticated?: boolean;
   query?: Record<string, QueryValue>;
-  onRateLimited?: RequestOptions['onRateLimited'];
+  onRateLimited?: OnRateLimited;
 }
 
 function projectOf(body: unknown): Project {

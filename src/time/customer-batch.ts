@@ -36,29 +36,25 @@ export function updateCustomers(
 ): AsyncGenerator<RowOutcome> {
   let authFailed = false;
   let rateLimitSeen = false;
-  return mapInOrder(rows, concurrency, async ({ row, id, name }): Promise<RowOutcome> => {
-    await pacer.beforeNext();
-    if (authFailed) return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
-    // Every 429 widens the gap (jittered, so that the workers do not all come back at once); one that says when
-    // to come back also holds the batch until then. The time tracker asks clients to do both.
-    let rateLimited = false;
-    const onRateLimited = (retryAfterMs: number | undefined) => {
-      if (!rateLimitSeen) onFirstRateLimit?.();
-      rateLimitSeen = true;
-      rateLimited = true;
-      if (retryAfterMs !== undefined) pacer.holdFor(retryAfterMs);
-    };
-    try {
-      await client.updateCustomer(id, name, onRateLimited);
-      return { result: { row, id, name, ok: true }, exitCode: ExitCode.ok };
-    } catch (error) {
-      if (!(error instanceof TridentError)) throw error;
-      if (error.exitCode === ExitCode.auth) authFailed = true;
-      return { result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode };
-    } finally {
-      pacer.record(rateLimited);
-    }
-  });
+  const heard = () => {
+    if (!rateLimitSeen) onFirstRateLimit?.();
+    rateLimitSeen = true;
+  };
+  // Every 429 widens the gap (jittered, so that the workers do not all come back at once); one that says when
+  // to come back also holds the batch until then. The time tracker asks clients to do both.
+  return mapInOrder(rows, concurrency, ({ row, id, name }) =>
+    pacer.paced(async (onRateLimited): Promise<RowOutcome> => {
+      if (authFailed) return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
+      try {
+        await client.updateCustomer(id, name, onRateLimited);
+        return { result: { row, id, name, ok: true }, exitCode: ExitCode.ok };
+      } catch (error) {
+        if (!(error instanceof TridentError)) throw error;
+        if (error.exitCode === ExitCode.auth) authFailed = true;
+        return { result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode };
+      }
+    }, heard),
+  );
 }
 
 export { batchExitCode } from '../core/errors.js';

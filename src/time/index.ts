@@ -1,6 +1,4 @@
-import type { Command } from 'commander';
-import { examples, type Binder } from '../command.js';
-import { registerCommands, type Wanted } from '../subcommands.js';
+import { commandGroup } from '../subcommands.js';
 
 const COMMANDS = [
   { name: 'login', load: () => import('./commands/login.js') },
@@ -20,13 +18,12 @@ Connection:
   <token>" (raw) or "x-api-token: <token>" (x-api-token).
 `;
 
-export async function register(group: Command, bind: Binder, wanted: Wanted): Promise<void> {
-  await registerCommands(group, bind, COMMANDS, wanted);
-  examples(group, [
+export const { register } = commandGroup(COMMANDS, {
+  examples: [
     'printf %s "$TIME_PASSWORD" | trident time login --email you@example.com --password-stdin',
     'trident time projects --status all',
     'trident time customer-update --from-csv renames.csv -o json',
     'trident time report --from 2026-11-02 --to 2026-11-06 -o csv     # experimental',
-  ]);
-  group.addHelpText('after', CONNECTION_HELP);
-}
+  ],
+  after: CONNECTION_HELP,
+});

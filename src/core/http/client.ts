@@ -12,7 +12,7 @@ import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
 import { nodeTransport } from './node-transport.js';
-import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
+import { fromDispatcher, isPipelined, type Transport, type TransportResponse } from './transport.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
 
 export interface HttpClientOptions {
@@ -55,13 +55,16 @@ export interface RequestOptions {
   /** Statuses handed back to the caller instead of thrown (e.g. 404 for --ignore-missing). */
   accept?: number[];
   maxResponseBytes?: number;
-  /**
-   * Told of every 429 as it comes, with its Retry-After in ms when it gave one trident waits for (readable, and
-   * not over the longest wait, 60 s): a batch holds its next requests from that moment, not from when this one
-   * is through. A longer one is reported as none: the request fails at once, and a batch is never held that long.
-   */
-  onRateLimited?: (retryAfterMs: number | undefined) => void;
+  onRateLimited?: OnRateLimited;
 }
+
+/**
+ * Told of every 429 as it comes, with its Retry-After in ms when it gave one trident waits for (readable, and
+ * not over the longest wait, 60 s): a batch holds its next requests from that moment, not from when this one
+ * is through (core/http/pacing.ts). A longer one is reported as none: the request fails at once, and a batch is
+ * never held that long.
+ */
+export type OnRateLimited = (retryAfterMs: number | undefined) => void;
 
 export interface HttpResponse {
   status: number;
@@ -110,7 +113,7 @@ export async function openHttpClient(options: HttpClientOptions): Promise<HttpCl
   const proxied = proxiesFrom(options.env ?? process.env) !== undefined;
   return createHttpClient({
     ...options,
-    ...(proxied || isPipelined(options) ? { undici: await import('./undici-transport.js') } : {}),
+    ...(proxied || isPipelined(options.pipelining) ? { undici: await import('./undici-transport.js') } : {}),
     ...(proxied ? { proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : {}),
   });
 }
@@ -142,7 +145,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return routes[route];
   };
   const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
-    if (route === 'direct' && !isPipelined(options)) return nodeTransport(ca, watch);
+    if (route === 'direct' && !isPipelined(options.pipelining)) return nodeTransport(ca, watch);
     if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
     return options.undici.undiciTransport({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
   };
@@ -308,6 +311,3 @@ function toResponse(response: TransportResponse, body: Buffer, attempts: number,
     },
   };
 }
-
-/** A client that sends requests before the answers to earlier ones are in: undici carries them. */
-const isPipelined = (options: HttpClientOptions): boolean => (options.pipelining ?? 1) > 1;

@@ -1,7 +1,9 @@
 // How a batch of requests spaces itself (DESIGN §2.3, §2.4): at full speed until the service answers 429,
 // then with a wait before each next request that doubles with every further 429 and eases off while
 // requests go through, jittered like the retries' backoff. A 429 with a Retry-After also holds every next
-// request until that time (the exchange sends none; the time tracker may).
+// request until that time (the exchange sends none; the time tracker may). A batch sends each request through
+// paced(), which does all of this.
+import type { OnRateLimited } from './client.js';
 
 export interface PacerOptions {
   sleep?: (ms: number) => Promise<void>;
@@ -50,6 +52,24 @@ export class Pacer {
   /** A 429 said when to come back: no next request before then. */
   holdFor(retryAfterMs: number): void {
     this.resumeAt = Math.max(this.resumeAt, this.now() + retryAfterMs);
+  }
+
+  /**
+   * One request of a batch: waits its turn, sends it with a listener for its 429s (one with a Retry-After holds the
+   * whole batch), then widens or eases the gap. `heard` is told of each 429 too (for the batch's note).
+   */
+  async paced<T>(send: (onRateLimited: OnRateLimited) => Promise<T>, heard?: () => void): Promise<T> {
+    await this.beforeNext();
+    let rateLimited = false;
+    try {
+      return await send((retryAfterMs) => {
+        rateLimited = true;
+        if (retryAfterMs !== undefined) this.holdFor(retryAfterMs);
+        heard?.();
+      });
+    } finally {
+      this.record(rateLimited);
+    }
   }
 
   /** After each request: whether the service answered 429 to any of its attempts. */

@@ -25,6 +25,9 @@ export interface Transport {
   destroy(): Promise<void>;
 }
 
+/** Requests sent before the answers to earlier ones are in (catalog --all): only undici carries them. */
+export const isPipelined = (pipelining: number | undefined): boolean => (pipelining ?? 1) > 1;
+
 /**
  * An undici dispatcher (its Agent, its proxy agent, a test's MockAgent) as a Transport. Pipelined, every request
  * says `blocking: false`: undici otherwise sends a GET only once the answer before it is in.

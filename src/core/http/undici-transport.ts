@@ -6,7 +6,7 @@ import type { ConnectionWatch } from './connection-watch.js';
 import type { Proxies } from './proxies.js';
 import { Agent, Pool } from './undici-lite.js';
 import type { EnvHttpProxyAgent } from './undici-proxy.js';
-import { fromDispatcher, type Transport } from './transport.js';
+import { fromDispatcher, isPipelined, type Transport } from './transport.js';
 
 export interface UndiciRoute {
   timeoutMs: number;
@@ -18,7 +18,7 @@ export interface UndiciRoute {
 }
 
 export function undiciTransport(route: UndiciRoute): Transport {
-  return fromDispatcher(makeDispatcher(route), (route.pipelining ?? 1) > 1);
+  return fromDispatcher(makeDispatcher(route), isPipelined(route.pipelining));
 }
 
 function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent }: UndiciRoute): Dispatcher {
@@ -29,7 +29,7 @@ function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent 
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
     factory: watchedPools(watch),
-    ...(pipelining && pipelining > 1 ? { pipelining, connections: 1 } : {}),
+    ...(isPipelined(pipelining) ? { pipelining, connections: 1 } : {}),
   };
   if (!proxies) return new Agent(settings);
   if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');

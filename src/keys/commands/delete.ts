@@ -52,10 +52,10 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
   // The exchange answers 429 without Retry-After when its write bucket is empty: after one, space the deletes.
   const pacer = new Pacer();
   for (const [index, id] of unique.entries()) {
-    await pacer.beforeNext();
-    const rateLimitedBefore = client.rateLimitedRequests;
+    const quietBefore = pacer.gap === 0;
+    let rateLimited = false;
     try {
-      const outcome = await client.delete(id);
+      const outcome = await pacer.paced((onRateLimited) => client.delete(id, onRateLimited), () => (rateLimited = true));
       if (outcome === 'not found' && !opts.ignoreMissing) {
         throw new TridentError(ExitCode.notFound, `key ${id} not found`, { hint: 'pass --ignore-missing to treat a missing key as deleted' });
       }
@@ -68,10 +68,8 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
       results.push({ api_key: id, deleted: false, result: error.exitCode === ExitCode.notFound ? 'not found' : error.message });
       codes.push(error.exitCode);
     } finally {
-      const rateLimited = client.rateLimitedRequests > rateLimitedBefore;
       const more = index < unique.length - 1;
-      if (rateLimited && more && pacer.gap === 0) ctx.log.info('the keys service is rate limiting (429): spacing the deletes that follow');
-      pacer.record(rateLimited);
+      if (rateLimited && more && quietBefore) ctx.log.info('the keys service is rate limiting (429): spacing the deletes that follow');
     }
   }
   await ctx.output.list(results, COLUMNS);
