@@ -14,10 +14,16 @@ export function helpFile(path) {
   return `${join('help', ...(path.length ? path : ['index']))}.txt`;
 }
 
-/** Every command path of the CLI built in `outdir`, the root first: groups and their commands. */
-export async function commandPaths(cli) {
+/** The program of a built CLI with every command of every group defined (no stand-ins), bound to nothing. */
+export async function fullProgram(cli) {
   const program = cli.buildProgram();
   await cli.registerGroups(program, [], () => () => undefined, true);
+  return program;
+}
+
+/** Every command path of the CLI built in `outdir`, the root first: groups and their commands. */
+export async function commandPaths(cli) {
+  const program = await fullProgram(cli);
   const paths = [];
   const walk = (command, path) => {
     paths.push(path);
