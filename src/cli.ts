@@ -9,6 +9,7 @@ import { wrapHelp } from './core/term/help-wrap.js';
 import { onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
+import { whenStdioCreated } from './core/term/stdio-created.js';
 import { subcommandTerm } from './subcommands.js';
 
 declare const __TRIDENT_VERSION__: string;
@@ -166,7 +167,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     process.on('SIGTERM', onInterrupt);
     // stderr going away (`2>&1 | tee log` and the tee killed) must not crash a command, least of all one
     // finishing work an interrupt waits for: messages that cannot be shown are dropped.
-    process.stderr.on('error', () => undefined);
+    whenStdioCreated('stderr', (stderr) => stderr.on('error', () => undefined));
     // `trident ... | head` closes the pipe early: that is not an error (see core/term/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       const exit = onStdoutError(error);

@@ -1,10 +1,13 @@
 // What start-up loads (docs/build.md): one dist file per entry point or import() target, and no
 // node:child_process or node:crypto for a command that does not spawn or sign, no node:os with a HOME.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { BIN, tempConfigDir } from '../helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -55,5 +58,39 @@ describe('a group command', () => {
   it('loads and defines only the command named: keys list reads the keys group and list, not rotate', () => {
     const { files } = startup(['keys', 'list', '--help']);
     expect(files.map((file) => file.replace(/-\w+\.cjs$/, ''))).toEqual(['cli.cjs', 'chunks/keys', 'chunks/list']);
+  });
+});
+
+describe('a command that has nothing to say on stderr', () => {
+  // process.stderr is made on first use; for a pipe (a CI log) that is a socket, ~1 ms of a short command. Node's
+  // net reads process.stderr whenever it destroys a socket, so the client leaves its idle connection to the process.
+  it('never makes process.stderr: catalog count to a pipe, its connection left open to the end', async () => {
+    const service = createServer((_request, response) => response.end('{"products_count":7,"stores":null,"regions":null}'));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const dir = dirname(tempConfigDir());
+    const report = join(dir, 'stderr-made.txt');
+    const preload = join(dir, 'watch-stderr.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs'); const made = Object.getOwnPropertyDescriptor(process, 'stderr'); let used = 'no';
+      Object.defineProperty(process, 'stderr', { configurable: true, enumerable: true, get() { used = 'yes'; return made.get.call(process); } });
+      process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)}, used));`,
+    );
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const run = (args: string[]) =>
+        execa(process.execPath, ['-r', preload, BIN, ...args], { env: { PATH: process.env.PATH, TRIDENT_CONFIG_DIR: join(dir, 'config') }, extendEnv: false, reject: false, timeout: 20_000, stripFinalNewline: false });
+      const quiet = await run(['catalog', 'count', '-o', 'json', '--url', url]);
+      expect([quiet.exitCode, quiet.stderr]).toEqual([0, '']);
+      expect(JSON.parse(quiet.stdout)).toMatchObject({ products_count: 7 });
+      expect(readFileSync(report, 'utf8')).toBe('no');
+      // The watch sees stderr when it is used: a command with an error.
+      const failing = await run(['catalog', 'count', '--url', 'http://127.0.0.1:1', '--retries', '0']);
+      expect(failing.exitCode).toBe(8);
+      expect(failing.stderr).toMatch(/^trident: /);
+      expect(readFileSync(report, 'utf8')).toBe('yes');
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 });

@@ -19,7 +19,10 @@ export interface TransportResponse {
 
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
-  /** Ends the connections once their requests are answered. */
+  /**
+   * Called once every request is answered: no connection holds the process from then on. (Node's idle keep-alive
+   * sockets already hold nothing, and may stay open until the process ends: see node-transport.ts.)
+   */
   close(): Promise<void>;
   /** Ends every connection now, also one still being made. */
   destroy(): Promise<void>;

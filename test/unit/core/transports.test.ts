@@ -2,11 +2,13 @@
 // loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (the requests
 // waiting go out on one connection before their answers come). The rules of the core hold on both (the hostile suites run
 // the binary, so over node:http; these check what only the transport decides).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, openHttpClient, type HttpClient } from '../../../src/core/http/client.js';
-import { rawAnswer, startHostileServer, type HostileServer } from '../../helpers/hostile/server.js';
+import { drip, rawAnswer, startHostileServer, type HostileServer } from '../../helpers/hostile/server.js';
 
 let server: HostileServer | undefined;
 let client: HttpClient | undefined;
@@ -79,20 +81,42 @@ describe('a direct request (no proxy, no pipelining)', () => {
     expect(server.connections()).toBe(0);
   });
 
-  it('ends its connections on close(), so a command exits at once', async () => {
+  it('holds the process with no connection once its requests are answered and it is closed', async () => {
+    // The service in a child process, so that every TCP socket of this process is the client's.
+    const service = spawn(process.execPath, ['-e', `require('node:http').createServer((q, a) => a.end('{}')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [port] = (await once(service.stdout!, 'data')) as [Buffer];
+      const tcp = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+      const before = tcp();
+      client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
+      const answered = client.request({ method: 'GET', url: `http://127.0.0.1:${String(port).trim()}/a` });
+      expect(tcp()).toBe(before + 1);
+      await answered;
+      await client.close();
+      client = undefined;
+      expect(tcp()).toBe(before);
+    } finally {
+      service.kill();
+    }
+  });
+});
+
+describe('the deadline of a direct request', () => {
+  it.each([
+    ['connected, no answer', (socket: Socket) => void socket.write('')],
+    ['in a body that drips', (socket: Socket) => void drip(socket, 1000, 50)],
+  ])('ends the connection itself when it passes (%s), before the client is closed', async (_stage, answer) => {
     let ended: Promise<void> | undefined;
     server = await startHostileServer(({ socket }) => {
       ended = new Promise((resolve) => socket.once('close', () => resolve()));
-      socket.write(ok('{}'));
+      answer(socket);
     });
-    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000 });
-    await client.request({ method: 'GET', url: `${server.url}/a` });
-    const stillOpen = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('open'), 200))]);
-    expect(stillOpen).toBe('open');
-    await client.close();
-    client = undefined;
-    const afterClose = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))]);
-    expect(afterClose).toBeUndefined();
+    client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 300 });
+    const started = Date.now();
+    await expect(client.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({ exitCode: 8, message: expect.stringMatching(/in time/) });
+    const closed = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2000))]);
+    expect(closed).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 
