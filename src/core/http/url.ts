@@ -10,17 +10,17 @@ export type QueryValue = string | number | boolean | undefined | null | Array<st
  * while it was not would mislead (the credentials go in --key-id/--private-key or `trident time login`).
  */
 export function parseBaseUrl(value: string, what: string): URL {
-  const shown = redactUrlText(value);
+  const invalid = (why: string, hint?: string) => usageError(`invalid ${what} "${redactUrlText(value)}": ${why}`, hint);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw usageError(`invalid ${what} "${shown}": not a URL`);
+    throw invalid('not a URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`invalid ${what} "${shown}": use http(s)://`);
-  if (url.search || url.hash) throw usageError(`invalid ${what} "${shown}": a base URL has no query or fragment`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('use http(s)://');
+  if (url.search || url.hash) throw invalid('a base URL has no query or fragment');
   if (url.username || url.password) {
-    throw usageError(`invalid ${what} "${shown}": a user name or password in the URL is not sent to the service`, 'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)');
+    throw invalid('a user name or password in the URL is not sent to the service', 'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)');
   }
   return url;
 }
