@@ -75,12 +75,20 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Registers every group: the ones named on the command line fully, the others as one-line stubs. */
+/** A word that may ask for help: help, --help, or -h alone or among other short options (-qh). */
+const mayAskForHelp = (arg: string) => arg === 'help' || arg === '--help' || /^-[^-]*h/.test(arg);
+
+/**
+ * Registers every group: the ones named on the command line fully, the others as one-line stubs. A command line
+ * that starts with a group and asks for no help is parsed within that group: the others are not defined at all.
+ */
 export async function registerGroups(program: Command, argv: string[], bind: Binder, all = false): Promise<void> {
   const named = new Set(argv);
   const loadAll = all || named.has('completion');
-  const wanted = loadAll ? () => true : (name: string) => named.has(name);
+  const startsWithGroup = !loadAll && GROUPS.some((entry) => entry.name === argv[0]) && !argv.some(mayAskForHelp);
+  const wanted = Object.assign(loadAll ? () => true : (name: string) => named.has(name), startsWithGroup ? { leading: argv.slice(0, 2) } : {});
   for (const entry of GROUPS) {
+    if (startsWithGroup && !wanted(entry.name)) continue;
     const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
     if (wanted(entry.name)) await (await entry.load()).register(group, bind, wanted);
   }

@@ -16,7 +16,14 @@ export interface LazyCommand {
 }
 
 /** Whether the command line may name this command (a name is enough: defining one too many is harmless). */
-export type Wanted = (name: string) => boolean;
+export type Wanted = ((name: string) => boolean) & {
+  /**
+   * The command line's first two words, when the first is a group and it asks for no help (`keys list -o json`).
+   * Commander then parses within that group, and within that command if it is one: commands not named are not
+   * defined at all, for their stand-ins serve only help listings and "did you mean".
+   */
+  readonly leading?: readonly string[];
+};
 
 /** What a group's help shows of one of its commands. */
 export interface CommandStub {
@@ -37,9 +44,12 @@ export async function registerCommands(group: Command, bind: Binder, commands: L
     return stub && !wanted(command.name) && !stub.aliases.some(wanted) ? stub : undefined;
   };
   const modules = await Promise.all(commands.map((command) => (stubOf(command) ? undefined : command.load())));
+  const [groupWord, commandWord] = wanted.leading ?? [];
+  const standIns = groupWord !== group.name() || !commands.some((command, at) => modules[at] && (command.name === commandWord || stubs?.[command.name]?.aliases.includes(commandWord!)));
   commands.forEach((command, at) => {
     const stub = stubOf(command);
     if (!stub) return modules[at]!.register(group, bind);
+    if (!standIns) return;
     const standIn = group.command(command.name).summary(stub.description);
     for (const alias of stub.aliases) standIn.alias(alias);
     stubTerms.set(standIn, stub.term);

@@ -54,6 +54,35 @@ describe('start-up', () => {
   });
 });
 
+/** The commands the CLI defines for a command line, before parsing it: each group with its commands. */
+function definedFor(args: string[]): Record<string, string[]> {
+  const script = `
+    const cli = require(${JSON.stringify(resolve(ROOT, 'dist/cli.cjs'))});
+    const program = cli.buildProgram();
+    cli.registerGroups(program, ${JSON.stringify(args)}, () => () => undefined).then(() => {
+      process.stdout.write(JSON.stringify(Object.fromEntries(program.commands.map((group) => [group.name(), group.commands.map((command) => command.name())]))));
+    });`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as Record<string, string[]>;
+}
+
+describe('the commands defined before parsing', () => {
+  const allGroups = ['keys', 'time', 'catalog', 'config', 'status', 'api', 'sandbox', 'completion', 'version', 'help'];
+
+  it('a command line starting with a group and its command defines only those (and help)', () => {
+    expect(definedFor(['keys', 'list', '-o', 'json'])).toEqual({ keys: ['list'], help: [] });
+    expect(definedFor(['catalog', 'count', '--store', 'keys'])).toEqual({ catalog: ['count'], keys: ['list', 'create', 'generate', 'delete', 'rotate'], help: [] });
+  });
+
+  it('stand-ins for everything help or "did you mean" may list: help asked, a typo, an option before the group', () => {
+    for (const args of [['keys', 'list', '--help'], ['keys', 'list', '-qh'], ['help', 'keys', 'list'], ['--profile', 'keys', 'kyes']]) {
+      expect(Object.keys(definedFor(args)), args.join(' ')).toEqual(allGroups);
+      expect(definedFor(args).keys, args.join(' ')).toEqual(['list', 'create', 'generate', 'delete', 'rotate']);
+    }
+    expect(definedFor(['keys', 'lst'])).toEqual({ keys: ['list', 'create', 'generate', 'delete', 'rotate'], help: [] });
+    expect(definedFor(['keys', 'delete', '--name', 'list']).keys).toEqual(['list', 'delete']);
+  });
+});
+
 describe('a group command', () => {
   it('loads and defines only the command named: keys list reads the keys group and list, not rotate', () => {
     const { files } = startup(['keys', 'list', '--help']);
