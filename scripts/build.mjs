@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleChunks } from './bundle-chunks.mjs';
 import { commandStubs } from './command-stubs.mjs';
-import { lazyBuiltins } from './lazy-builtins.mjs';
+import { importStandInsDirectly, lazyBuiltins } from './lazy-builtins.mjs';
 import { renderHelp } from './render-help.mjs';
 
 // undici loads node:http2 (~8 ms), node:http (~1.5 ms) and node:assert (~1 ms) at start-up for a few
@@ -83,7 +83,7 @@ async function buildInto(dir, stubs) {
       minifySyntax: true,
       logLevel: 'warning',
     });
-    code.set(outputPath(file.path), commonjs);
+    code.set(outputPath(file.path), importStandInsDirectly(commonjs));
   }
   const imports = new Map();
   const entries = [];

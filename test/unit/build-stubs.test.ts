@@ -90,3 +90,19 @@ describe('the lazy stand-ins of node:child_process and node:crypto (scripts/lazy
     });
   }
 });
+
+describe('importers of a lazy stand-in (scripts/lazy-builtins.mjs)', async () => {
+  // @ts-expect-error: a build script in plain JavaScript
+  const { importStandInsDirectly } = (await import('../../scripts/lazy-builtins.mjs')) as { importStandInsDirectly: (code: string) => string };
+  const copied = (name: string, builtin: string) => `${name}=(0,import_chunk_T54A.__toESM)((0,import_chunk_ABOJ.require_${builtin})(),1)`;
+
+  it('take it as it is, instead of the copy esbuild makes for an ES module importing a CommonJS one', () => {
+    const code = `var ${copied('import_node_crypto', 'crypto')},KEY="x";var ${copied('import_node_os2', 'os')};(0,import_node_crypto.sign)(a,b,c);`;
+    expect(importStandInsDirectly(code)).toBe('var import_node_crypto=(0,import_chunk_ABOJ.require_crypto)(),KEY="x";var import_node_os2=(0,import_chunk_ABOJ.require_os)();(0,import_node_crypto.sign)(a,b,c);');
+  });
+
+  it('keep the copy where the importer reads .default, and leave every other CommonJS import alone', () => {
+    const code = `var ${copied('import_node_os', 'os')},home=import_node_os.default.homedir;var ${copied('import_commander', 'commander')};`;
+    expect(importStandInsDirectly(code)).toBe(code);
+  });
+});
