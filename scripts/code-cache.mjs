@@ -1,11 +1,12 @@
 // Build step (scripts/build.mjs runs it in a child process with Node's default flags: V8 refuses a cache made
 // under other flags): loads a built dist/ through bin/dist-loader.cjs, runs what most commands run — defining
-// every command of every group, and two requests to a stand-in service on loopback (`keys list`, `catalog count`:
-// context, settings, key file, signing, the HTTP core, the output) — then writes each file's V8 code cache,
-// holding the functions compiled meanwhile, to <dist>/code-cache/. Every other dist file is compiled, not run.
+// every command of every group, and requests to a stand-in service on loopback (`keys list`, `catalog count`,
+// `catalog products --all`: context, settings, key file, signing, the HTTP core over node:http and over undici,
+// the output) — then writes each file's V8 code cache, holding the functions compiled meanwhile, to
+// <dist>/code-cache/. Every other dist file is compiled, not run.
 // Help is not rendered: the functions only help runs would be in the cache every command reads back, costing
 // `keys list` ~2% of its time, and live help (a terminal) measured no faster with them than compiling them.
-// Nothing here sets a V8 flag: undici and jq (which set --liftoff-only) are not run.
+// Nothing here may change a V8 flag: undici's run changes none (below), and jq is not run.
 // Usage: node scripts/code-cache.mjs <dist directory>
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,11 +28,19 @@ const load = createDistLoader(dist, {
 const quiet = { write: () => true, isTTY: false, on: () => quiet, once: () => quiet, off: () => quiet };
 const io = { stdout: quiet, stderr: quiet };
 
-/** A stand-in for the keys and catalog services: an empty key list, a count. */
+/** A product of the stand-in catalog. */
+const product = (id) => ({ canonical_product_id: id, title: 'x', brand: null, price_from: 1, price_unit: 'RUB', sources_count: 1, observed_at_latest: '2026-01-01T00:00:00Z', image_url: null, parsers: ['x'] });
+
+/** A stand-in for the keys and catalog services: an empty key list, a count, three products in pages. */
 async function standInService() {
   const server = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');
-    response.end(request.url.includes('/api_keys') ? '{"api_keys":[]}' : '{"products_count":0,"stores":null,"regions":null}');
+    const url = new URL(request.url, 'http://stand-in');
+    if (url.pathname === '/products') {
+      const [offset, limit] = [Number(url.searchParams.get('offset')), Number(url.searchParams.get('limit'))];
+      const items = ['a', 'b', 'c'].slice(offset, offset + limit).map(product);
+      response.end(JSON.stringify({ items, meta: { limit, offset, total: 3 } }));
+    } else response.end(url.pathname.endsWith('/api_keys') ? '{"api_keys":[]}' : '{"products_count":0,"stores":null,"regions":null}');
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((done) => server.close(done)) };
@@ -48,6 +57,8 @@ async function exercise(configDir) {
     const runs = [
       ['keys', 'list', '-o', 'json', '--url', `${service.url}/trade-api/v2`],
       ['catalog', 'count', '-o', 'json', '--url', service.url],
+      // over undici: the pipelined pages (and every request through a proxy)
+      ['catalog', 'products', '--all', '--limit', '2', '-o', 'ndjson', '--url', service.url],
     ];
     for (const args of runs) {
       const code = await cli.main(['node', 'trident', ...args], { io, env });
@@ -58,6 +69,9 @@ async function exercise(configDir) {
   }
 }
 
+// undici's parser puts V8 on its baseline WebAssembly compiler (src/core/wasm-tier.ts), and V8 refuses a cache
+// made under other flags than its own: here the flags stay as they are (the parser tiers up in this process only).
+process.getBuiltinModule('node:v8').setFlagsFromString = () => undefined;
 const configDir = mkdtempSync(join(tmpdir(), 'trident-code-cache-'));
 try {
   await exercise(configDir);

@@ -22,13 +22,14 @@ interface Compiled {
 }
 
 const COUNT = { products_count: 7, stores: null, regions: null };
+const PAGE = { items: [{ canonical_product_id: 'p1', title: 'one' }], meta: { limit: 100, offset: 0, total: 1 } };
 let server: Server;
 let catalogUrl: string;
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  server = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify(COUNT));
+    response.end(JSON.stringify(request.url!.startsWith('/products?') ? PAGE : COUNT));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   catalogUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -84,6 +85,17 @@ describe('the V8 code cache of dist/', () => {
     expect(count.compiled.length).toBeGreaterThanOrEqual(3);
     expect(count.compiled.filter((c) => c.rejected)).toEqual([]);
     expect(count.uncached).toEqual([]);
+
+    // undici (the pipelined pages of --all) is loaded before its WebAssembly parser changes V8's flags: taken too.
+    const all = await run(dir, ['catalog', 'products', '--all', '-o', 'ndjson', '--url', catalogUrl]);
+    expect(all.exitCode, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toMatchObject(PAGE.items[0]!);
+    expect(all.compiled.map((c) => c.file)).toContainEqual(expect.stringMatching(/^undici-transport-\w+\.cjs$/));
+    expect(all.compiled.filter((c) => c.rejected)).toEqual([]);
+    expect(all.uncached).toEqual([]);
+    // ... and its cache holds the functions a request runs (the build's recording sends one), not only its top level.
+    const undiciCache = readdirSync(cacheDir(dir)).find((name) => name.startsWith('chunks__undici-transport-'))!;
+    expect(readFileSync(join(cacheDir(dir), undiciCache)).length).toBeGreaterThan(100_000);
 
     const help = await run(dir, HELP);
     expect(help.exitCode).toBe(0);
