@@ -1,7 +1,7 @@
 // What start-up loads (docs/build.md): one dist file per entry point or import() target, and no
 // node:child_process or node:crypto for a command that does not spawn or sign, no node:os with a HOME.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -87,6 +87,15 @@ describe('a group command', () => {
   it('loads and defines only the command named: keys list reads the keys group and list, not rotate', () => {
     const { files } = startup(['keys', 'list', '--help']);
     expect(files.map((file) => file.replace(/-\w+\.cjs$/, ''))).toEqual(['cli.cjs', 'chunks/keys', 'chunks/list']);
+  });
+});
+
+describe('the built files', () => {
+  it("import node:crypto, node:os and node:child_process's stand-ins as they are: no copy of their getters but for .default", () => {
+    const files = ['cli.cjs', ...readdirSync(join(ROOT, 'dist/chunks')).map((name) => `chunks/${name}`)].map((file) => readFileSync(join(ROOT, 'dist', file), 'utf8'));
+    const copies = files.flatMap((code) => [...code.matchAll(/([\w$]+)=\(0,[\w$]+\.__toESM\)\(\(0,[\w$]+\.require_(?:crypto|os|child_process)\)\(\),1\)/g)].filter(([, name]) => !code.includes(`${name}.default`)));
+    expect(copies.map(([copy]) => copy)).toEqual([]);
+    expect(files.some((code) => /import_node_crypto=\(0,[\w$]+\.require_crypto\)\(\)/.test(code))).toBe(true);
   });
 });
 
