@@ -45,7 +45,7 @@ export async function registerCommands(group: Command, bind: Binder, commands: L
   };
   const modules = await Promise.all(commands.map((command) => (stubOf(command) ? undefined : command.load())));
   const [groupWord, commandWord] = wanted.leading ?? [];
-  const standIns = groupWord !== group.name() || !commands.some((command, at) => modules[at] && (command.name === commandWord || stubs?.[command.name]?.aliases.includes(commandWord!)));
+  const standIns = groupWord !== group.name() || !commands.some((command) => command.name === commandWord || stubs?.[command.name]?.aliases.includes(commandWord!));
   commands.forEach((command, at) => {
     const stub = stubOf(command);
     if (!stub) return modules[at]!.register(group, bind);

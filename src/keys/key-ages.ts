@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { usageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { writeSecretFile } from '../core/files/secret-file.js';
-import { lockFile } from '../core/files/settings-lock.js';
+import { withLock } from '../core/files/settings-lock.js';
 import type { ApiKey } from './client.js';
 
 export type AgeSource = 'service' | 'made by trident' | 'first seen in use';
@@ -73,16 +73,14 @@ function readRecords(ctx: Context): Records {
 async function update(ctx: Context, change: (records: Records) => boolean): Promise<void> {
   const file = agesFile(ctx);
   if (!change(readRecords(ctx))) return;
-  let release: (() => Promise<void>) | undefined;
   try {
     if (!existsSync(ctx.configDir)) ensurePrivateDir(ctx.configDir);
-    release = await lockFile(file);
-    const records = readRecords(ctx);
-    if (change(records)) await writeSecretFile(file, `${JSON.stringify(records, null, 2)}\n`, { force: true });
+    await withLock(file, async () => {
+      const records = readRecords(ctx);
+      if (change(records)) await writeSecretFile(file, `${JSON.stringify(records, null, 2)}\n`, { force: true });
+    });
   } catch (error) {
     ctx.log.debug(`could not update ${file}: ${(error as Error).message}`);
-  } finally {
-    await release?.().catch(() => undefined);
   }
 }
 

@@ -60,6 +60,16 @@ export async function lockFile(file: string): Promise<Release> {
   }
 }
 
+/** Runs `work` holding the lock of `file`; the lock goes however `work` ends (one that cannot be removed goes stale). */
+export async function withLock<T>(file: string, work: () => T | Promise<T>): Promise<T> {
+  const release = await lockFile(file);
+  try {
+    return await work();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
 function holderIsDead(lockDir: string): boolean {
   let pid: number;
   try {

@@ -167,26 +167,26 @@ export class SettingsStore {
    * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
    */
   private async change(mutate: (profiles: Record<string, ProfileValues>) => boolean): Promise<boolean> {
-    const [{ default: Conf }, { lockFile }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
+    const [{ default: Conf }, { withLock }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
     const file = join(this.dir, SETTINGS_FILE);
-    let release: (() => Promise<void>) | undefined;
     try {
       assertTrustedDir(this.dir, 'config directory');
       ensurePrivateDir(this.dir);
-      release = await lockFile(file);
-      this.cache = undefined;
-      // Checked under the lock: a broken or foreign file is never rewritten.
-      this.read();
-      const conf = new Conf<SettingsFile>({
-        cwd: this.dir,
-        configName: SETTINGS_FILE.replace(/\.json$/, ''),
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
+      return await withLock(file, () => {
+        this.cache = undefined;
+        // Checked under the lock: a broken or foreign file is never rewritten.
+        this.read();
+        const conf = new Conf<SettingsFile>({
+          cwd: this.dir,
+          configName: SETTINGS_FILE.replace(/\.json$/, ''),
+          configFileMode: 0o600,
+          accessPropertiesByDotNotation: false,
+        });
+        const profiles = { ...conf.get('profiles') };
+        const changed = mutate(profiles);
+        if (changed) conf.set('profiles', profiles);
+        return changed;
       });
-      const profiles = { ...conf.get('profiles') };
-      const changed = mutate(profiles);
-      if (changed) conf.set('profiles', profiles);
-      return changed;
     } catch (error) {
       if (error instanceof TridentError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
@@ -195,8 +195,6 @@ export class SettingsStore {
       throw error;
     } finally {
       this.cache = undefined;
-      // A lock that cannot be removed goes stale and is taken over by the next writer.
-      await release?.().catch(() => undefined);
     }
   }
 }
