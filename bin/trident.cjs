@@ -1,19 +1,25 @@
 #!/usr/bin/env node
 // `trident --version` runs thousands of times in scripts: answer it without loading the CLI. So is help printed
 // to a pipe or a file (`trident keys list --help`): the build rendered it (scripts/render-help.mjs).
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const fs = require('node:fs');
-  writeAll(fs, Buffer.from(`${JSON.parse(fs.readFileSync(require.resolve('../package.json'), 'utf8')).version}\n`));
-} else if (!printRenderedHelp(args)) {
-  runCli();
+// This file is also the loader of dist/ (below), for Node's loader charges a command ~0.5 ms for each file it
+// loads (resolve, package scope, read, compile without a cache). Required as a module (scripts/code-cache.mjs,
+// the build's recorder), it runs nothing and exports the loader (the last lines).
+
+function launch() {
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    const fs = require('node:fs');
+    writeAll(fs, Buffer.from(`${JSON.parse(fs.readFileSync(require.resolve('../package.json'), 'utf8')).version}\n`));
+  } else if (!printRenderedHelp(args)) {
+    runCli();
+  }
 }
 
 function runCli() {
-  // dist/ is loaded with the V8 code cache the build made for it (see dist-loader.cjs); TRIDENT_CODE_CACHE=0
+  // dist/ is loaded with the V8 code cache the build made for it (createDistLoader below); TRIDENT_CODE_CACHE=0
   // loads it as Node does.
-  const dist = `${__dirname}/../dist`;
-  const cli = process.env.TRIDENT_CODE_CACHE === '0' ? require(`${dist}/cli.cjs`) : require('./dist-loader.cjs').createDistLoader(dist)(`${dist}/cli.cjs`);
+  const dist = require('node:path').resolve(__dirname, '../dist');
+  const cli = process.env.TRIDENT_CODE_CACHE === '0' ? require(`${dist}/cli.cjs`) : createDistLoader(dist)(`${dist}/cli.cjs`);
   cli
     .main(process.argv)
     .then((code) => {
@@ -60,3 +66,94 @@ function writeAll(fs, text) {
     else runCli();
   }
 }
+
+// ---- The loader of dist/ ----
+// Loads dist/'s CommonJS files with V8's code cache (Node 20 has no module.enableCompileCache): compiling the
+// bundle is the largest part of trident's start-up, and V8 can instead take the code it compiled at build time.
+// The build (scripts/code-cache.mjs) leaves beside dist/ each file's cache (dist/code-cache/), headed by the CRC-32
+// of the source it was made from and of the cache bytes. V8 itself checks only its version, its flags and the
+// source's length, so a cache is handed to V8 only when both match; anything else (no cache, another Node, a
+// file patched after the build, a corrupted cache, V8 rejecting it) compiles the file as Node would.
+// CRC-32, not a cryptographic hash: the checks are against accidents (whoever can write dist/code-cache/ can
+// write dist/ itself). node:zlib takes ~2 ms to load, but most of that is the stream modules node:http loads
+// anyway: in a command it cost the same as a WebAssembly hash that loads nothing (measured, not kept).
+// dist/ files are loaded here, not by Node's loader: a relative require() between them comes back here,
+// anything else (node:*, better-sqlite3, jq-wasm) goes to this file's own require. That resolves a package name
+// as it would from dist/ (bin/ and dist/ share the package's node_modules), and spares node:module (~0.5 ms).
+const HEADER_BYTES = 8;
+
+/**
+ * Where the cache of one file under `dist` (an absolute, normalized path) lives; named by V8 version, so that
+ * another Node never reads it. Built from strings: path.join and path.relative cost a command ~0.2 ms.
+ */
+function cacheFileFor(dist, file) {
+  const { sep } = require('node:path');
+  if (!file.startsWith(dist + sep)) return undefined;
+  return `${dist}${sep}code-cache${sep}${file.slice(dist.length + 1).split(sep).join('__')}.${process.versions.v8}.bin`;
+}
+
+/** A cache file: the CRC-32 of the source and that of the V8 data (4 bytes each, big-endian), then the V8 data. */
+function encodeCache(source, cachedData) {
+  const { crc32 } = require('node:zlib');
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32BE(crc32(source), 0);
+  header.writeUInt32BE(crc32(cachedData), 4);
+  return Buffer.concat([header, cachedData]);
+}
+
+function trustedCachedData(dist, file, source) {
+  const cacheFile = cacheFileFor(dist, file);
+  if (!cacheFile) return undefined;
+  let bytes;
+  try {
+    bytes = require('node:fs').readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER_BYTES) return undefined;
+  const { crc32 } = require('node:zlib');
+  const cachedData = bytes.subarray(HEADER_BYTES);
+  if (bytes.readUInt32BE(0) !== crc32(source) || bytes.readUInt32BE(4) !== crc32(cachedData)) return undefined;
+  return cachedData;
+}
+
+/** One file's source as Node's CommonJS wrapper has it, compiled (with `cachedData` when given; V8 may still refuse it). */
+function compileModule(source, filename, cachedData) {
+  const { Script } = require('node:vm');
+  return new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename, cachedData });
+}
+
+/**
+ * A loader for the CommonJS files under `dist`. `options.cachedData(file, source)` gives the cache to try
+ * (default: the trusted one of dist/code-cache/); `options.compiled(file, source, script)` is told of every file
+ * compiled (the build's recorder). (With TRIDENT_CODE_CACHE=0 the launcher does not use it at all.)
+ */
+function createDistLoader(dist, options = {}) {
+  const { readFileSync } = require('node:fs');
+  const { dirname, resolve } = require('node:path');
+  const cachedDataFor = options.cachedData ?? ((file, source) => trustedCachedData(dist, file, source));
+  const modules = new Map();
+  function load(file) {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const module = { exports: {}, filename: file, id: file, loaded: false };
+    modules.set(file, module);
+    try {
+      const source = readFileSync(file, 'utf8');
+      const script = compileModule(source, file, cachedDataFor(file, source));
+      options.compiled?.(file, source, script);
+      const requireFromFile = (id) => (id.startsWith('./') || id.startsWith('../') ? load(resolve(dirname(file), id)) : require(id));
+      script.runInThisContext({ displayErrors: true }).call(module.exports, module.exports, requireFromFile, module, file, dirname(file));
+    } catch (error) {
+      // As Node's loader does: a file that failed to load is not kept half-made.
+      modules.delete(file);
+      throw error;
+    }
+    module.loaded = true;
+    return module.exports;
+  }
+  return load;
+}
+
+if (require.main === module) launch();
+else module.exports = { cacheFileFor, compileModule, createDistLoader, encodeCache };

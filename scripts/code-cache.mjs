@@ -1,5 +1,5 @@
 // Build step (scripts/build.mjs runs it in a child process with Node's default flags: V8 refuses a cache made
-// under other flags): loads a built dist/ through bin/dist-loader.cjs, runs what most commands run — defining
+// under other flags): loads a built dist/ through the loader of bin/trident.cjs, runs what most commands run — defining
 // every command of every group, and requests to a stand-in service on loopback (`keys list`, `catalog count`,
 // `catalog products --all`: context, settings, key file, signing, the HTTP core over node:http and over undici,
 // the output) — then writes each file's V8 code cache, holding the functions compiled meanwhile, to
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fullProgram } from './render-help.mjs';
 
-const { cacheFileFor, compileModule, createDistLoader, encodeCache } = createRequire(import.meta.url)('../bin/dist-loader.cjs');
+const { cacheFileFor, compileModule, createDistLoader, encodeCache } = createRequire(import.meta.url)('../bin/trident.cjs');
 
 const dist = resolve(process.argv[2] ?? 'dist');
 const scripts = new Map();

@@ -1,4 +1,4 @@
-// bin/trident.cjs loads dist/ with the V8 code cache the build writes to dist/code-cache/ (bin/dist-loader.cjs,
+// bin/trident.cjs loads dist/ with the V8 code cache the build writes to dist/code-cache/ (its loader of dist/,
 // scripts/code-cache.mjs). The CLI must work the same with the cache there, gone, corrupted or switched off, and
 // must hand V8 no cache whose bytes or source do not match (V8 checks only its version, flags and the source's
 // length). Each test runs a copy of the package. `catalog --help -q` is the live help (help alone, to a pipe,
@@ -66,7 +66,7 @@ const HELP = ['catalog', '--help', '-q'];
 async function expectNoCacheUsed(dir: string, helpWithCache: Awaited<ReturnType<typeof run>>, env: Record<string, string> = {}): Promise<void> {
   const help = await run(dir, HELP, env);
   expect({ ...help, uncached: [] }).toEqual({ ...helpWithCache, compiled: [], uncached: [] });
-  // Through dist-loader.cjs without a cache, or (TRIDENT_CODE_CACHE=0) through Node's own loader.
+  // Through the launcher's loader without a cache, or (TRIDENT_CODE_CACHE=0) through Node's own loader.
   expect(help.uncached.length).toBe(env.TRIDENT_CODE_CACHE === '0' ? 0 : 2);
   const count = await run(dir, ['catalog', 'count', '-o', 'json', '--url', catalogUrl], env);
   expect([count.exitCode, JSON.parse(count.stdout), count.compiled]).toEqual([0, COUNT, []]);

@@ -1,4 +1,4 @@
-// Preloaded (node -r) in front of a copy of bin/trident.cjs: records every file bin/dist-loader.cjs compiles, whether
+// Preloaded (node -r) in front of a copy of bin/trident.cjs: records every file its loader of dist/ compiles, whether
 // it was handed cached data and whether V8 accepted it, and writes them at exit to CODE_CACHE_PROBE_OUT (JSON).
 const vm = require('node:vm');
 const { writeFileSync } = require('node:fs');

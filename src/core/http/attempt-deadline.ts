@@ -20,6 +20,11 @@ export class DeadlineExceeded extends Error {
 export interface AttemptDeadline {
   /** Aborts undici's request where it can (a response being read, a request on a socket). */
   readonly signal: AbortSignal;
+  /**
+   * Calls `listener` with the DeadlineExceeded when the time is up: how a node:http request is ended, without
+   * an EventTarget listener on `signal` (the first one in a process costs a command ~0.3 ms).
+   */
+  onExpired(listener: (error: DeadlineExceeded) => void): void;
   /** `work`, or a DeadlineExceeded when the time is up first (the stage as `stageNow()` tells it then). */
   race<T>(work: Promise<T>): Promise<T>;
   /** Ends the attempt now with `error` (a connection that cannot be made): race() rejects with it. */
@@ -29,6 +34,7 @@ export interface AttemptDeadline {
 
 export function startDeadline(ms: number, stageNow: () => Stage): AttemptDeadline {
   const controller = new AbortController();
+  const listeners: Array<(error: DeadlineExceeded) => void> = [];
   let timer: NodeJS.Timeout | undefined;
   let fail: (error: Error) => void = () => undefined;
   const expired = new Promise<never>((_resolve, reject) => {
@@ -36,12 +42,17 @@ export function startDeadline(ms: number, stageNow: () => Stage): AttemptDeadlin
     timer = setTimeout(() => {
       const error = new DeadlineExceeded(stageNow(), ms);
       controller.abort(error);
+      for (const listener of listeners) listener(error);
       reject(error);
     }, ms);
   });
   expired.catch(() => undefined);
   return {
     signal: controller.signal,
+    onExpired: (listener) => {
+      if (controller.signal.aborted) listener(controller.signal.reason as DeadlineExceeded);
+      else listeners.push(listener);
+    },
     race: (work) => Promise.race([work, expired]),
     fail: (error) => fail(error),
     clear: () => clearTimeout(timer),

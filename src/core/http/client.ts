@@ -184,7 +184,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     try {
       let response: TransportResponse;
       try {
-        const sent = transport.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal });
+        const sent = transport.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal, onDeadline: deadline.onExpired });
         sent.catch(() => undefined);
         response = await deadline.race(sent);
       } catch (error) {

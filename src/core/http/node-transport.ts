@@ -76,10 +76,9 @@ function send(request: TransportRequest, agentFor: (protocol: string) => Agent, 
       return;
     }
     // The deadline ends the request wherever it is (connecting, waiting, in the body), as `signal` in the options
-    // would, without the stream machinery (~0.5 ms) Node's http loads to tie a signal to a request.
-    const abort = () => req.destroy(request.signal.reason as Error);
-    if (request.signal.aborted) abort();
-    else request.signal.addEventListener('abort', abort, { once: true });
+    // would, without the stream machinery (~0.5 ms) Node's http loads to tie a signal to a request, nor the
+    // EventTarget listener (~0.3 ms, the first in a process) a listener on the signal would be.
+    request.onDeadline((error) => req.destroy(error));
     let informational = false;
     /** An error of the request after its answer began (broken chunking): the body's own error only says "aborted". */
     let lateError: Error | undefined;

@@ -8,7 +8,10 @@ export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** The attempt's deadline, for undici. */
   signal: AbortSignal;
+  /** The same deadline as a callback, for node:http (see attempt-deadline.ts). */
+  onDeadline(listener: (error: Error) => void): void;
 }
 
 export interface TransportResponse {
