@@ -9,20 +9,20 @@
 // Nothing here may change a V8 flag: undici's run changes none (below), and jq is not run.
 // Usage: node scripts/code-cache.mjs <dist directory>
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fullProgram } from './render-help.mjs';
 
-const { cacheFileFor, compileModule, createDistLoader, encodeCache } = createRequire(import.meta.url)('../bin/trident.cjs');
+const { cacheFileFor, compileModule, createDistLoader, encodeCache, readModule } = createRequire(import.meta.url)('../bin/trident.cjs');
 
 const dist = resolve(process.argv[2] ?? 'dist');
 const scripts = new Map();
 const load = createDistLoader(dist, {
   cachedData: () => undefined,
-  compiled: (file, source, script) => scripts.set(file, { source, script }),
+  compiled: (file, read, script) => scripts.set(file, { bytes: read.bytes, script }),
 });
 
 const quiet = { write: () => true, isTTY: false, on: () => quiet, once: () => quiet, off: () => quiet };
@@ -81,9 +81,9 @@ try {
 const files = [join(dist, 'cli.cjs'), ...readdirSync(join(dist, 'chunks')).map((name) => join(dist, 'chunks', name))];
 for (const file of files) {
   if (scripts.has(file)) continue;
-  const source = readFileSync(file, 'utf8');
-  scripts.set(file, { source, script: compileModule(source, file) });
+  const read = readModule(file);
+  scripts.set(file, { bytes: read.bytes, script: compileModule(read, file) });
 }
 rmSync(join(dist, 'code-cache'), { recursive: true, force: true });
 mkdirSync(join(dist, 'code-cache'), { recursive: true });
-for (const [file, { source, script }] of scripts) writeFileSync(cacheFileFor(dist, file), encodeCache(source, script.createCachedData()));
+for (const [file, { bytes, script }] of scripts) writeFileSync(cacheFileFor(dist, file), encodeCache(bytes, script.createCachedData()));
