@@ -131,11 +131,11 @@ function readModule(file) {
   try {
     const size = fstatSync(fd).size;
     const buffer = Buffer.allocUnsafe(WRAPPER_HEAD.length + size + WRAPPER_TAIL.length);
-    buffer.latin1Write(WRAPPER_HEAD, 0);
+    buffer.write(WRAPPER_HEAD, 0, 'latin1');
     let read = 0;
     for (let got = -1; read < size && got !== 0; read += got) got = readSync(fd, buffer, WRAPPER_HEAD.length + read, size - read, null);
     const end = WRAPPER_HEAD.length + read;
-    buffer.latin1Write(WRAPPER_TAIL, end);
+    buffer.write(WRAPPER_TAIL, end, 'latin1');
     return { bytes: buffer.subarray(WRAPPER_HEAD.length, end), wrapped: buffer.toString('utf8', 0, end + WRAPPER_TAIL.length) };
   } finally {
     closeSync(fd);
