@@ -4,12 +4,15 @@
 // This file is also the loader of dist/ (below), for Node's loader charges a command ~0.5 ms for each file it
 // loads (resolve, package scope, read, compile without a cache). Required as a module (scripts/code-cache.mjs,
 // the build's recorder), it runs nothing and exports the loader (the last lines).
+// node:fs and node:path are loaded by Node's own start-up: taking them here costs nothing; node:vm and node:zlib are
+// loaded only when the CLI is.
+const fs = require('node:fs');
+const path = require('node:path');
 
 function launch() {
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    const fs = require('node:fs');
-    writeAll(fs, Buffer.from(`${JSON.parse(fs.readFileSync(require.resolve('../package.json'), 'utf8')).version}\n`));
+    writeAll(Buffer.from(`${JSON.parse(fs.readFileSync(require.resolve('../package.json'), 'utf8')).version}\n`));
   } else if (!printRenderedHelp(args)) {
     runCli();
   }
@@ -18,7 +21,7 @@ function launch() {
 function runCli() {
   // dist/ is loaded with the V8 code cache the build made for it (createDistLoader below); TRIDENT_CODE_CACHE=0
   // loads it as Node does.
-  const dist = require('node:path').resolve(__dirname, '../dist');
+  const dist = path.resolve(__dirname, '../dist');
   const cli = process.env.TRIDENT_CODE_CACHE === '0' ? require(`${dist}/cli.cjs`) : createDistLoader(dist)(`${dist}/cli.cjs`);
   cli
     .main(process.argv)
@@ -31,20 +34,19 @@ function runCli() {
 function printRenderedHelp(args) {
   const names = args.slice(0, -1);
   if (names.length > 2 || !['--help', '-h'].includes(args.at(-1)) || !names.every((name) => /^[a-z][a-z0-9-]*$/.test(name))) return false;
-  const fs = require('node:fs');
   let text;
   try {
-    if (!stdoutIsNoTerminal(fs)) return false;
+    if (!stdoutIsNoTerminal()) return false;
     text = fs.readFileSync(`${__dirname}/../dist/help/${(names.length ? names : ['index']).join('/')}.txt`);
   } catch {
     return false; // no such command: the CLI says so
   }
-  writeAll(fs, text);
+  writeAll(text);
   return true;
 }
 
 /** A terminal has a width the help is wrapped to; checked without node:tty, which loads net and streams. */
-function stdoutIsNoTerminal(fs) {
+function stdoutIsNoTerminal() {
   if (process.platform === 'win32') return false;
   const stdout = fs.fstatSync(1);
   if (!stdout.isCharacterDevice()) return true;
@@ -56,7 +58,7 @@ function stdoutIsNoTerminal(fs) {
  * Written as the CLI would: a closed pipe is exit 0; a pipe that cannot take more now gets the rest through
  * process.stdout; any other failure takes the live path, which reports it.
  */
-function writeAll(fs, text) {
+function writeAll(text) {
   let written = 0;
   try {
     while (written < text.length) written += fs.writeSync(1, text, written);
@@ -87,7 +89,7 @@ const HEADER_BYTES = 8;
  * another Node never reads it. Built from strings: path.join and path.relative cost a command ~0.2 ms.
  */
 function cacheFileFor(dist, file) {
-  const { sep } = require('node:path');
+  const { sep } = path;
   if (!file.startsWith(dist + sep)) return undefined;
   return `${dist}${sep}code-cache${sep}${file.slice(dist.length + 1).split(sep).join('__')}.${process.versions.v8}.bin`;
 }
@@ -106,7 +108,7 @@ function trustedCachedData(dist, file, sourceBytes) {
   if (!cacheFile) return undefined;
   let bytes;
   try {
-    bytes = require('node:fs').readFileSync(cacheFile);
+    bytes = fs.readFileSync(cacheFile);
   } catch {
     return undefined;
   }
@@ -126,19 +128,18 @@ const WRAPPER_TAIL = '\n})';
  * compile it (~0.5% of `keys list`, with the CRC of bytes instead of a string re-encoded).
  */
 function readModule(file) {
-  const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
-  const fd = openSync(file, 'r');
+  const fd = fs.openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const size = fs.fstatSync(fd).size;
     const buffer = Buffer.allocUnsafe(WRAPPER_HEAD.length + size + WRAPPER_TAIL.length);
     buffer.write(WRAPPER_HEAD, 0, 'latin1');
     let read = 0;
-    for (let got = -1; read < size && got !== 0; read += got) got = readSync(fd, buffer, WRAPPER_HEAD.length + read, size - read, null);
+    for (let got = -1; read < size && got !== 0; read += got) got = fs.readSync(fd, buffer, WRAPPER_HEAD.length + read, size - read, null);
     const end = WRAPPER_HEAD.length + read;
     buffer.write(WRAPPER_TAIL, end, 'latin1');
     return { bytes: buffer.subarray(WRAPPER_HEAD.length, end), wrapped: buffer.toString('utf8', 0, end + WRAPPER_TAIL.length) };
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
@@ -155,7 +156,6 @@ function compileModule({ wrapped }, filename, cachedData) {
  * it at all.)
  */
 function createDistLoader(dist, options = {}) {
-  const { dirname, resolve } = require('node:path');
   const cachedDataFor = options.cachedData ?? ((file, sourceBytes) => trustedCachedData(dist, file, sourceBytes));
   const modules = new Map();
   function load(file) {
@@ -167,8 +167,8 @@ function createDistLoader(dist, options = {}) {
       const read = readModule(file);
       const script = compileModule(read, file, cachedDataFor(file, read.bytes));
       options.compiled?.(file, read, script);
-      const requireFromFile = (id) => (id.startsWith('./') || id.startsWith('../') ? load(resolve(dirname(file), id)) : require(id));
-      script.runInThisContext({ displayErrors: true }).call(module.exports, module.exports, requireFromFile, module, file, dirname(file));
+      const requireFromFile = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.resolve(path.dirname(file), id)) : require(id));
+      script.runInThisContext({ displayErrors: true }).call(module.exports, module.exports, requireFromFile, module, file, path.dirname(file));
     } catch (error) {
       // As Node's loader does: a file that failed to load is not kept half-made.
       modules.delete(file);
