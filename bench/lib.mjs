@@ -80,7 +80,7 @@ export function compareRounds(spec, rounds) {
 
 /** Both commands' standard output, to check that a baseline prints what trident prints. */
 export function sameOutput(a, b) {
-  const out = ({ cmd, args = [], env = process.env }) => spawnSync(cmd, args, { env, encoding: 'utf8' }).stdout;
+  const out = ({ cmd, args = [], env = process.env }) => spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
   return out(a) === out(b);
 }
 

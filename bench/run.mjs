@@ -16,7 +16,7 @@ const roundsFlag = process.argv.indexOf('--rounds');
 const rounds = roundsFlag >= 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 1 : 2;
 // --goals: only issue 19's comparisons and the start-up profile (a few minutes instead of a quarter of an hour).
 const goalsOnly = process.argv.includes('--goals');
-const baselineScript = (name, env) => ({ label: name, cmd: node, args: [join(ROOT, 'bench/baselines', name)], env });
+const baselineScript = (name, env, args = []) => ({ label: [name, ...args].join(' '), cmd: node, args: [join(ROOT, 'bench/baselines', name), ...args], env });
 const trident = (args, env) => ({ label: 'trident', cmd: node, args: [TRIDENT, ...args], env });
 const bareNode = { label: 'node -e 0', cmd: node, args: ['-e', '0'] };
 
@@ -140,8 +140,9 @@ if (!goalsOnly) {
 
 /**
  * `--all` vs curl over the same pages; the same without start-up (each side's --all minus its first page
- * alone: its own start-up and first request), so that what the pages themselves cost is seen apart; and
- * `--all` vs a dependency-free Node script (node:http), the floor for a Node client.
+ * alone: its own start-up and first request), so that what the pages themselves cost is seen apart; `--all` vs
+ * two dependency-free Node scripts (node:http), one page after another and asking ahead as trident does; and the
+ * second of those against curl: the floor for a Node client.
  */
 function listingComparisons(catalogUrl, env, baselineEnv, total, count) {
   // curl fetches the very pages trident fetches (limit 100), one after another over one keep-alive connection.
@@ -176,16 +177,19 @@ function listingComparisons(catalogUrl, env, baselineEnv, total, count) {
     ratio: rest('subject').median / rest('baseline').median,
   };
   const script = baselineScript('catalog-all.cjs', baselineEnv);
-  if (!sameOutput(listAll, script)) console.log('note: bench/baselines/catalog-all.cjs does not print what trident prints\n');
-  const floor = compareRounds({
-    name: '`trident catalog products --all -o ndjson` vs a dependency-free script (node:http, one page after another)',
-    target: 'noted',
-    subject: listAll,
-    baseline: script,
-    runs: count,
-    warmup: 1,
-  }, rounds);
-  return [all, withoutStartup, floor];
+  const ahead = baselineScript('catalog-all.cjs', baselineEnv, ['8']);
+  for (const baseline of [script, ahead]) {
+    if (!sameOutput(listAll, baseline)) console.log(`note: bench/baselines/${baseline.label} does not print what trident prints\n`);
+  }
+  const listing = (name, subject, baseline) => compareRounds({ name, target: 'noted', subject, baseline, runs: count, warmup: 1 }, rounds);
+  return [
+    all,
+    withoutStartup,
+    listing('`trident catalog products --all -o ndjson` vs a dependency-free script (node:http, one page after another)', listAll, script),
+    listing('`trident catalog products --all -o ndjson` vs a dependency-free script asking 8 pages ahead as trident does (`catalog-all.cjs 8`: node:http, 8 connections)', listAll, ahead),
+    // Where any Node client stands against the goal's reference: Node's start-up alone is ~13% of curl's walk here.
+    listing('the floor of a Node client: that script asking ahead (in the trident column) vs the same curl', ahead, curl(['-K', config])),
+  ];
 }
 
 function fmtStats(s, digits) {

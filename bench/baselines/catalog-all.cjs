@@ -1,10 +1,14 @@
-// Dependency-free baseline for `trident catalog products --all -o ndjson`: every page of 100 with node:http
-// over one kept-alive connection, one after another, each product printed as a JSON line as its page
-// arrives (the same output). Reads CATALOG_URL.
+// Dependency-free baselines for `trident catalog products --all -o ndjson`: every page of 100 with node:http, each
+// product printed as a JSON line as its page arrives (the same output). Reads CATALOG_URL.
+// `node catalog-all.cjs`: one page after another over one kept-alive connection.
+// `node catalog-all.cjs 8`: the next 8 pages asked for while one is written, as trident does: the floor for a Node
+// client. node:http cannot pipeline, so each page in flight has a kept-alive connection of its own; the service
+// serves them in the order they come.
 const { Agent, get } = require('node:http');
 const { writeSync } = require('node:fs');
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const AHEAD = Number(process.argv[2] ?? 0);
+const agent = new Agent({ keepAlive: true, maxSockets: Math.max(1, AHEAD) });
 
 function page(offset) {
   return new Promise((resolve, reject) => {
@@ -21,12 +25,20 @@ function page(offset) {
 }
 
 (async () => {
-  for (let offset = 0; ; offset += 100) {
-    const { items, meta } = await page(offset);
+  const ahead = [page(0)];
+  let next = 100;
+  while (ahead.length > 0) {
+    const { items, meta } = await ahead.shift();
+    const more = () => items.length > 0 && next < meta.total;
+    const ask = () => {
+      ahead.push(page(next));
+      next += 100;
+    };
+    while (ahead.length < AHEAD && more()) ask();
     let text = '';
     for (const item of items) text += `${JSON.stringify(item)}\n`;
     writeSync(1, text);
-    if (items.length === 0 || offset + items.length >= meta.total) break;
+    if (ahead.length === 0 && more()) ask();
   }
   agent.destroy();
 })();

@@ -16,8 +16,13 @@ export interface PageProgress {
   total: number;
 }
 
-/** Requests in flight beyond the page being written. */
-export const PAGES_AHEAD = 2;
+/**
+ * Requests in flight beyond the page being written. The service works through them in order; the deeper the queue,
+ * the longer trident may pause (a collection, a slow write) without the service waiting for it. Measured over
+ * 200 pages of the sandbox, the walk took 0.98x (4), 0.99x (6) and 0.96x (8) the time it took with two ahead.
+ * A walk that stops early has asked for at most this many pages it will not read.
+ */
+export const PAGES_AHEAD = 8;
 
 /** Pages in a row after which as much of the list is left as before: its total runs away from the offset. */
 export const MAX_PAGES_WITHOUT_PROGRESS = 3;
