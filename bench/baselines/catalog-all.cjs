@@ -1,7 +1,7 @@
 // Dependency-free baselines for `trident catalog products --all -o ndjson`: every page of 100 with node:http, each
 // product printed as a JSON line as its page arrives (the same output). Reads CATALOG_URL.
 // `node catalog-all.cjs`: one page after another over one kept-alive connection.
-// `node catalog-all.cjs 8`: the next 8 pages asked for while one is written, as trident does: the floor for a Node
+// `node catalog-all.cjs 2`: the next 2 pages asked for while one is written, as trident does: the floor for a Node
 // client. node:http cannot pipeline, so each page in flight has a kept-alive connection of its own; the service
 // serves them in the order they come.
 const { Agent, get } = require('node:http');
