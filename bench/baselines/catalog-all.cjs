@@ -27,13 +27,13 @@ function page(offset) {
 (async () => {
   const ahead = [page(0)];
   let next = 100;
+  const ask = () => {
+    ahead.push(page(next));
+    next += 100;
+  };
   while (ahead.length > 0) {
     const { items, meta } = await ahead.shift();
     const more = () => items.length > 0 && next < meta.total;
-    const ask = () => {
-      ahead.push(page(next));
-      next += 100;
-    };
     while (ahead.length < AHEAD && more()) ask();
     let text = '';
     for (const item of items) text += `${JSON.stringify(item)}\n`;
