@@ -6,7 +6,7 @@ import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
-import { onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
+import { interruptHint, onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
 import { whenStdioCreated } from './core/term/stdio-created.js';
@@ -157,7 +157,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
       io.stderr.write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
     },
   });
-  // Ctrl-C and SIGTERM (a CI job cancelled, `timeout`): exit 130, unless work that must not be cut in half
+  // Ctrl-C, SIGTERM (a CI job cancelled, `timeout`) and SIGHUP (the terminal or ssh session gone): exit 130, unless work that must not be cut in half
   // is running, or the command stops on its own terms (the sandbox): see core/term/interrupts.ts.
   const onInterrupt = (signal: NodeJS.Signals) => {
     // On a terminal "^C" is left on the line: start a new one.
@@ -167,12 +167,13 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
       if (decision.note) io.stderr.write(`${newLine}trident: ${decision.note}\n`);
       return;
     }
-    io.stderr.write(`${newLine}trident: interrupted${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}\n`);
+    io.stderr.write(`${newLine}${errorLines(`interrupted${signal === 'SIGINT' ? '' : ` (${signal})`}`, interruptHint())}`);
     process.exit(ExitCode.interrupted);
   };
   if (deps.io === process) {
     process.on('SIGINT', onInterrupt);
     process.on('SIGTERM', onInterrupt);
+    process.on('SIGHUP', onInterrupt);
     // stderr going away (`2>&1 | tee log` and the tee killed) must not crash a command, least of all one
     // finishing work an interrupt waits for: messages that cannot be shown are dropped.
     whenStdioCreated('stderr', (stderr) => stderr.on('error', () => undefined));
@@ -202,6 +203,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     if (deps.io === process) {
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
+      process.off('SIGHUP', onInterrupt);
     }
   }
 }

@@ -7,7 +7,7 @@ import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { smallCatalog, startSandbox as startCatalog } from '../helpers/catalog-fixtures.js';
-import { keyFiles, sandboxEnv, startSandbox as startKeys } from '../helpers/keys-sandbox.js';
+import { keyFiles, keysNamed, sandboxEnv, startSandbox as startKeys } from '../helpers/keys-sandbox.js';
 import { profileWithKey, spawnRotate } from '../helpers/keys-rotation.js';
 
 let keys: KeysSandbox;
@@ -31,7 +31,7 @@ describe('interrupts', () => {
       child.kill(signal);
       const result = await child;
       expect(result.exitCode, String(result.stderr)).toBe(130);
-      const minted = keys.control.listKeys().find((key) => key.name === name)!;
+      const minted = keysNamed(keys, name)[0]!;
       const file = join(configDir, 'keys', `${minted.api_key}.pem`);
       expect(String(result.stderr)).toBe(
         'trident: interrupted: finishing making the key first (interrupt again to stop at once; the key may then be left on the service)\n' +
@@ -52,7 +52,7 @@ describe('interrupts', () => {
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode, String(result.stderr)).toBe(130);
-    const made = keys.control.listKeys().find((key) => key.name === 'interrupted-create')!;
+    const made = keysNamed(keys, 'interrupted-create')[0]!;
     expect(String(result.stderr)).toContain(`trident: interrupted after key ${made.api_key} was made: its private key is in ${join(configDir, 'keys', `${made.api_key}.pem`)}\n`);
     expect(keyFiles(configDir)).toEqual([`${made.api_key}.pem`]);
   });
@@ -82,7 +82,10 @@ describe('interrupts', () => {
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
-    expect(String(result.stderr).trimEnd().split('\n').at(-1)).toBe('trident: interrupted');
+    // The last lines: the interrupt, and where the rotation stands with how to go on.
+    const [interrupted, hint] = String(result.stderr).trimEnd().split('\n').slice(-2);
+    expect(interrupted).toBe('trident: interrupted');
+    expect(hint).toBe(`hint: the rotation is paused at step "deleting-old" (journal ${setup.journal}): trident keys rotate --resume finishes it, trident keys rotate --abort undoes it`);
   });
 
   it('SIGTERM anywhere else stops at once with one line', async () => {

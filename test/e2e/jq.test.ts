@@ -1,6 +1,7 @@
 // --jq end to end: gh's printing, the expression checked before any request, what a streamed list gives jq,
 // and the issue's own example (a rotation in CI picking the new key's id without jq installed).
 import { existsSync } from 'node:fs';
+import { untagged } from '../../src/keys/mint/tag.js';
 import { describe, expect, it } from 'vitest';
 import { envFor, errorOf, requestsFrom, trident, useServices, withServices } from '../reliability/harness.js';
 
@@ -19,7 +20,7 @@ describe('--jq', () => {
   it('filters the record of a write: keys generate --jq .api_key prints the new id alone', async () => {
     const result = await trident(['keys', 'generate', '--name', 'jq-made', '--jq', '.api_key'], { env: envFor.keys(services) });
     expect(result.exitCode, result.stderr).toBe(0);
-    const made = services.keys.control.listKeys().find((key) => key.name === 'jq-made');
+    const made = services.keys.control.listKeys().find((key) => untagged(key.name) === 'jq-made');
     expect(result.stdout).toBe(`${made!.api_key}\n`);
     expect(existsSync(`${result.configDir}/keys/${made!.api_key}.pem`)).toBe(true);
   });

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, pendingFiles, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, keysNamed, pendingFiles, requestsFrom, runKeys, startSandbox, tagged } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 let work: string;
@@ -34,7 +34,7 @@ describe('keys create with a pair made here', () => {
     const output = JSON.parse(result.stdout);
     const id = output.api_key as string;
     expect(output).toEqual({
-      api_key: id, name: 'laptop', scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null,
+      api_key: id, name: expect.stringMatching(tagged('laptop')), scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null,
       private_key_file: join(configDir, 'keys', `${id}.pem`),
     });
     expect(keyFiles(configDir)).toEqual([`${id}.pem`]);
@@ -81,7 +81,7 @@ describe('keys create with a pair made here', () => {
     const failed = await runKeys(sandbox, ['create', '--name', 'failed'], { configDir });
     expect(failed.exitCode).toBe(8);
     expect(failed.stderr).toContain('keys service answered 500');
-    expect(failed.stderr).toContain('a check found no key of that name yet');
+    expect(failed.stderr).toContain('a check found no key of that request yet');
     const [staged] = keyFiles(configDir);
     expect(staged).toMatch(/^pending-.*\.pem$/);
     expect(fileMode(join(configDir, 'keys', staged!))).toBe(0o600);
@@ -94,7 +94,7 @@ describe('keys create with a pair made here', () => {
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['create', '--name', 'maybe', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
-    const [made] = sandbox.control.listKeys().filter((key) => key.name === 'maybe');
+    const [made] = keysNamed(sandbox, 'maybe');
     expect(JSON.parse(result.stdout)).toMatchObject({ api_key: made!.api_key, private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`) });
     expect(result.stderr).toContain('the answer to the create request was lost');
     expect(keyFiles(configDir)).toEqual([`${made!.api_key}.pem`]);
@@ -109,7 +109,7 @@ describe('keys create with a pair made here', () => {
     sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'status', status: 503 }, times: 4 });
     const result = await runKeys(sandbox, ['create', '--name', 'unsure', '--retries', '0'], { configDir });
     expect(result.exitCode).toBe(8);
-    expect(result.stderr).toContain('outcome unknown: the create request for key "unsure" was sent');
+    expect(result.stderr).toMatch(/outcome unknown: the create request for key "unsure~[0-9a-f]{8}" was sent/);
     const [kept] = keyFiles(configDir);
     expect(result.stderr).toContain(`the private key is kept at ${join(configDir, 'keys', kept!)}`);
     expect(fileMode(join(configDir, 'keys', kept!))).toBe(0o600);

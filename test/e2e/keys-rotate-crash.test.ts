@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'] as const;
+const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'] as const;
 /** From here the old key's delete may have been sent: --abort finishes the rotation instead of undoing it. */
 const PAST_RETURN = new Set<string>(['deleting-old', 'old-deleted']);
 
@@ -23,7 +23,7 @@ async function crashAt(setup: RotationSetup, point: string, args: string[] = [])
   const child = await spawnRotate(setup, [...ROTATE_JSON, ...args], { env: { [CRASH_ENV]: point } });
   expect(child.signal, String(child.stderr)).toBe('SIGKILL');
   const journal = JSON.parse(readFileSync(setup.journal, 'utf8'));
-  expect(journal.phase).toBe(point === 'generated' ? 'minting' : point);
+  expect(journal.phase).toBe(point === 'pending' || point === 'answered' ? 'minting' : point);
 }
 
 async function finishWith(setup: RotationSetup, action: 'resume' | 'abort', point: string): Promise<Record<string, unknown>> {
@@ -63,16 +63,16 @@ describe.concurrent('a rotation killed after each step', () => {
 
   it('a generated key whose private half never reached the disk is deleted on --resume, and a new one made', async () => {
     const setup = profileWithKey(sandbox);
-    await crashAt(setup, 'generated');
+    await crashAt(setup, 'answered');
     const orphan = keysOfTest(sandbox, setup).find((key) => key.api_key !== setup.oldId)!;
-    const report = await finishWith(setup, 'resume', 'generated');
-    expect(report.warnings).toEqual([`deleted key ${orphan.api_key} ("${orphan.name}"): the interrupted rotation made it, but nobody holds its private key`]);
+    const report = await finishWith(setup, 'resume', 'answered');
+    expect(report.warnings).toEqual([`the interrupted mint: deleted key ${orphan.api_key}, whose private key never arrived`]);
     expect((report.new_key as { api_key: string }).api_key).not.toBe(orphan.api_key);
   });
 
   it('a resume killed in its turn is finished by another resume', async () => {
     const setup = profileWithKey(sandbox);
-    await crashAt(setup, 'generated');
+    await crashAt(setup, 'answered');
     const child = await spawnRotate(setup, ['--resume', ...ROTATE_JSON], { env: { [CRASH_ENV]: 'switched' } });
     expect(child.signal).toBe('SIGKILL');
     const report = await finishWith(setup, 'resume', 'switched');

@@ -60,22 +60,21 @@ describe('a rotation killed while the service holds its request', () => {
     const [orphan] = keysOfTest(sandbox, setup).filter((key) => key.api_key !== setup.oldId);
     expect(orphan).toBeDefined();
     const report = await finish(setup, 'resume');
-    expect(report.warnings).toEqual([`deleted key ${orphan!.api_key} ("${orphan!.name}"): the interrupted rotation made it, but nobody holds its private key`]);
+    expect(report.warnings).toEqual([`the interrupted mint: deleted key ${orphan!.api_key}, whose private key never arrived`]);
     expect(report.new_key.api_key).not.toBe(orphan!.api_key);
     await expectRotated(sandbox, setup);
   });
 
-  it('a generate whose connection dropped after the service carried it out pauses the rotation (exit 8) until --resume', async () => {
+  it('a generate whose connection dropped after the service carried it out is settled at once: its key deleted, nothing changed', async () => {
     const setup = profileWithKey(sandbox);
     sandbox.server.faults.add({ method: 'POST', path: /generate$/, fault: { kind: 'reset', afterProcessing: true } });
-    const paused = await rotate(setup, ROTATE_JSON);
-    expect(paused.exitCode).toBe(8);
-    expect(paused.stderr).toContain('trident: outcome unknown: the generate request for the new key');
-    expect(paused.stderr).toContain('the rotation is paused at step "minting"');
-    expect(paused.stdout).toBe('');
-    expect(keysOfTest(sandbox, setup)).toHaveLength(2);
-    const report = await finish(setup, 'resume');
-    expect(report.warnings).toEqual([expect.stringContaining('nobody holds its private key')]);
+    const failed = await rotate(setup, ROTATE_JSON);
+    expect(failed.exitCode).toBe(8);
+    expect(failed.stderr).toMatch(/trident: the generate request for key "[^"]+~[0-9a-f]{8}" failed \(.*\); a check found: deleted key \S+, whose private key never arrived\nhint: nothing is left behind: run the command again\n$/);
+    expect(failed.stdout).toBe('');
+    expect(keysOfTest(sandbox, setup).map((key) => key.api_key)).toEqual([setup.oldId]);
+    const again = await rotate(setup, ROTATE_JSON);
+    expect(again.exitCode, again.stderr).toBe(0);
     await expectRotated(sandbox, setup);
   });
 
@@ -92,7 +91,8 @@ describe('a rotation killed while the service holds its request', () => {
     await killWhileHanging(setup, 'minting', hang({ method: 'POST', path: /generate$/ }, false));
     expect(keysOfTest(sandbox, setup)).toHaveLength(1);
     const report = await finish(setup, 'resume');
-    expect(report.warnings).toEqual([]);
+    // The held request may still be carried out: later keys commands delete its key if it appears.
+    expect(report.warnings).toEqual([expect.stringMatching(/^the interrupted mint of key "[^"]+~[0-9a-f]{8}" is not listed yet: keys commands against this service until \d\d:\d\d:\d\d UTC delete it if the service makes it late$/)]);
     await expectRotated(sandbox, setup);
   });
 

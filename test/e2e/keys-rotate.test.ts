@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox } from '../helpers/keys-sandbox.js';
+import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox, tagged } from '../helpers/keys-sandbox.js';
 import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
@@ -33,7 +33,7 @@ describe('keys rotate', () => {
       outcome: 'rotated',
       profile: 'ci',
       old_key: { api_key: setup.oldId, name: setup.name, scopes: ['read', 'write'], subaccount: null, private_key_file: setup.oldFile },
-      new_key: { api_key: newId, name: expect.stringMatching(new RegExp(`^${setup.name}-rotated-\\d{8}T\\d{6}Z$`)), scopes: ['read', 'write'], subaccount: null },
+      new_key: { api_key: newId, name: expect.stringMatching(new RegExp(`^${setup.name}-rotated-\\d{8}T\\d{6}Z~[0-9a-f]{8}$`)), scopes: ['read', 'write'], subaccount: null },
       private_key_file: join(setup.configDir, 'keys', `${newId}.pem`),
       old_key_deleted: true,
       warnings: [],
@@ -78,7 +78,7 @@ describe('keys rotate', () => {
     const { keyId, file } = await expectOneWorkingKey(sandbox, setup);
     expect(file).toBe(out);
     expect(fileMode(out)).toBe(0o600);
-    expect(JSON.parse(result.stdout).new_key).toMatchObject({ api_key: keyId, name: `${setup.name}-next` });
+    expect(JSON.parse(result.stdout).new_key).toMatchObject({ api_key: keyId, name: expect.stringMatching(tagged(`${setup.name}-next`)) });
     expect(seen().map((r) => `${r.method} ${r.path}`)).toContain('POST /trade-api/v2/api_keys');
     const upload = sandbox.server.requests.find((r) => r.method === 'POST' && r.body.includes(`${setup.name}-next`))!;
     expect(JSON.parse(upload.body).public_key).toMatch(/^-----BEGIN PUBLIC KEY-----/);
@@ -238,10 +238,15 @@ describe('keys rotate', () => {
       expect(result.stderr).toContain(message);
     }
     expect(seen()).toEqual([]);
-    const duplicate = await rotate(setup, [...ROTATE_JSON, '--name', taken.name]);
-    expect(duplicate.exitCode).toBe(2);
-    expect(duplicate.stderr).toContain(`a key named "${taken.name}" exists already`);
-    expect(seen().map((r) => r.method)).toEqual(['GET']);
     expect(existsSync(setup.journal)).toBe(false);
+  });
+
+  it("takes a --name another key has: the new key's tag keeps them apart, and the other key is never touched", async () => {
+    const setup = profileWithKey(sandbox);
+    const taken = sandbox.control.addKey({ name: `${setup.name}-taken`, publicKeyPem: sandbox.bootstrap.publicKeyPem });
+    const result = await rotate(setup, [...ROTATE_JSON, '--name', taken.name]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).new_key.name).toMatch(tagged(taken.name));
+    expect(exists(taken.api_key)).toBe(true);
   });
 });

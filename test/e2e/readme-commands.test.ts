@@ -12,6 +12,7 @@ import { SANDBOX_TIME_USER } from '../../src/sandbox/time/endpoints.js';
 import { BIN, childEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { waitForFile } from '../helpers/processes.js';
 import { readmeCommands, type ReadmeCommand } from './readme-lines.js';
+import { untagged } from '../../src/keys/mint/tag.js';
 
 const README = resolve(import.meta.dirname, '../../README.md');
 
@@ -64,7 +65,7 @@ async function trident(args: string[], env: Record<string, string> = {}) {
 
 async function keyNamed(name: string): Promise<string> {
   const keys = JSON.parse((await trident(['keys', 'list', '-o', 'json'])).stdout) as Array<{ api_key: string; name: string }>;
-  const key = keys.find((candidate) => candidate.name === name);
+  const key = keys.find((candidate) => untagged(candidate.name) === name);
   if (!key) throw new Error(`no key named ${name}: ${keys.map((k) => k.name).join(', ')}`);
   return key.api_key;
 }

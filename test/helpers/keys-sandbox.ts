@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startKeysSandbox, type KeysSandbox, type KeysSandboxOptions } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { untagged } from '../../src/keys/mint/tag.js';
 
 export async function startSandbox(options: Partial<KeysSandboxOptions> = {}): Promise<KeysSandbox> {
   return startKeysSandbox({ dir: mkdtempSync(join(tmpdir(), 'trident-keys-sandbox-')), ...options });
@@ -64,10 +65,16 @@ export function heldPublicKeys(...dirs: string[]): Set<string> {
   return held;
 }
 
-/** Every live key named `name` on the sandbox has its private half in one of `dirs`; returns their ids. */
+/** Every live key named `name` (with or without trident's tag) on the sandbox has its private half in one of `dirs`; returns their ids. */
 export function expectEveryKeyHeld(sandbox: KeysSandbox, name: string, ...dirs: string[]): string[] {
   const held = heldPublicKeys(...dirs);
-  const live = sandbox.control.listKeys().filter((key) => key.name === name);
+  const live = sandbox.control.listKeys().filter((key) => untagged(key.name) === name);
   for (const key of live) expect(held.has(sandbox.control.publicKeyPem(key.api_key)!), `key ${key.api_key} ("${name}") has no private half here`).toBe(true);
   return live.map((key) => key.api_key);
 }
+
+/** The name a key made by trident for `--name <name>` carries: the name with the request's tag. */
+export const tagged = (name: string): RegExp => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}~[0-9a-f]{8}$`);
+
+/** The live keys trident made for `--name <name>` (whatever their tags). */
+export const keysNamed = (sandbox: KeysSandbox, name: string) => sandbox.control.listKeys().filter((key) => untagged(key.name) === name && key.name !== name);

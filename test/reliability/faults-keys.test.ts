@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/http/faults.js';
+import { untagged } from '../../src/keys/mint/tag.js';
 import { runFaultCase, times, type FaultCase } from './fault-case.js';
 import { closedPort, entries, envFor, errorOf, trident, withServices, type Run, type Services } from './harness.js';
 
@@ -20,7 +21,7 @@ const onCreate = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): Fau
 const onList = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({ method: 'GET', path: /\/api_keys$/, fault, ...more });
 
 const keysDir = (run: Run) => join(run.configDir, 'keys');
-const namedOnService = (services: Services, name: string) => services.keys.control.listKeys().filter((key) => key.name === name);
+const namedOnService = (services: Services, name: string) => services.keys.control.listKeys().filter((key) => untagged(key.name) === name);
 
 /** Nothing lost and nothing stray: no file in the keys dir, no key of that name on the service. */
 function nothingLeft(name: string) {
@@ -43,7 +44,7 @@ function recordedForLater(name: string) {
     expect(entries(keysDir(run))).toEqual(verb === 'create' ? [basename(staged!)] : []);
   };
 }
-const CHECKED_LATER = /^the request stays recorded: keys commands against this service until \d\d:\d\d:\d\d UTC check again and (deletes the key if the service makes it late \(nobody holds its private half\)|keeps the key with its private half if the service makes it late, else removes the staged file \S+); then run the command again$/;
+const CHECKED_LATER = /^the request stays recorded: keys commands against this service until \d\d:\d\d:\d\d UTC check again and (delete the key if the service makes it late \(nobody holds its private half\)|keep the key with its private half if the service makes it late, else remove the staged file \S+)$/;
 
 /** The new key exists once on the service, and its private key is the one file in the keys dir. */
 function storedOnce(name: string) {
@@ -101,8 +102,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 503 }, { times: 5 })],
     args: generate('g-503'),
     exit: 8,
-    message: /^the generate request for key "g-503" failed \(keys service answered 503.*\); a check found no key of that name yet$/,
-    sent: [LIST, GENERATE, LIST],
+    message: /^the generate request for key "g-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/,
+    sent: [GENERATE, LIST],
     check: recordedForLater('g-503'),
   },
   {
@@ -110,8 +111,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 502, afterProcessing: true })],
     args: generate('g-502-minted'),
     exit: 8,
-    message: /^the generate request for key "g-502-minted" failed \(keys service answered 502.*\); a check found the key it made \([0-9a-f-]{36}\), whose private key never arrived, and deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /^the generate request for key "g-502-minted~[0-9a-f]{8}" failed \(keys service answered 502.*\); a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-502-minted'),
   },
   {
@@ -119,8 +120,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 500, body: { error: { code: 'internal', message: 'database unavailable' } } }, { times: 5 })],
     args: generate('g-500'),
     exit: 8,
-    message: /^the generate request for key "g-500" failed \(keys service answered 500: database unavailable; the request was sent, so its outcome is unknown\); a check found no key of that name yet$/,
-    sent: [LIST, GENERATE, LIST],
+    message: /^the generate request for key "g-500~[0-9a-f]{8}" failed \(keys service answered 500: database unavailable; the request was sent, so its outcome is unknown\); a check found no key of that request yet$/,
+    sent: [GENERATE, LIST],
     check: recordedForLater('g-500'),
   },
   {
@@ -128,8 +129,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 502, payload: '<html>Bad Gateway</html>', contentType: 'text/html' }, { times: 5 })],
     args: generate('g-502'),
     exit: 8,
-    message: /^the generate request for key "g-502" failed \(keys service answered 502: an answer that is not JSON; .*\); a check found no key of that name yet$/,
-    sent: [LIST, GENERATE, LIST],
+    message: /^the generate request for key "g-502~[0-9a-f]{8}" failed \(keys service answered 502: an answer that is not JSON; .*\); a check found no key of that request yet$/,
+    sent: [GENERATE, LIST],
     check: recordedForLater('g-502'),
   },
   {
@@ -137,7 +138,7 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 429, headers: { 'retry-after': '1' } })],
     args: generate('g-429', '--retries', '1'),
     exit: 0,
-    sent: [LIST, GENERATE, GENERATE],
+    sent: [GENERATE, GENERATE],
     minMs: 1000,
     check: storedOnce('g-429'),
   },
@@ -146,7 +147,7 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 429 }, { times: 5 })],
     args: generate('g-429-0', '--retries', '0'),
     exit: 7,
-    sent: [LIST, GENERATE],
+    sent: [GENERATE],
     check: nothingLeft('g-429-0'),
   },
   {
@@ -154,9 +155,9 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'reset' })],
     args: generate('g-reset'),
     exit: 8,
-    message: /^the generate request for key "g-reset" failed \(.*other side closed.*\); a check found no key of that name yet$/,
+    message: /^the generate request for key "g-reset~[0-9a-f]{8}" failed \(.*other side closed.*\); a check found no key of that request yet$/,
     hint: CHECKED_LATER,
-    sent: [LIST, GENERATE, LIST],
+    sent: [GENERATE, LIST],
     check: recordedForLater('g-reset'),
   },
   {
@@ -164,8 +165,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'truncate', afterProcessing: true })],
     args: generate('g-truncated'),
     exit: 8,
-    message: /found the key it made \([0-9a-f-]{36}\), whose private key never arrived, and deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-truncated'),
   },
   {
@@ -175,8 +176,8 @@ const generateCases: FaultCase[] = [
     // mints before it stops answering (an RSA key pair: seconds on a loaded machine).
     args: generate('g-hang', '--timeout', '4'),
     exit: 8,
-    message: /no answer from .* in time.*deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /no answer from .* in time.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     maxMs: 12000,
     check: nothingLeft('g-hang'),
   },
@@ -185,8 +186,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 201, payload: '{"api_key":{"api_key":"', afterProcessing: true })],
     args: generate('g-badjson'),
     exit: 8,
-    message: /keys service answered 201 with a body that is not valid JSON.*deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /keys service answered 201 with a body that is not valid JSON.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-badjson'),
   },
   {
@@ -194,8 +195,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'huge', bytes: 17 * 1024 * 1024, afterProcessing: true })],
     args: generate('g-huge'),
     exit: 8,
-    message: /larger than 16 MiB.*deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /larger than 16 MiB.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-huge'),
   },
   {
@@ -203,14 +204,14 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 201, payload: '{"api_key_id":"ignored-by-the-check"}', afterProcessing: true })],
     args: generate('g-nokey'),
     exit: 8,
-    message: /minted key ignored-by-the-check but sent no private key.*deleted it again$/,
-    sent: [LIST, GENERATE, LIST, DELETE_NEW],
+    message: /minted key ignored-by-the-check but sent no private key.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-nokey'),
   },
 ];
 
 const createCases: FaultCase[] = [
-  { name: 'create: 503 → one POST, a check finds no key yet, the staged private key and its record kept for later commands', faults: [onCreate({ kind: 'status', status: 503 }, { times: 5 })], args: create('c-503'), exit: 8, message: /^the create request for key "c-503" failed \(keys service answered 503.*\); a check found no key of that name yet$/, sent: [CREATE, LIST], check: recordedForLater('c-503') },
+  { name: 'create: 503 → one POST, a check finds no key yet, the staged private key and its record kept for later commands', faults: [onCreate({ kind: 'status', status: 503 }, { times: 5 })], args: create('c-503'), exit: 8, message: /^the create request for key "c-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/, sent: [CREATE, LIST], check: recordedForLater('c-503') },
   {
     name: 'create: 429 with Retry-After: 1 → repeated once, stored once',
     faults: [onCreate({ kind: 'status', status: 429, headers: { 'retry-after': '1' } })],
@@ -284,12 +285,12 @@ describe.concurrent('keys under faults', () => {
       faults: [onCreate({ kind: 'reset', afterProcessing: true })],
       args: create('c-lost'),
       exit: 0,
-      notes: /^warning: the answer to the create request was lost, but key [\w-]+ named "c-lost" accepts the new private key: it is this one\n/,
+      notes: /^warning: the answer to the create request was lost, but key [\w-]+ named "c-lost~[0-9a-f]{8}" accepts the new private key: it is this one\n/,
       sent: [CREATE, LIST, LIST],
       async check(run, s) {
         storedOnce('c-lost')(run, s);
         const [key] = namedOnService(s, 'c-lost');
-        expect(run.stderr).toContain(`key ${key!.api_key} named "c-lost" accepts the new private key`);
+        expect(run.stderr).toContain(`key ${key!.api_key} named "${key!.name}" accepts the new private key`);
         const kept = join(keysDir(run), `${key!.api_key}.pem`);
         const signed = await trident(['keys', 'list', '--key-id', key!.api_key, '--private-key', kept], { env: envFor.keys(s) });
         expect(signed.exitCode, signed.stderr).toBe(0);
@@ -303,14 +304,14 @@ describe.concurrent('keys under faults', () => {
       faults: [onCreate({ kind: 'reset' })],
       args: create('c-lost-before'),
       exit: 8,
-      message: /^the create request for key "c-lost-before" failed \(.*\); a check found no key of that name yet$/,
+      message: /^the create request for key "c-lost-before~[0-9a-f]{8}" failed \(.*\); a check found no key of that request yet$/,
       hint: CHECKED_LATER,
       sent: [CREATE, LIST],
       check: recordedForLater('c-lost-before'),
     });
   });
 
-  it('a keys service that is down: generate fails on the first list, nothing is sent or stored', async () => {
+  it('a keys service that is down: generate fails on its first request, nothing is stored', async () => {
     await withServices(['keys'], async (s) => {
       const run = await trident(generate('down'), { env: { ...envFor.keys(s), TRIDENT_KEYS_URL: `http://127.0.0.1:${await closedPort()}/trade-api/v2` } });
       expect(run.exitCode).toBe(8);

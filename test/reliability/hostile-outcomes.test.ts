@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { untagged } from '../../src/keys/mint/tag.js';
 import type { Fault } from '../../src/sandbox/http/faults.js';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runFaultCase, type FaultCase } from './fault-case.js';
@@ -15,7 +16,7 @@ const UNKNOWN = /the request was sent, so its outcome is unknown/;
 const NEVER_LATER = /try again later/;
 
 const keysDir = (run: Run) => join(run.configDir, 'keys');
-const keysNamed = (s: Services, name: string) => s.keys.control.listKeys().filter((key) => key.name === name);
+const keysNamed = (s: Services, name: string) => s.keys.control.listKeys().filter((key) => untagged(key.name) === name);
 const posts = (s: Services) => s.keys.server.requests.filter((request) => request.method === 'POST').length;
 
 /**

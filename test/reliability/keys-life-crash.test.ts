@@ -11,7 +11,7 @@ import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { LATE_KEY_WINDOW_MS } from '../../src/keys/mint/pending.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { expectEveryKeyHeld, keyFiles, keysNamed, pendingFiles, runKeys, sandboxEnv, startSandbox, tagged } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 beforeAll(async () => {
@@ -20,13 +20,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const RUNS = 3;
-const namedOnService = (name: string) => sandbox.control.listKeys().filter((key) => key.name === name);
-const postsNaming = (name: string) => sandbox.server.requests.filter((request) => request.method === 'POST' && request.body.includes(`"${name}"`));
+const namedOnService = (name: string) => keysNamed(sandbox, name);
+const postsNaming = (name: string) => sandbox.server.requests.filter((request) => request.method === 'POST' && request.body.includes(`"${name}~`));
 
 /** What the next command says it settled, given the key (if any) the killed command made. */
 type Expectation = { told: (id: string | undefined, configDir: string) => string; survives: boolean; posted: boolean; notListedYet?: boolean };
 
-const NOT_YET = /^warning: checked 1 interrupted key request of an earlier run: (generate|create) "[^"]+": no key of that name is listed yet; keys commands check again until \d\d:\d\d:\d\d UTC\n$/;
+const NOT_YET = /^warning: checked 1 interrupted key request of an earlier run: (generate|create) "[^"]+": no key of that request is listed yet; keys commands check again until \d\d:\d\d:\d\d UTC\n$/;
 
 /** Moves the record's time back past the window in which its key could still appear. */
 function ageRecord(path: string): void {
@@ -44,7 +44,7 @@ const EXPECTED: Record<'generate' | 'create', Record<string, Expectation>> = {
   create: {
     pending: { told: () => 'no key was made', survives: false, posted: false, notListedYet: true },
     answered: { told: (id, dir) => `kept key ${id}, its private key in ${join(dir, 'keys', `${id}.pem`)}`, survives: true, posted: true },
-    stored: { told: () => 'nothing was left to do', survives: true, posted: true },
+    stored: { told: (id, dir) => `kept key ${id}, its private key in ${join(dir, 'keys', `${id}.pem`)}`, survives: true, posted: true },
   },
 };
 
@@ -62,7 +62,8 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   const recordPath = join(configDir, 'pending', record!);
   expect(statSync(recordPath).mode & 0o777).toBe(0o600);
   expect(statSync(join(configDir, 'pending')).mode & 0o777).toBe(0o700);
-  expect(JSON.parse(readFileSync(recordPath, 'utf8'))).toMatchObject({ version: 1, verb, name, url: sandbox.url, scopes: ['read', 'write'], pid: child.pid });
+  expect(JSON.parse(readFileSync(recordPath, 'utf8'))).toMatchObject({ version: 2, verb, name, sent_name: expect.stringMatching(tagged(name)), url: sandbox.url, scopes: ['read', 'write'], pid: child.pid });
+  const { sent_name: sentName } = JSON.parse(readFileSync(recordPath, 'utf8')) as { sent_name: string };
   expect(postsNaming(name).length).toBe(expected.posted ? 1 : 0);
   const made = namedOnService(name)[0]?.api_key;
 
@@ -76,9 +77,9 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   }
   const list = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
   expect(list.exitCode, list.stderr).toBe(0);
-  expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${name}": ${expected.told(made, configDir)}\n`);
+  expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${sentName}": ${expected.told(made, configDir)}\n`);
   // The list printed is the service's state after the settlement.
-  expect((JSON.parse(list.stdout) as Array<{ name: string }>).filter((key) => key.name === name)).toHaveLength(expected.survives ? 1 : 0);
+  expect((JSON.parse(list.stdout) as Array<{ name: string }>).filter((key) => key.name === sentName)).toHaveLength(expected.survives ? 1 : 0);
 
   const live = expectEveryKeyHeld(sandbox, name, join(configDir, 'keys'));
   expect(live).toEqual(expected.survives ? [made] : []);

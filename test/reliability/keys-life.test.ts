@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyExists, keyFiles, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { expectEveryKeyHeld, keyExists, keyFiles, keysNamed, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
 import { keysOfTest, profileWithKey } from '../helpers/keys-rotation.js';
 import { errorOf, requestsFrom } from './harness.js';
 
@@ -21,10 +21,12 @@ async function withSandbox(use: (sandbox: KeysSandbox) => Promise<void>): Promis
 }
 
 const UUID = '[0-9a-f-]{36}';
-const named = (sandbox: KeysSandbox, name: string) => sandbox.control.listKeys().filter((key) => key.name === name);
+const named = keysNamed;
+/** The name the one pending record in `configDir` sent (the name with its request's tag). */
+const sentName = (configDir: string): string => JSON.parse(readFileSync(join(configDir, 'pending', pendingFiles(configDir)[0]!), 'utf8')).sent_name;
 
 describe.concurrent('two clients, one name, a lost answer', () => {
-  it("A's generate loses its answer after minting while B creates a key of the same name: A deletes nothing and names both", () =>
+  it("A's generate loses its answer after minting while B creates a key of the same name: A deletes only its own key, proven by its tag", () =>
     withSandbox(async (sandbox) => {
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'hang', afterProcessing: true } });
       const hung = sandbox.server.faults.next();
@@ -32,7 +34,7 @@ describe.concurrent('two clients, one name, a lost answer', () => {
       const configDirA = tempConfigDir();
       const jobA = runKeys(sandbox, ['generate', '--name', 'shared', '--timeout', '60'], { configDir: configDirA });
       await hung;
-      const minted = named(sandbox, 'shared')[0]!.api_key;
+      const minted = keysNamed(sandbox, 'shared')[0]!.api_key;
       const jobB = await runKeys(sandbox, ['create', '--name', 'shared', '-o', 'json']);
       expect(jobB.exitCode, jobB.stderr).toBe(0);
       const ofB = JSON.parse(jobB.stdout).api_key as string;
@@ -42,24 +44,24 @@ describe.concurrent('two clients, one name, a lost answer', () => {
       const a = await jobA;
       expect(a.exitCode).toBe(8);
       const { message, hint } = errorOf(a);
-      expect(message).toMatch(new RegExp(`^outcome unknown: the generate request for key "shared" failed \\(.*\\), and new keys of that name appeared \\((${UUID}), (${UUID})\\): trident cannot prove which is its own, so none was deleted$`));
-      expect(new Set(message.match(new RegExp(UUID, 'g')))).toEqual(new Set([minted, ofB]));
-      expect(hint).toBe('one of them may be a key nobody holds: check with trident keys list, and delete it with trident keys delete <api_key>');
-      expect(sent().filter((request) => request.startsWith('DELETE'))).toEqual([]);
+      expect(message).toMatch(new RegExp(`^the generate request for key "shared~[0-9a-f]{8}" failed \\(.*\\); a check found: deleted key ${minted}, whose private key never arrived$`));
+      expect(hint).toBe('nothing is left behind: run the command again');
+      expect(sent().filter((request) => request.startsWith('DELETE'))).toEqual([`DELETE /trade-api/v2/api_keys/${minted}`]);
       expect(keyExists(sandbox, ofB)).toBe(true);
-      expect(keyExists(sandbox, minted)).toBe(true);
+      expect(keyExists(sandbox, minted)).toBe(false);
       expect(pendingFiles(configDirA)).toEqual([]);
       // B still holds a working key
       const withB = await runKeys(sandbox, ['list', '--key-id', ofB, '--private-key', JSON.parse(jobB.stdout).private_key_file]);
       expect(withB.exitCode, withB.stderr).toBe(0);
     }));
 
-  it("A's generate made nothing and B's key of that name has other scopes: not provably A's, so it is kept", () =>
+  it("A's generate made nothing while B made a key of that name: A touches nothing and keeps its record for a late key", () =>
     withSandbox(async (sandbox) => {
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'hang' } });
       const hung = sandbox.server.faults.next();
       const sent = requestsFrom(sandbox.server);
-      const jobA = runKeys(sandbox, ['generate', '--name', 'shared', '--scopes', 'read,write', '--timeout', '60']);
+      const configDirA = tempConfigDir();
+      const jobA = runKeys(sandbox, ['generate', '--name', 'shared', '--scopes', 'read,write', '--timeout', '60'], { configDir: configDirA });
       await hung;
       const jobB = await runKeys(sandbox, ['create', '--name', 'shared', '--scopes', 'read', '-o', 'json']);
       expect(jobB.exitCode, jobB.stderr).toBe(0);
@@ -67,9 +69,14 @@ describe.concurrent('two clients, one name, a lost answer', () => {
       sandbox.server.faults.clear();
       const a = await jobA;
       expect(a.exitCode).toBe(8);
-      expect(errorOf(a).message).toMatch(new RegExp(`and new keys of that name appeared \\(${ofB}\\): trident cannot prove which is its own, so none was deleted$`));
+      expect(errorOf(a).message).toMatch(/; a check found no key of that request yet$/);
       expect(sent().filter((request) => request.startsWith('DELETE'))).toEqual([]);
-      expect(named(sandbox, 'shared').map((key) => key.api_key)).toEqual([ofB]);
+      expect(keysNamed(sandbox, 'shared').map((key) => key.api_key)).toEqual([ofB]);
+      expect(pendingFiles(configDirA)).toHaveLength(1);
+      // A's next command checks again and still leaves B's key alone.
+      const next = await runKeys(sandbox, ['list'], { configDir: configDirA });
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(keyExists(sandbox, ofB)).toBe(true);
     }));
 });
 
@@ -87,8 +94,8 @@ describe.concurrent('a generate answer whose private key is broken', () => {
         expect(result.exitCode).toBe(8);
         const { message, hint } = errorOf(result);
         expect(message).toMatch(new RegExp(`^the keys service sent key (${UUID}) with a private key that is not usable \\(the private key in the answer .*\\); nothing was stored; the key was deleted on the service again$`));
-        expect(hint).toBe('no profile was changed: generate again, and tell the service if it happens again');
-        expect(sent()).toEqual(['GET /trade-api/v2/api_keys', 'POST /trade-api/v2/api_keys/generate', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
+        expect(hint).toBe('no profile was changed: run the command again, and tell the service if it happens again');
+        expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
         expect(named(sandbox, 'broken')).toEqual([]);
         expect(keyFiles(configDir)).toEqual([]);
         expect(pendingFiles(configDir)).toEqual([]);
@@ -129,23 +136,27 @@ describe.concurrent('ids that would change the URL path', () => {
       const result = await runKeys(sandbox, ['generate', '--name', 'hostile'], { configDir });
       expect(result.exitCode).toBe(8);
       expect(errorOf(result).message).toMatch(
-        new RegExp(`^the generate request for key "hostile" failed \\(the keys service answered 201 with a key id that is not a key id: "\\.\\."\\); a check found the key it made \\(${UUID}\\), whose private key never arrived, and deleted it again$`),
+        new RegExp(`^the generate request for key "hostile~[0-9a-f]{8}" failed \\(the keys service answered 201 with a key id that is not a key id: "\\.\\."\\); a check found: deleted key ${UUID}, whose private key never arrived$`),
       );
-      expect(sent()).toEqual(['GET /trade-api/v2/api_keys', 'POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
+      expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
       expect(named(sandbox, 'hostile')).toEqual([]);
       expect(keyFiles(configDir)).toEqual([]);
     }));
 
   it('from a list during the settlement: the candidate "../x" is not deleted, the outcome is reported unknown', () =>
     withSandbox(async (sandbox) => {
-      const hostileList = JSON.stringify({ api_keys: [{ api_key: '../x', name: 'listed', scopes: ['read', 'write'], created_ts: 'now', subaccount: null }] });
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'reset', afterProcessing: true } });
-      sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, skip: 1, fault: { kind: 'body', status: 200, payload: hostileList } });
+      // The check's list names the request's own (tagged) name, under an id that would climb out of the path.
+      sandbox.server.faults.next().then(() => {
+        const [made] = keysNamed(sandbox, 'listed');
+        const payload = JSON.stringify({ api_keys: [{ api_key: '../x', name: made!.name, scopes: ['read', 'write'], created_ts: 'now', subaccount: null }] });
+        sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, payload } });
+      });
       const sent = requestsFrom(sandbox.server);
       const result = await runKeys(sandbox, ['generate', '--name', 'listed']);
       expect(result.exitCode).toBe(8);
-      expect(errorOf(result).message).toMatch(/and new keys of that name appeared \(\.\.\/x\): trident cannot prove which is its own, so none was deleted$/);
-      expect(sent()).toEqual(['GET /trade-api/v2/api_keys', 'POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys']);
+      expect(errorOf(result).message).toMatch(/^outcome unknown: .*; a check found: outcome unknown for key \.\.\/x \(named "listed~[0-9a-f]{8}"\), which trident cannot prove its own, so it was not deleted$/);
+      expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys']);
     }));
 });
 
@@ -205,7 +216,9 @@ describe('one rotation per key, whoever owns it', () => {
       expect(results.map((result) => result.exitCode).sort(), results.map((result) => result.stderr).join('\n')).toEqual([0, 2]);
       const loser = results.find((result) => result.exitCode === 2)!;
       // (after its preflight step's log line)
-      expect(loser.stderr).toMatch(/\ntrident: a rotation of (profile "ci"|key [\w-]+ \(from flags or the environment\)) is in progress .*\nhint: finish it with trident keys rotate --resume, or undo it with trident keys rotate --abort\n$/);
+      expect(loser.stderr).toMatch(
+        /(^|\n)trident: (a rotation of (profile "ci"|key [\w-]+ \(from flags or the environment\)) is in progress .*\nhint: finish it with trident keys rotate --resume, or undo it with trident keys rotate --abort|another trident process \(pid \d+\) is working on this rotation .*\nhint: let it finish; .*)\n$/,
+      );
       // One replacement key, the old one gone
       const left = keysOfTest(sandbox, setup);
       expect(left).toHaveLength(1);
@@ -221,18 +234,18 @@ describe.concurrent('a lost answer whose check fails too: the record waits for t
         const configDir = tempConfigDir();
         const name = `unsure-${verb}`;
         sandbox.server.faults.add({ method: 'POST', path: /\/api_keys(\/generate)?$/, fault: { kind: 'reset', afterProcessing: true } });
-        // generate's first list (the keys before) passes; every check after the lost answer fails
-        sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, skip: verb === 'generate' ? 1 : 0, times: 2, fault: { kind: 'status', status: 503 } });
+        // every check after the lost answer fails
+        sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, times: 2, fault: { kind: 'status', status: 503 } });
         const lost = await runKeys(sandbox, [verb, '--name', name, '--retries', '0'], { configDir });
         expect(lost.exitCode).toBe(8);
-        expect(errorOf(lost).message).toMatch(new RegExp(`^outcome unknown: the ${verb} request for key "${name}" was sent but its answer never came, and it was not repeated`));
+        expect(errorOf(lost).message).toMatch(new RegExp(`^outcome unknown: the ${verb} request for key "${name}~[0-9a-f]{8}" was sent but its answer never came, and it was not repeated`));
         expect(pendingFiles(configDir)).toHaveLength(1);
         const [made] = named(sandbox, name);
 
         const list = await runKeys(sandbox, ['list'], { configDir });
         expect(list.exitCode, list.stderr).toBe(0);
         const settled = verb === 'generate' ? `deleted key ${made!.api_key}, whose private key never arrived` : `kept key ${made!.api_key}, its private key in ${join(configDir, 'keys', `${made!.api_key}.pem`)}`;
-        expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${name}": ${settled}\n`);
+        expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${made!.name}": ${settled}\n`);
         expect(pendingFiles(configDir)).toEqual([]);
         expect(expectEveryKeyHeld(sandbox, name, join(configDir, 'keys'))).toEqual(verb === 'generate' ? [] : [made!.api_key]);
         expect(keyFiles(configDir)).toEqual(verb === 'generate' ? [] : [`${made!.api_key}.pem`]);
@@ -259,14 +272,14 @@ describe.concurrent('a key the service makes after the check (a gateway that ans
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'status', status: 504 } });
       const first = await runKeys(sandbox, ['generate', '--name', 'late'], { configDir });
       expect(first.exitCode).toBe(8);
-      expect(errorOf(first).message).toMatch(/^the generate request for key "late" failed \(keys service answered 504.*\); a check found no key of that name yet$/);
+      expect(errorOf(first).message).toMatch(/^the generate request for key "late~[0-9a-f]{8}" failed \(keys service answered 504.*\); a check found no key of that request yet$/);
       expect(pendingFiles(configDir)).toHaveLength(1);
       // The service finishes the key only now; nobody holds its private half.
-      const late = sandbox.control.addKey({ name: 'late', publicKeyPem: spki(), scopes: ['read', 'write'] });
+      const late = sandbox.control.addKey({ name: sentName(configDir), publicKeyPem: spki(), scopes: ['read', 'write'] });
       const sent = requestsFrom(sandbox.server);
       const next = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
       expect(next.exitCode, next.stderr).toBe(0);
-      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: generate "late": deleted key ${late.api_key}, whose private key never arrived\n`);
+      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: generate "${late.name}": deleted key ${late.api_key}, whose private key never arrived\n`);
       expect(sent()).toContain(`DELETE /trade-api/v2/api_keys/${late.api_key}`);
       expect(named(sandbox, 'late')).toEqual([]);
       expect(pendingFiles(configDir)).toEqual([]);
@@ -278,15 +291,15 @@ describe.concurrent('a key the service makes after the check (a gateway that ans
       sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 502 } });
       const first = await runKeys(sandbox, ['create', '--name', 'late-pair'], { configDir });
       expect(first.exitCode).toBe(8);
-      expect(errorOf(first).message).toMatch(/; a check found no key of that name yet$/);
+      expect(errorOf(first).message).toMatch(/; a check found no key of that request yet$/);
       const [staged] = keyFiles(configDir);
       expect(staged).toMatch(/^pending-.*\.pem$/);
       const publicKeyPem = createPublicKey(readFileSync(join(configDir, 'keys', staged!), 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
-      const late = sandbox.control.addKey({ name: 'late-pair', publicKeyPem, scopes: ['read', 'write'] });
+      const late = sandbox.control.addKey({ name: sentName(configDir), publicKeyPem, scopes: ['read', 'write'] });
       const next = await runKeys(sandbox, ['list'], { configDir });
       expect(next.exitCode, next.stderr).toBe(0);
       const kept = join(configDir, 'keys', `${late.api_key}.pem`);
-      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: create "late-pair": kept key ${late.api_key}, its private key in ${kept}\n`);
+      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: create "${late.name}": kept key ${late.api_key}, its private key in ${kept}\n`);
       expect(keyFiles(configDir)).toEqual([`${late.api_key}.pem`]);
       expectEveryKeyHeld(sandbox, 'late-pair', join(configDir, 'keys'));
       expect(pendingFiles(configDir)).toEqual([]);

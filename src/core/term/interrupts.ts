@@ -1,7 +1,8 @@
-// Ctrl-C (SIGINT) and SIGTERM (CI cancelling a job, `timeout`) stop trident at once, except inside work
+// Ctrl-C (SIGINT), SIGTERM (CI cancelling a job, `timeout`) and SIGHUP (a closed terminal or ssh session) stop trident at once, except inside work
 // that must not be cut in half: between asking the service for a new key and storing its private half, an
 // interrupt would leave a key nobody holds. There the interrupt waits for the work; a second one forces.
 let inside: string | undefined;
+let hint: (() => string | undefined) | undefined;
 let deferred = false;
 let ownHandler = false;
 
@@ -42,4 +43,13 @@ export function onInterrupt(): { stop: true } | { stop: false; note?: string } {
 /** True once an interrupt was held back: the command should stop as soon as its protected work is done. */
 export function interruptHeldBack(): boolean {
   return deferred;
+}
+
+/** What the user needs to know if trident is stopped now (a rotation paused, and how to go on); undefined clears it. */
+export function setInterruptHint(describe: (() => string | undefined) | undefined): void {
+  hint = describe;
+}
+
+export function interruptHint(): string | undefined {
+  return hint?.();
 }

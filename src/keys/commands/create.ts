@@ -4,18 +4,17 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { readFileOrStdin } from '../../core/term/read-input.js';
-import { DEFAULT_SCOPES, type CreatedKey, type NewKey } from '../client.js';
+import type { NewKey } from '../client.js';
 import { openSettledClient, resolveConnection } from '../connection.js';
-import { STDOUT, preflightKeyTarget } from '../mint/key-files.js';
-import { RSA_BITS, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
-import { answerLost } from '../mint/lost-answer.js';
-import { makeAndUploadPair } from '../mint/local-pair.js';
+import { STDOUT, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
+import { RSA_BITS, generateRsaKeyPair, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
+import { liveTools } from '../mint/live-tools.js';
+import { mintKey } from '../mint/mint.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
-import { unknownOutcomeError } from '../mint/outcomes.js';
-import { preflightPending, removePending, writePending } from '../mint/pending.js';
+import { preflightPending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { interruptHeldBack } from '../../core/term/interrupts.js';
+import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
 
@@ -46,20 +45,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   preflightPending(ctx.configDir);
   if (upload.fromPrivateKey) ctx.log.info(`${what} is a private key: uploading only its public half (${upload.description})`);
   // The private half is the user's: a lost answer leaves no key nobody holds, the record only says what was made.
-  const pending = await writePending(
-    ctx.configDir,
-    { verb: 'create', name: key.name, url: connection.baseUrl.href, before: null, scopes: key.scopes ?? DEFAULT_SCOPES, target_file: privateKeyFile, uploaded: true },
-    ctx.now(),
-  );
-  let created: CreatedKey;
-  try {
-    created = await client.create({ ...key, publicKeyPem: upload.publicKeyPem });
-  } catch (error) {
-    if (answerLost(error)) throw unknownOutcomeError(error, 'create', key.name);
-    await removePending(pending);
-    throw error;
-  }
-  await removePending(pending);
+  const created = await mintKey(liveTools(ctx, connection, client), { key, target: privateKeyFile, upload: { publicKeyPem: upload.publicKeyPem } });
   await finish(ctx, opts, {
     api_key: created.apiKey,
     private_key_file: privateKeyFile,
@@ -68,16 +54,19 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   });
 }
 
-/** A pair made here (mint/local-pair.ts), then --use and the report. */
+/** A pair made here: its private half staged before the upload, kept whatever becomes of the answer. */
 async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): Promise<void> {
   if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
   const bits = Number(opts.bits ?? 2048) as RsaBits;
   const connection = resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
-  const force = { force: opts.force };
-  preflightKeyTarget(ctx, opts.out, force);
+  preflightKeyTarget(ctx, opts.out, { force: opts.force });
   preflightPending(ctx.configDir);
-  const { created, path } = await makeAndUploadPair(ctx, connection, client, key, { bits, out: opts.out, force: opts.force });
+  const pair = { pem: await generateRsaKeyPair(bits), stagingDir: stagingDir(ctx, opts.out) };
+  const request = { key, target: outPath(opts.out) ?? null, force: opts.force, pair };
+  // From the upload to the private key in place, an interrupt waits (see core/term/interrupts.ts).
+  const created = await finishBeforeInterrupt('making the key', () => mintKey(liveTools(ctx, connection, client), request));
+  const path = created.file!;
   await recordKeyMade(ctx, created.apiKey.api_key);
   if (interruptHeldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
@@ -95,7 +84,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('create')
     .summary('create a key from a public key, or from a pair made here')
     .description(
-      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file.',
+      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file. A pair made here is sent under a tagged name (<name>~<8 hex>, new for each request); an uploaded key keeps the name as given.',
     )
     .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
     .option('--out <file>', 'where to store the generated private key; default <config dir>/keys/<api_key>.pem')

@@ -3,12 +3,12 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { openSettledClient, resolveConnection } from '../connection.js';
-import { crashHook } from '../crash-points.js';
-import { STDOUT, preflightKeyTarget } from '../mint/key-files.js';
-import { mintAndStore } from '../mint/generate-and-store.js';
+import { STDOUT, outPath, preflightKeyTarget } from '../mint/key-files.js';
+import { liveTools } from '../mint/live-tools.js';
+import { mintKey } from '../mint/mint.js';
 import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
-import { idsNamed } from '../mint/lost-answer.js';
 import { preflightPending } from '../mint/pending.js';
+import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
@@ -26,11 +26,16 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
   preflightPending(ctx.configDir);
 
-  const before = await idsNamed(client, key.name);
-  const steps = { ctx, connection, client, key, before, opts, checkpoint: crashHook(ctx.env) };
+  const target = opts.out === STDOUT ? STDOUT : (outPath(opts.out) ?? null);
+  // The PEM must really reach the reader: a closed pipe or a full disk must not leave a key nobody holds.
+  const deliver = async (pem: string) => {
+    finishWorkIfStdoutFails();
+    await ctx.output.writeConfirmed(pem).catch((error: NodeJS.ErrnoException) => Promise.reject(stdoutWriteError(error)));
+  };
   // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
-  const made = await finishBeforeInterrupt('making the key', () => mintAndStore(steps));
-  const { apiKey, warning, path } = made;
+  const made = await finishBeforeInterrupt('making the key', () => mintKey(liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver }));
+  const { apiKey, warning } = made;
+  const path = made.file!;
   await recordKeyMade(ctx, apiKey.api_key);
   if (interruptHeldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
   if (path === STDOUT) {
@@ -47,7 +52,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('generate')
     .summary('have the service mint a new key pair')
     .description(
-      'Have the service mint a new key pair. The private key, which the service shows only once, is checked to be a usable key and stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored or is no key, the new key is deleted on the service again (exit 8). A pending record (<config dir>/pending/) is written before the request and removed once the key is stored: if the answer is lost or is a 5xx, or trident is killed meanwhile, the request is not repeated and the record is settled (now, or by the next keys command against the service): the new key, which nobody holds, is deleted if it is provably this one (the only new key of that name, with the scopes asked for), otherwise every candidate is reported. With --out - the PEM goes to stdout and the key id to stderr.',
+      'Have the service mint a new key pair. The private key, which the service shows only once, is checked to be a usable key and stored (0600) before anything is printed: by default in <config dir>/keys/<api_key>.pem. If it cannot be stored or is no key, the new key is deleted on the service again (exit 8). A pending record (<config dir>/pending/) is written before the request and removed once the key is stored: if the answer is lost or is a 5xx, or trident is killed meanwhile, the request is not repeated and the record is settled (now, or by the next keys command against the service): the new key, which nobody holds, is deleted: trident adds a tag to the name it sends (<name>~<8 hex>, new for each request and shown in the output), so the key of that request is provably this one and no key someone else named alike is ever touched. With --out - the PEM goes to stdout and the key id to stderr.',
     )
     .option('--out <file|->', 'where to store the private key ("-" = stdout); default <config dir>/keys/<api_key>.pem');
   examples(addNewKeyOptions(command).action(bind(run)), [

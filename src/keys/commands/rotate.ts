@@ -8,7 +8,8 @@ import { formatAge, keyAges, parseAge, recordKeyInUse } from '../key-ages.js';
 import { Rotation, type RotationResult } from '../rotation/machine.js';
 import { liveDeps } from '../rotation/deps.js';
 import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation/hooks.js';
-import { describeOwner, type Journal } from '../rotation/journal.js';
+import { describeOwner, readJournal, type Journal } from '../rotation/journal.js';
+import { lockRotation } from '../rotation/lock.js';
 import { printNewPlan, printPendingPlan, printReport, rotationReport } from '../rotation/report.js';
 import { beginRotation, findRotation, lookUpRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation/start.js';
 
@@ -61,8 +62,20 @@ async function continueRotation(ctx: Context, opts: RotateCommandOptions, action
   }
   const what = `the rotation of ${describeOwner(journal.owner)} (old key ${journal.old_key.api_key}, at step "${journal.phase}")`;
   await confirm(ctx, action === 'resume' ? `Resume ${what}?` : `Abort ${what}?`);
-  const rotation = new Rotation(ctx, path, journal, liveDeps(ctx, keysBaseUrl(journal.url)), { resumed: true, hookTimeoutS: hookTimeout(opts.hookTimeout) });
-  return report(ctx, await (action === 'resume' ? rotation.resume() : rotation.abort()));
+  const release = lockRotation(path);
+  try {
+    // Read again under the lock: another process may have moved it on, or finished it, meanwhile.
+    const current = readJournal(path);
+    if (!current) {
+      ctx.log.info(`rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`);
+      if (ctx.output.format !== 'table') await ctx.output.object({ outcome: `nothing to ${action}` });
+      return 0;
+    }
+    const rotation = new Rotation(ctx, path, current, liveDeps(ctx, keysBaseUrl(current.url)), { resumed: true, hookTimeoutS: hookTimeout(opts.hookTimeout) });
+    return await report(ctx, await (action === 'resume' ? rotation.resume() : rotation.abort()));
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -104,8 +117,13 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   if (opts.ifOlderThan !== undefined && (await notDue(ctx, plan, opts.ifOlderThan))) return 0;
   const keyId = plan.connection.signer.keyId;
   await confirm(ctx, `Rotate key ${keyId}${plan.owner.mode === 'profile' ? ` of profile "${plan.owner.profile}"` : ''}: make a new key${plan.keepOld ? ' and keep this one' : ', then delete this one'}?`);
-  const rotation = await beginRotation(ctx, plan, liveDeps(ctx, plan.connection.baseUrl));
-  return report(ctx, await rotation.run());
+  const release = lockRotation(plan.journalPath);
+  try {
+    const rotation = await beginRotation(ctx, plan, liveDeps(ctx, plan.connection.baseUrl));
+    return await report(ctx, await rotation.run());
+  } finally {
+    release();
+  }
 }
 
 const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'deploy', 'verify', 'ifOlderThan'];
@@ -123,7 +141,7 @@ export function register(parent: Command, bind: Binder): void {
         'With --if-older-than the key in use is rotated only when it is older than the age given: its age comes from the service\'s created_ts, else from when trident made it or first saw it in use (<config dir>/key-ages.json). A key not due exits 0 with outcome "not due".',
       ].join('\n\n'),
     )
-    .option('--name <name>', 'name of the new key (default: <old name>-rotated-<UTC time>); must be unique')
+    .option('--name <name>', 'name of the new key (default: <old name>-rotated-<UTC time>); trident adds a tag, ~<8 hex>, new for each request')
     .option('--local', 'make the key pair here and upload only its public half, instead of having the service generate it')
     .option('--out <file>', 'where to store the new private key; default <config dir>/keys/<api_key>.pem')
     .option('--keep-old', 'do not delete the old key (nor its file)')

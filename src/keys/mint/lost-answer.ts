@@ -1,86 +1,67 @@
-// A generate or create whose answer was lost (the connection dropped after the request was sent), unusable
-// (a 2xx that cannot be read) or a 5xx (the service may have acted first) may have made a key. For generate,
-// the private half never arrived: its pending record is settled at once (settle.ts), and the one new key of
-// that name is deleted again if trident can prove it its own (DESIGN §4). For create, the private half is
-// here: the key that accepts a request signed with it is ours, and it is kept.
-import type { KeyObject } from 'node:crypto';
-import type { Context } from '../../context.js';
-import { TridentError } from '../../core/errors.js';
-import type { ApiKey, KeysClient } from '../client.js';
-import type { KeysConnection } from '../connection.js';
-import { keyIdProblem } from '../key-ids.js';
-import { isUnknownOutcome, unknownOutcomeError, unprovenOutcomeError } from './outcomes.js';
+// A create or generate whose answer was lost (the connection dropped after the request was sent), unusable
+// (a 2xx that cannot be read) or a 5xx (the service may have acted first) may have made a key. It is never
+// sent again: its pending record is settled at once (settle.ts), and the error says what was found and done.
+import { ExitCode, TridentError } from '../../core/errors.js';
+import type { ApiKey } from '../client.js';
+import { UNKNOWN_OUTCOME, isUnknownOutcome, unknownOutcomeError } from './outcomes.js';
 import { checkedUntil, removePending, type PendingEntry } from './pending.js';
-import { liveTools, settleRecord } from './settle.js';
+import { describeKeys, settleRecord, type MintTools } from './settle.js';
 
-/** Ids of the keys named `name` now. */
-export async function idsNamed(client: KeysClient, name: string): Promise<Set<string>> {
-  return new Set((await client.list()).filter((key) => key.name === name).map((key) => key.api_key));
-}
-
-/** True when the service may have minted a key whose private half did not reach us: no answer, a 2xx we cannot read, a 5xx. */
+/** True when the service may have minted a key whose answer did not reach us: no answer, a 2xx we cannot read, a 5xx. */
 export function answerLost(error: unknown): error is TridentError {
   if (isUnknownOutcome(error)) return true;
   return error instanceof TridentError && error.status !== undefined && ((error.status >= 200 && error.status < 300) || error.status >= 500);
 }
 
 /**
- * Settles the pending record of a generate whose answer was lost, at once; the error to report says what was
- * found and done. If the check itself fails, the record stays for the next keys command.
+ * Settles the record of a request whose answer was lost. Returns the key when a create's key was found and
+ * kept (its private half proves it ours); otherwise throws the error to report. The record stays, for later
+ * keys commands, when the check itself failed or no key is listed yet.
  */
-export async function settleLostGenerate(ctx: Context, connection: KeysConnection, client: KeysClient, pending: PendingEntry, error: TridentError): Promise<TridentError> {
-  const { name } = pending.record;
-  let settled;
+export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, error: TridentError): Promise<{ apiKey: ApiKey; file: string }> {
+  const { verb, sent_name: name, staged_file: staged } = pending.record;
+  let keys: ApiKey[];
+  let result;
   try {
-    settled = await settleRecord(pending.record, await client.list(), liveTools(ctx, connection, client));
+    keys = await tools.client.list();
+    result = await settleRecord(pending.record, keys, tools);
   } catch {
-    return unknownOutcomeError(error, 'generate', name);
+    throw unknownOutcomeError(error, verb, name, staged);
   }
-  if (settled.kind === 'not yet') return notListedYet(error, 'generate', pending);
+  if (result.kind === 'not yet') throw notListedYet(error, pending);
+  const kept = result.keys.find((key) => key.outcome === 'kept');
+  const apiKey = kept && keys.find((key) => key.api_key === kept.id);
+  if (kept?.outcome === 'kept' && apiKey && verb === 'create') return { apiKey, file: kept.file };
   await removePending(pending);
-  if (settled.kind === 'unknown') return unprovenOutcomeError(error, name, settled.ids);
-  const found =
-    settled.kind === 'deleted'
-      ? `a check found the key it made (${settled.id}), whose private key never arrived, and deleted it again`
-      : settled.kind === 'kept'
-        ? `a check found the key it made (${settled.id}) with its private key in ${settled.file}`
-        : 'a check found that no key was made';
-  return new TridentError(error.exitCode, `the generate request for key "${name}" failed (${error.message}); ${found}`, {
-    hint: settled.kind === 'kept' ? `keep it, or delete it with trident keys delete ${settled.id}` : 'nothing is left behind: run the command again',
-    status: error.status,
-    cause: error,
-  });
-}
-
-/**
- * A create whose answer was lost: the private half was made here, so the one key of that name that accepts a
- * request signed with it is the one this create made. Returns that key, null when a check shows no such key,
- * or undefined when the check itself failed (the outcome stays unknown).
- */
-export async function findLostCreate(ctx: Context, connection: KeysConnection, client: KeysClient, name: string, privateKey: KeyObject): Promise<ApiKey | null | undefined> {
-  const tools = liveTools(ctx, connection, client);
-  try {
-    for (const candidate of (await client.list()).filter((key) => key.name === name)) {
-      if (keyIdProblem(candidate.api_key) === undefined && (await tools.accepts(candidate.api_key, privateKey))) return candidate;
-    }
-    return null;
-  } catch {
-    return undefined;
-  }
+  const unknown = result.keys.some((key) => key.outcome === 'unknown');
+  const deleted = result.keys.filter((key) => key.outcome === 'deleted').length > 0;
+  return Promise.reject(
+    new TridentError(unknown ? ExitCode.unavailable : error.exitCode, `${unknown ? 'outcome unknown: ' : ''}the ${verb} request for key "${name}" failed (${error.message}); a check found: ${describeKeys(result.keys, pending.record)}`, {
+      hint: unknown
+        ? 'check with trident keys list; delete a key nobody holds with trident keys delete <api_key>'
+        : deleted || result.keys.length === 0
+          ? 'nothing is left behind: run the command again'
+          : undefined,
+      status: error.status,
+      ...(unknown ? { code: UNKNOWN_OUTCOME } : {}),
+      cause: error,
+    }),
+  );
 }
 
 /**
  * A check right after the failure found no key: the service may still be making it (a gateway's 504, a timeout
  * that gave up first). The record stays, and with it the staged private half of a create, for later commands.
  */
-export function notListedYet(error: TridentError, verb: 'create' | 'generate', pending: PendingEntry): TridentError {
-  const { name } = pending.record;
+export function notListedYet(error: TridentError, pending: PendingEntry): TridentError {
+  const { sent_name: name, verb, staged_file: staged, rotation } = pending.record;
   const late =
     verb === 'generate'
-      ? 'deletes the key if the service makes it late (nobody holds its private half)'
-      : `keeps the key with its private half if the service makes it late, else removes the staged file ${pending.record.staged_file}`;
-  return new TridentError(error.exitCode, `the ${verb} request for key "${name}" failed (${error.message}); a check found no key of that name yet`, {
-    hint: `the request stays recorded: keys commands against this service ${checkedUntil(pending.record)} check again and ${late}; then run the command again`,
+      ? 'delete the key if the service makes it late (nobody holds its private half)'
+      : `keep the key with its private half if the service makes it late, else remove the staged file ${staged}`;
+  const who = rotation === undefined ? `keys commands against this service ${checkedUntil(pending.record)}` : `trident keys rotate --resume or --abort (checking ${checkedUntil(pending.record)})`;
+  return new TridentError(error.exitCode, `the ${verb} request for key "${name}" failed (${error.message}); a check found no key of that request yet`, {
+    hint: `the request stays recorded: ${who} check again and ${late}`,
     status: error.status,
     cause: error,
   });

@@ -6,32 +6,20 @@ export { UNKNOWN_OUTCOME };
 export const isUnknownOutcome = outcomeUnknown;
 
 /**
- * `keptAt`: for create, where the local private key stays (it may belong to a key that now exists). Its pending
- * record stays too: the next keys command against the service settles it.
+ * The request's outcome could not even be checked. `stagedAt`: for a pair made here, where its private half
+ * waits. Its pending record stays: the next keys command against the service settles it.
  */
-export function unknownOutcomeError(error: TridentError, verb: 'create' | 'generate', name: string, keptAt?: string): TridentError {
-  const ifListed =
-    keptAt === undefined
-      ? `if it is listed, nobody holds its private key: delete it with trident keys delete <api_key>`
-      : `the private key is kept at ${keptAt}: the next keys command against this service keeps it as the key's private half if the key was made, otherwise removes it`;
+export function unknownOutcomeError(error: TridentError, verb: 'create' | 'generate', name: string, stagedAt?: string): TridentError {
+  const next =
+    stagedAt === undefined
+      ? `the next keys command against this service checks again and deletes a key of that name that nobody holds`
+      : `the private key is kept at ${stagedAt}: the next keys command against this service keeps it as the key's private half if the key was made, otherwise removes it`;
   const answer = isUnknownOutcome(error) ? 'its answer never came' : 'its answer was not usable';
   return new TridentError(ExitCode.unavailable, `outcome unknown: the ${verb} request for key "${name}" was sent but ${answer}, and it was not repeated (${error.message})`, {
     code: UNKNOWN_OUTCOME,
-    hint: `check with: trident keys list (look for a key named "${name}"); ${ifListed}`,
+    hint: `check with: trident keys list (look for a key named "${name}"); ${next}`,
     cause: error,
   });
-}
-
-/**
- * A lost generate whose settlement found new keys of that name but could not prove one its own (another
- * client made a key of the same name meanwhile): none is deleted, every candidate is named.
- */
-export function unprovenOutcomeError(error: TridentError, name: string, ids: string[]): TridentError {
-  return new TridentError(
-    ExitCode.unavailable,
-    `outcome unknown: the generate request for key "${name}" failed (${error.message}), and new keys of that name appeared (${ids.join(', ')}): trident cannot prove which is its own, so none was deleted`,
-    { code: UNKNOWN_OUTCOME, hint: `one of them may be a key nobody holds: check with trident keys list, and delete it with trident keys delete <api_key>`, cause: error },
-  );
 }
 
 /** An interrupt held back while a key was made (core/term/interrupts.ts): the key exists, and where its private half is. */

@@ -1,22 +1,27 @@
-// Pending records (DESIGN §4): before a create or generate is sent, what it asks for is written to
-// <config dir>/pending/<id>.json (0600 in a 0700 directory, fsynced), and removed once its outcome is settled.
-// A process killed in between leaves the record behind for the next keys command against that service.
+// Pending records: before trident asks the service for a key (create, generate, or a rotation's mint), what it
+// asks for is written to <config dir>/pending/<id>.json (0600 in a 0700 directory, fsynced), and removed once
+// the private half is in its place or the outcome is otherwise settled. A process killed in between leaves
+// the record for the next keys command against that service (or, for a rotation, its --resume / --abort).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 
 export interface PendingRecord {
-  version: 1;
+  /** 2: the key's name carries a tag of this request (tag.ts). 1: an earlier trident's, by name only. */
+  version: 1 | 2;
   verb: 'generate' | 'create';
+  /** The name the user asked for. */
   name: string;
+  /** The name sent to the service, tag included: the key this request made is the one with this name. */
+  sent_name: string;
   /** The key service's base URL: only a command against that service settles the record. */
   url: string;
   written_at: string;
   /** The process that sent the request: while it lives, nobody else settles its record. */
   pid: number;
-  /** Ids of the keys of that name before the request; null when not listed (a create proves its key by signing). */
-  before: string[] | null;
+  /** Version 1 only: ids of the keys of that name before the request. */
+  before?: string[] | null;
   scopes: string[];
   /** A pair made here: where its private half waits for the key's id. */
   staged_file?: string;
@@ -25,12 +30,18 @@ export interface PendingRecord {
   force?: boolean;
   /** create --public-key: the private half is the user's own, wherever they keep it. */
   uploaded?: boolean;
+  /** The journal of the rotation this mint belongs to: settled by that rotation's --resume / --abort only. */
+  rotation?: string;
+  /** Nobody wants the key any more (a rotation gave it up): once proven ours it is deleted, even if held. */
+  unwanted?: boolean;
 }
 
 export interface PendingEntry {
   path: string;
   record: PendingRecord;
 }
+
+export type NewRecord = Omit<PendingRecord, 'version' | 'pid' | 'written_at'>;
 
 export const pendingDir = (configDir: string): string => join(configDir, 'pending');
 
@@ -56,11 +67,17 @@ export function preflightPending(configDir: string): void {
 }
 
 /** Written and fsynced before the request is sent. */
-export async function writePending(configDir: string, record: Omit<PendingRecord, 'version' | 'pid' | 'written_at'>, now: Date): Promise<PendingEntry> {
-  const full: PendingRecord = { version: 1, ...record, written_at: now.toISOString(), pid: process.pid };
+export async function writePending(configDir: string, record: NewRecord, now: Date): Promise<PendingEntry> {
+  const full: PendingRecord = { version: 2, ...record, written_at: now.toISOString(), pid: process.pid };
   const path = join(pendingDir(configDir), `${randomBytes(8).toString('hex')}.json`);
   await writeSecretFile(path, JSON.stringify(full, null, 2));
   return { path, record: full };
+}
+
+/** Rewrites a record in place (a rotation handing its record over to later keys commands). */
+export async function rewritePending(entry: PendingEntry, record: PendingRecord): Promise<PendingEntry> {
+  await writeSecretFile(entry.path, JSON.stringify(record, null, 2), { force: true });
+  return { path: entry.path, record };
 }
 
 export async function removePending(entry: PendingEntry): Promise<void> {
@@ -79,13 +96,27 @@ function processAlive(pid: number): boolean {
 
 const CLAIMED = /^([0-9a-f]+)\.json\.claimed-(\d+)$/;
 
-function readRecord(path: string): PendingRecord | undefined {
+function parseRecord(text: string): PendingRecord | undefined {
   try {
-    const record = JSON.parse(readFileSync(path, 'utf8')) as PendingRecord;
-    return record.version === 1 && typeof record.name === 'string' && typeof record.url === 'string' ? record : undefined;
+    const record = JSON.parse(text) as PendingRecord;
+    if ((record.version !== 1 && record.version !== 2) || typeof record.name !== 'string' || typeof record.url !== 'string') return undefined;
+    if (record.version === 1) record.sent_name = record.name;
+    return typeof record.sent_name === 'string' ? record : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The record at `path`, or undefined if it is gone or unreadable. */
+export function readPending(path: string): PendingEntry | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const record = parseRecord(text);
+  return record && { path, record };
 }
 
 /** Renames the record to a name of this process's own, so that two commands never settle the same record. */
@@ -99,6 +130,9 @@ function claim(dir: string, name: string, id: string): string | undefined {
   }
 }
 
+/** A rotation's record is its own while the rotation's journal exists. */
+const ownedByRotation = (record: PendingRecord) => record.rotation !== undefined && existsSync(record.rotation);
+
 /**
  * The records for `url` that no live process is working on, each claimed by this process. A claim left by a
  * dead process is taken over.
@@ -111,12 +145,12 @@ export function claimPending(configDir: string, url: string): PendingEntry[] {
     const stale = CLAIMED.exec(name);
     const id = stale ? stale[1]! : /^([0-9a-f]+)\.json$/.exec(name)?.[1];
     if (id === undefined) continue;
-    const record = readRecord(join(dir, name));
-    if (record === undefined || record.url !== url) continue;
+    const entry = readPending(join(dir, name));
+    if (entry === undefined || entry.record.url !== url || ownedByRotation(entry.record)) continue;
     // A claim of this process is one it holds already; a record "of" this pid was written by an earlier process.
-    if (stale ? Number(stale[2]) === process.pid || processAlive(Number(stale[2])) : processAlive(record.pid)) continue;
+    if (stale ? Number(stale[2]) === process.pid || processAlive(Number(stale[2])) : processAlive(entry.record.pid)) continue;
     const path = claim(dir, name, id);
-    if (path !== undefined) claimed.push({ path, record });
+    if (path !== undefined) claimed.push({ path, record: entry.record });
   }
   return claimed;
 }

@@ -1,10 +1,11 @@
-// The next keys command against a service settles every pending record an earlier run left for it (DESIGN §4),
-// with one list of the service's keys, and tells the user in one line what was settled.
+// The next keys command against a service settles every pending record an earlier run left for it, with one
+// list of the service's keys, and tells the user in one line what was settled.
 import type { Context } from '../../context.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { KeysConnection } from '../connection.js';
+import { liveTools } from './live-tools.js';
 import { claimPending, releasePending, removePending } from './pending.js';
-import { describeSettled, liveTools, settleRecord } from './settle.js';
+import { describeSettled, settleRecord, unknownIds } from './settle.js';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -21,11 +22,13 @@ export async function settlePending(ctx: Context, connection: KeysConnection, cl
   }
   const tools = liveTools(ctx, connection, client);
   const clauses: string[] = [];
+  const unknown: string[] = [];
   let settledAny = false;
   for (const entry of entries) {
     try {
       const settled = await settleRecord(entry.record, keys, tools);
       clauses.push(describeSettled(entry.record, settled));
+      unknown.push(...unknownIds(settled));
       if (settled.kind === 'not yet') releasePending(entry);
       else {
         await removePending(entry);
@@ -33,8 +36,9 @@ export async function settlePending(ctx: Context, connection: KeysConnection, cl
       }
     } catch (error) {
       releasePending(entry);
-      clauses.push(`${entry.record.verb} "${entry.record.name}": not settled yet (${(error as Error).message}), the next keys command tries again`);
+      clauses.push(`${entry.record.verb} "${entry.record.sent_name}": not settled yet (${(error as Error).message}), the next keys command tries again`);
     }
   }
   ctx.log.warn(`${settledAny ? 'settled' : 'checked'} ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`);
+  if (unknown.length > 0) ctx.log.warn(`outcome unknown for keys ${unknown.join(', ')}: check them with trident keys list, and delete one nobody holds with trident keys delete <api_key>`);
 }

@@ -1,141 +1,160 @@
-// Settling a pending record (DESIGN §4): what became of a create or generate whose answer never arrived, found
-// in one list of the service's keys. A generated key whose private half is nowhere here is deleted, but only
-// when trident can prove it is its own: exactly one new key of that name, with the scopes asked for. A key
-// made from a pair made here is proved by signing with its staged private half, and kept.
+// Settling a pending record: what became of a create or generate whose answer never arrived, found in one
+// list of the service's keys. Only a key this request provably made is ever touched: for a generate, the key
+// carrying the request's tag (tag.ts); for a pair made here, the key that accepts a request signed with the
+// staged private half. Such a key is kept where its private half is on this machine, and deleted where it is
+// nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import type { Context } from '../../context.js';
-import { ExitCode, TridentError } from '../../core/errors.js';
 import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
-import { openKeysClient, signerFromFile, type KeysConnection } from '../connection.js';
-import { defaultKeyPath } from './key-files.js';
+import type { Checkpoint } from '../crash-points.js';
 import { keyIdProblem } from '../key-ids.js';
-import { privateKeyFromPem } from './keypair.js';
 import { checkedUntil, mayStillAppear, type PendingRecord } from './pending.js';
 
-export type Settled =
-  | { kind: 'none made' }
-  /** No key of that name is listed yet, but the service may still make it (pending.ts: LATE_KEY_WINDOW_MS): the record stays. */
-  | { kind: 'not yet' }
-  /** create: the staged private half is gone, so it was placed (or never written, and nothing was sent). */
-  | { kind: 'nothing left' }
-  | { kind: 'deleted'; id: string }
-  | { kind: 'kept'; id: string; file: string }
-  /** create --public-key: the keys of that name now; their private half is the user's own. */
-  | { kind: 'uploaded'; ids: string[] }
-  | { kind: 'unknown'; ids: string[] };
-
-export interface SettleTools {
-  client: Pick<KeysClient, 'delete'>;
+/** What settlement (and the mint itself) needs from the outside world; tests give fakes. */
+export interface MintTools {
+  client: Pick<KeysClient, 'list' | 'generate' | 'create' | 'delete'>;
   /** True when a request signed by `privateKey` as key `id` is accepted. */
   accepts(id: string, privateKey: KeyObject): Promise<boolean>;
+  /** <config dir>/keys/<api_key>.pem */
   keyPath(id: string): string;
-  now(): Date;
   /** The private key in `path`, or undefined if it is not a readable one. */
   readKey(id: string, path: string): KeyObject | undefined;
+  now(): Date;
+  configDir: string;
+  /** The key service's base URL, as records name it. */
+  url: string;
+  checkpoint: Checkpoint;
+  /** A warning for the user (stderr). */
+  warn(message: string): void;
 }
 
-export function liveTools(ctx: Context, connection: KeysConnection, client: KeysClient): SettleTools {
-  return {
-    client,
-    async accepts(id, privateKey) {
-      const probe = await openKeysClient(ctx, { baseUrl: connection.baseUrl, signer: { keyId: id, privateKey, source: 'the private key made for it' } });
-      return probe.list().then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof TridentError && error.exitCode === ExitCode.auth) return false;
-          throw error;
-        },
-      );
-    },
-    keyPath: (id) => defaultKeyPath(ctx, id),
-    now: () => ctx.now(),
-    readKey(id, path) {
-      try {
-        return signerFromFile(ctx, id, path).privateKey;
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
+export type KeyOutcome =
+  | { id: string; outcome: 'kept'; file: string }
+  | { id: string; outcome: 'deleted' }
+  /** create --public-key: the private half is the user's own. */
+  | { id: string; outcome: 'uploaded' }
+  | { id: string; outcome: 'unknown' };
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item) => b.includes(item));
+export type Settled =
+  /** No key of the request is listed yet, but the service may still make it: the record stays. */
+  | { kind: 'not yet' }
+  /** Every key the request made (none: no key was made), and what became of each. */
+  | { kind: 'settled'; keys: KeyOutcome[] };
 
-/** The keys of the record's name that did not exist before it was written. */
-function newKeys(record: PendingRecord, keys: ApiKey[]): ApiKey[] {
+const settled = (keys: KeyOutcome[]): Settled => ({ kind: 'settled', keys });
+
+/** The keys the request may have made: its name (tag included), and for an earlier trident's record, new since. */
+function candidatesOf(record: PendingRecord, keys: ApiKey[]): ApiKey[] {
   const before = new Set(record.before ?? []);
-  return keys.filter((key) => key.name === record.name && !before.has(key.api_key));
+  return keys.filter((key) => key.name === record.sent_name && !before.has(key.api_key));
 }
 
-/** Where a generated key's private half would be if it was stored before the process died. */
-function storedFile(record: PendingRecord, id: string, tools: SettleTools): string | undefined {
+/** Where a generated key's private half is if it was stored before the process died. */
+function storedFile(record: PendingRecord, id: string, tools: MintTools): string | undefined {
   if (record.target_file === '-') return undefined;
   return record.target_file ?? tools.keyPath(id);
 }
 
-async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools: SettleTools): Promise<Settled> {
-  if (candidates.some((key) => keyIdProblem(key.api_key) !== undefined)) return { kind: 'unknown', ids: candidates.map((key) => key.api_key) };
-  const orphans: ApiKey[] = [];
-  for (const key of candidates) {
-    const file = storedFile(record, key.api_key, tools);
-    const privateKey = file !== undefined && existsSync(file) ? tools.readKey(key.api_key, file) : undefined;
-    if (privateKey !== undefined && (await tools.accepts(key.api_key, privateKey))) return { kind: 'kept', id: key.api_key, file: file! };
-    orphans.push(key);
-  }
-  if (orphans.length === 0) return { kind: 'none made' };
-  const [only] = orphans;
-  if (orphans.length === 1 && sameSet(only!.scopes, record.scopes)) {
-    await tools.client.delete(only!.api_key);
-    return { kind: 'deleted', id: only!.api_key };
-  }
-  return { kind: 'unknown', ids: orphans.map((key) => key.api_key) };
+async function holds(tools: MintTools, id: string, file: string | undefined): Promise<boolean> {
+  const privateKey = file !== undefined && existsSync(file) ? tools.readKey(id, file) : undefined;
+  return privateKey !== undefined && (await tools.accepts(id, privateKey));
 }
 
-async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: SettleTools): Promise<Settled> {
-  const staged = record.staged_file!;
-  if (!existsSync(staged)) return { kind: 'nothing left' };
-  const privateKey = privateKeyFromPem(readFileSync(staged, 'utf8'), `the staged private key ${staged}`);
-  for (const key of candidates) {
-    if (keyIdProblem(key.api_key) !== undefined || !(await tools.accepts(key.api_key, privateKey))) continue;
-    const file = record.target_file ?? tools.keyPath(key.api_key);
-    try {
-      await moveSecretFile(staged, file, { force: record.force });
-      return { kind: 'kept', id: key.api_key, file };
-    } catch {
-      return { kind: 'kept', id: key.api_key, file: staged };
+async function deleteKey(tools: MintTools, id: string, file?: string): Promise<KeyOutcome> {
+  await tools.client.delete(id);
+  if (file !== undefined) await removeSecretFile(file);
+  return { id, outcome: 'deleted' };
+}
+
+async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools: MintTools): Promise<KeyOutcome[]> {
+  const outcomes: KeyOutcome[] = [];
+  // A tag proves the key this request's; by name alone (an earlier trident's record) nothing is proven.
+  const proven = record.version === 2;
+  for (const { api_key: id } of candidates) {
+    // An id that would change a path or a URL is never used, not even to delete the key.
+    if (keyIdProblem(id) !== undefined) {
+      outcomes.push({ id, outcome: 'unknown' });
+      continue;
     }
+    const file = storedFile(record, id, tools);
+    const held = await holds(tools, id, file);
+    if (!proven) outcomes.push(held ? { id, outcome: 'kept', file: file! } : { id, outcome: 'unknown' });
+    else if (held && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: file! });
+    else outcomes.push(await deleteKey(tools, id, held ? file : undefined));
   }
-  await removeSecretFile(staged);
-  return { kind: 'none made' };
+  return outcomes;
+}
+
+async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: MintTools): Promise<Settled> {
+  const staged = record.staged_file!;
+  const stagedKey = existsSync(staged) ? tools.readKey('', staged) : undefined;
+  const outcomes: KeyOutcome[] = [];
+  let found = false;
+  for (const { api_key: id } of candidates) {
+    const usable = keyIdProblem(id) === undefined;
+    if (stagedKey !== undefined && !found && usable && (await tools.accepts(id, stagedKey))) {
+      found = true;
+      const file = record.target_file ?? tools.keyPath(id);
+      // A move cut short leaves the same key in both places.
+      const placedAlready = existsSync(file) && readFileSync(file).equals(readFileSync(staged));
+      if (record.unwanted) {
+        outcomes.push(await deleteKey(tools, id, placedAlready ? file : undefined));
+        await removeSecretFile(staged);
+        continue;
+      }
+      try {
+        if (placedAlready) await removeSecretFile(staged);
+        else await moveSecretFile(staged, file, { force: record.force });
+        outcomes.push({ id, outcome: 'kept', file });
+      } catch {
+        outcomes.push({ id, outcome: 'kept', file: staged });
+      }
+      continue;
+    }
+    // The staged half is gone: it was moved into place before the process died, or never written.
+    const file = record.target_file ?? tools.keyPath(id);
+    if (stagedKey === undefined && usable && (await holds(tools, id, file))) outcomes.push(record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file });
+    else outcomes.push({ id, outcome: 'unknown' });
+  }
+  if (!found && stagedKey !== undefined && mayStillAppear(record, tools.now())) return { kind: 'not yet' };
+  if (!found) await removeSecretFile(staged);
+  return settled(outcomes);
 }
 
 /** What became of the record's request, found in `keys` (one list of the service's keys); acts on it. */
-export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools: SettleTools): Promise<Settled> {
-  const candidates = newKeys(record, keys);
-  if (candidates.length === 0 && !record.uploaded && mayStillAppear(record, tools.now())) return { kind: 'not yet' };
-  if (record.uploaded) return candidates.length === 0 ? { kind: 'none made' } : { kind: 'uploaded', ids: candidates.map((key) => key.api_key) };
-  return record.verb === 'generate' ? settleGenerate(record, candidates, tools) : settleCreate(record, candidates, tools);
+export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools: MintTools): Promise<Settled> {
+  const candidates = candidatesOf(record, keys);
+  if (record.uploaded) return settled(candidates.map(({ api_key: id }) => ({ id, outcome: 'uploaded' })));
+  if (record.verb === 'create') return settleCreate(record, candidates, tools);
+  if (candidates.length === 0) return mayStillAppear(record, tools.now()) ? { kind: 'not yet' } : settled([]);
+  return settled(await settleGenerate(record, candidates, tools));
+}
+
+export const unknownIds = (result: Settled): string[] => (result.kind === 'settled' ? result.keys.filter((key) => key.outcome === 'unknown').map((key) => key.id) : []);
+
+/** "kept key k1 (its private key in f); deleted key k2, whose private key never arrived" */
+export function describeKeys(keys: KeyOutcome[], record: PendingRecord): string {
+  if (keys.length === 0) return 'no key was made';
+  return keys
+    .map((key) => {
+      switch (key.outcome) {
+        case 'kept':
+          return `kept key ${key.id}, its private key in ${key.file}`;
+        case 'deleted':
+          return record.unwanted ? `deleted key ${key.id}, which nobody wanted any more` : `deleted key ${key.id}, whose private key never arrived`;
+        case 'uploaded':
+          return `key ${key.id} was made from your public key`;
+        case 'unknown':
+          return `outcome unknown for key ${key.id} (named "${record.sent_name}"), which trident cannot prove its own, so it was not deleted`;
+      }
+    })
+    .join('; ');
 }
 
 /** One clause of the line that tells the user what was settled. */
-export function describeSettled(record: PendingRecord, settled: Settled): string {
-  const what = `${record.verb} "${record.name}"`;
-  switch (settled.kind) {
-    case 'none made':
-      return `${what}: no key was made`;
-    case 'not yet':
-      return `${what}: no key of that name is listed yet; keys commands check again ${checkedUntil(record)}`;
-    case 'nothing left':
-      return `${what}: nothing was left to do`;
-    case 'deleted':
-      return `${what}: deleted key ${settled.id}, whose private key never arrived`;
-    case 'kept':
-      return `${what}: kept key ${settled.id}, its private key in ${settled.file}`;
-    case 'uploaded':
-      return `${what}: key ${settled.ids.join(', ')} was made from your public key`;
-    case 'unknown':
-      return `${what}: outcome unknown, new keys of that name (${settled.ids.join(', ')}) that trident cannot prove its own, so none was deleted`;
-  }
+export function describeSettled(record: PendingRecord, result: Settled): string {
+  const what = `${record.verb} "${record.sent_name}"`;
+  if (result.kind === 'not yet') return `${what}: no key of that request is listed yet; keys commands check again ${checkedUntil(record)}`;
+  return `${what}: ${describeKeys(result.keys, record)}`;
 }

@@ -2,8 +2,13 @@
 // process group of their own. The PEM of the key being deployed goes to stdin only: argv and environment are
 // visible to other users (ps, /proc), so they get ids and paths and never a secret. Their output goes to
 // trident's stderr (stdout is the report); the exit code is recorded, the output never.
+// A hook belongs to its rotation's journal: its process group is journaled before its command may start, so
+// that a hook which outlives a killed trident is ended by the --resume or --abort that comes next.
 import { spawn } from 'node:child_process';
+import { processStartTime } from '../../core/process-identity.js';
+import type { Writable } from 'node:stream';
 import type { OutStream } from '../../context.js';
+import type { RunningHook } from './journal.js';
 
 export type HookStep = 'deploy' | 'verify' | 'rollback';
 
@@ -58,10 +63,70 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runHook(run: HookRun, env: NodeJS.ProcessEnv, output: OutStream): Promise<HookOutcome> {
+/**
+ * The shell waits on fd 3 for the go-ahead, given once the process group is journaled; if trident dies first,
+ * fd 3 closes and the command never runs. `exec` keeps the pid, so the group stays the one journaled.
+ */
+const GATED = 'read -r _ <&3 || exit 125; exec /bin/sh -c "$1" 3<&-';
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitGone(pgid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 50) {
+    if (!groupAlive(pgid)) return true;
+    await sleep(50);
+  }
+  return !groupAlive(pgid);
+}
+
+/**
+ * Ends a journaled hook's process group if it is still there: SIGTERM, then SIGKILL. A group whose leader's
+ * pid now belongs to a process that started at another time is somebody else's and is left alone.
+ */
+export async function endSurvivingHook(hook: RunningHook): Promise<'ended' | 'gone'> {
+  if (!groupAlive(hook.pgid)) return 'gone';
+  const leaderStart = processStartTime(hook.pgid);
+  if (leaderStart !== undefined && hook.leader_start !== undefined && leaderStart !== hook.leader_start) return 'gone';
+  killGroup(hook.pgid, 'SIGTERM');
+  if (!(await waitGone(hook.pgid, KILL_GRACE_MS))) {
+    killGroup(hook.pgid, 'SIGKILL');
+    await waitGone(hook.pgid, KILL_GRACE_MS);
+  }
+  return 'ended';
+}
+
+/** `onSpawn` journals the process group; the command starts only once it has. */
+export function runHook(
+  run: HookRun,
+  env: NodeJS.ProcessEnv,
+  output: OutStream,
+  onSpawn: (pgid: number, leaderStart: string | undefined) => Promise<void> = async () => undefined,
+): Promise<HookOutcome> {
   const start = performance.now();
-  const child = spawn('/bin/sh', ['-c', run.command], { cwd: run.cwd, detached: true, env: hookEnvironment(env, run), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', GATED, 'trident-hook', run.command], { cwd: run.cwd, detached: true, env: hookEnvironment(env, run), stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => output.write(chunk));
+  const gate = child.stdio[3] as Writable;
+  gate.on('error', () => undefined);
+  let journaled: Promise<void> = Promise.resolve();
+  if (child.pid !== undefined) {
+    const pid = child.pid;
+    journaled = onSpawn(pid, processStartTime(pid)).then(
+      () => void gate.end('go\n'),
+      (error: unknown) => {
+        killGroup(pid, 'SIGKILL');
+        throw error;
+      },
+    );
+  }
   // A hook that does not read its stdin closes it early: that is its business, not an error.
   child.stdin.on('error', () => undefined);
   child.stdin.end(run.pem ?? '');
@@ -75,7 +140,9 @@ export function runHook(run: HookRun, env: NodeJS.ProcessEnv, output: OutStream)
     killGroup(child.pid!, 'SIGTERM');
     timers.push(setTimeout(() => killGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS));
   }, run.timeoutMs);
-  return new Promise((resolve) => {
+  // Handled below, once the hook has ended; marked handled now so that a failure in between crashes nothing.
+  journaled.catch(() => undefined);
+  return new Promise<HookOutcome>((resolve) => {
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       for (const t of timers) clearTimeout(t);
@@ -96,6 +163,10 @@ export function runHook(run: HookRun, env: NodeJS.ProcessEnv, output: OutStream)
     };
     child.on('error', () => finish(127, null));
     child.on('exit', finish);
+  }).then(async (outcome) => {
+    // A hook whose group could not be journaled never ran its command: that failure is the one to report.
+    await journaled;
+    return outcome;
   });
 }
 

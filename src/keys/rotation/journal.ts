@@ -10,9 +10,9 @@ import type { ApiKey } from '../client.js';
 /**
  * Where a rotation stands. Each step is journaled before it runs (an "-ing" phase, or the previous step's
  * end) and after it ran:
- *   minting      the new key is being made; it may exist on the service (found by `new_name`)
- *   minted       the new key exists (`new_key`); its private half is in `staged_file`
- *   stored       the private half is in its place (`private_key_file`)
+ *   minting      the new key is being made through a pending record (`pending`): it may exist on the service,
+ *                and only that record's settlement says which key it is and what becomes of it
+ *   stored       the new key exists (`new_key`) and its private half is in its place (`private_key_file`)
  *   switching    the profile is being pointed at the new key
  *   switched     the profile uses the new key (environment mode: nothing to switch); not verified yet
  *   verified     a request signed by the new key worked and listed it
@@ -28,7 +28,6 @@ import type { ApiKey } from '../client.js';
  */
 export const PHASES = [
   'minting',
-  'minted',
   'stored',
   'switching',
   'switched',
@@ -73,9 +72,16 @@ export interface Hooks {
   cwd?: string;
 }
 
+export interface RunningHook {
+  step: string;
+  pgid: number;
+  /** When the group's leader started (its start time in /proc, where there is one): a reused pid is not ours. */
+  leader_start?: string;
+}
+
 export interface Journal {
-  version: 1;
-  /** Random; names the staged private key file. */
+  version: 2;
+  /** Random; tells one rotation from another of the same key. */
   id: string;
   started_at: string;
   updated_at: string;
@@ -89,15 +95,20 @@ export interface Journal {
   keep_old: boolean;
   hooks?: Hooks;
   old_key: OldKey;
+  /** The name asked for; the service's key carries it with the mint's tag. */
   new_name: string;
   new_key?: ApiKey;
-  /** The new private key, 0600, before it is moved into place. */
-  staged_file: string;
+  /** The pending record of the mint under way (mint/pending.ts); it settles what the mint made. */
+  pending?: string;
+  /** --local: where the pair's private half waits for the key's id. */
+  staging_dir: string;
   /** --out, or null for <config dir>/keys/<new api_key>.pem. */
   target_file: string | null;
   private_key_file?: string;
   old_key_deleted: boolean;
   rollback?: { from: Phase; reason: string; exit_code: number };
+  /** A --deploy/--verify command started and not seen to end: its process group, ended by --resume/--abort. */
+  hook?: RunningHook;
   steps: StepRecord[];
   warnings: string[];
 }
@@ -126,7 +137,9 @@ export function readJournal(path: string): Journal | undefined {
   } catch (error) {
     throw usageError(`cannot read the rotation journal ${path}: ${(error as Error).message}`, 'it records a rotation in progress: repair it, or remove it once you have checked your keys with trident keys list');
   }
-  if (journal.version !== 1 || !PHASES.includes(journal.phase)) throw usageError(`the rotation journal ${path} is not one this version of trident understands`);
+  if (journal.version !== 2 || !PHASES.includes(journal.phase)) {
+    throw usageError(`the rotation journal ${path} is not one this version of trident understands`, 'finish it with the trident version that started it (keys rotate --resume or --abort)');
+  }
   return journal;
 }
 

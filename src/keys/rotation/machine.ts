@@ -2,21 +2,22 @@
 // one). Every step is journaled before and after it runs (journal.ts). run() and resume() go forward
 // from the journaled phase; abort() undoes what can still be undone. Each step can be repeated, so a process
 // killed anywhere, even inside resume or abort, leaves a journal that another resume or abort can finish.
-import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError } from '../../core/errors.js';
-import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
-import type { ApiKey, CreatedKey, GeneratedKey, NewKey } from '../client.js';
+import { removeSecretFile } from '../../core/files/secret-file.js';
+import { finishBeforeInterrupt, interruptHeldBack, setInterruptHint } from '../../core/term/interrupts.js';
+import type { ApiKey, NewKey } from '../client.js';
 import { PRIVATE_KEY_ENV, signerFromFile } from '../connection.js';
-import { deleteUnheldKey } from '../mint/delete-unheld.js';
-import { defaultKeyPath, storePrivateKey } from '../mint/key-files.js';
 import { privateKeyFromPem } from '../mint/keypair.js';
 import { forgetKey, recordKeyMade } from '../key-ages.js';
-import { isUnknownOutcome } from '../mint/outcomes.js';
+import { mintTools } from '../mint/live-tools.js';
+import { mintKey, type MintedKey } from '../mint/mint.js';
+import { checkedUntil, readPending, removePending, rewritePending } from '../mint/pending.js';
+import { describeKeys, settleRecord, type MintTools } from '../mint/settle.js';
 import type { KeyService, RotationDeps } from './deps.js';
 import { PHASES, removeJournal, saveJournal, type Journal, type Phase, type StepRecord } from './journal.js';
-import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, hookSucceeded, runHook, type HookStep } from './hooks.js';
+import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, endSurvivingHook, hookSucceeded, runHook, type HookStep } from './hooks.js';
 import { logStep } from './steps.js';
 import type { Signer } from '../signing.js';
 
@@ -52,13 +53,17 @@ export class Rotation {
 
   resume(): Promise<RotationResult> {
     this.record({ step: 'resume', status: 'done', ms: 0, phase: this.journal.phase });
-    return this.guard(() => this.forward());
+    return this.guard(async () => {
+      await this.endSurvivingHook();
+      return this.forward();
+    });
   }
 
   /** Undoes the rotation; once the old key's delete may have been sent, finishes it instead. */
   abort(): Promise<RotationResult> {
     this.record({ step: 'abort', status: 'done', ms: 0, phase: this.journal.phase });
     return this.guard(async () => {
+      await this.endSurvivingHook();
       const { phase } = this.journal;
       if (phase === 'deleting-old' || phase === 'old-deleted') {
         this.warn('the delete of the old key had been sent already, so the rotation cannot be undone: finishing it instead');
@@ -68,23 +73,43 @@ export class Rotation {
     });
   }
 
+  /** Where a rotation stopped now would stand, and how to go on: for errors, and for an interrupt. */
+  private pausedHint(): string | undefined {
+    if (!existsSync(this.path)) return undefined;
+    const how =
+      this.journal.phase === 'rolling-back' || this.journal.phase === 'rolling-back-app'
+        ? 'trident keys rotate --abort (or --resume) finishes rolling it back'
+        : 'trident keys rotate --resume finishes it, trident keys rotate --abort undoes it';
+    return `the rotation is paused at step "${this.journal.phase}" (journal ${this.path}): ${how}`;
+  }
+
   /** An error that leaves the journal behind says how to go on. */
   private async guard(work: () => Promise<RotationResult>): Promise<RotationResult> {
+    setInterruptHint(() => this.pausedHint());
     try {
       return await work();
     } catch (error) {
-      if (!(error instanceof TridentError) || !existsSync(this.path)) throw error;
-      const how =
-        this.journal.phase === 'rolling-back' || this.journal.phase === 'rolling-back-app'
-          ? 'trident keys rotate --abort (or --resume) finishes rolling it back'
-          : 'trident keys rotate --resume finishes it, trident keys rotate --abort undoes it';
+      const paused = error instanceof TridentError ? this.pausedHint() : undefined;
+      if (!(error instanceof TridentError) || paused === undefined) throw error;
       throw new TridentError(error.exitCode, error.message, {
-        hint: [error.hint, `the rotation is paused at step "${this.journal.phase}" (journal ${this.path}): ${how}`].filter(Boolean).join('; '),
+        hint: [error.hint, paused].filter(Boolean).join('; '),
         status: error.status,
         code: error.code,
         cause: error,
       });
+    } finally {
+      setInterruptHint(undefined);
     }
+  }
+
+  /** A hook that outlived the trident that started it is ended before anything else happens. */
+  private async endSurvivingHook(): Promise<void> {
+    const hook = this.journal.hook;
+    if (!hook) return;
+    if ((await endSurvivingHook(hook)) === 'ended') {
+      this.warn(`the ${hook.step} command of the interrupted run (process group ${hook.pgid}) was still running: it was ended before going on`);
+    }
+    await this.save({ hook: undefined });
   }
 
   private async forward(): Promise<RotationResult> {
@@ -93,9 +118,6 @@ export class Rotation {
       switch (this.journal.phase) {
         case 'minting':
           await this.mint();
-          break;
-        case 'minted':
-          failure = await this.store();
           break;
         case 'stored':
         case 'switching':
@@ -192,125 +214,97 @@ export class Rotation {
     return this.journal.new_key;
   }
 
-  /** The new private key's final place, and whether it is still staged, already there, or both (a move cut short). */
-  private placement(): { final: string; staged: boolean; placed: boolean } {
-    const j = this.journal;
-    const final = j.private_key_file ?? j.target_file ?? defaultKeyPath(this.ctx, this.newKey().api_key);
-    const staged = existsSync(j.staged_file);
-    const placed = existsSync(final) && (!staged || readFileSync(final).equals(readFileSync(j.staged_file)));
-    return { final, staged, placed };
+  private mintTools(client: KeyService): MintTools {
+    return mintTools(this.ctx, new URL(this.journal.url), client, (signer) => this.deps.client(signer), this.deps.checkpoint);
   }
 
   // ---- forward steps
 
+  /** The new key, through the same pending record and settlement as keys create and keys generate. */
   private async mint(): Promise<void> {
     const j = this.journal;
-    if (this.options.resumed) {
-      const kept = await this.findInterruptedMint();
-      if (kept) return this.enter('minted', { new_key: kept });
-    }
+    const tools = this.mintTools(await this.client('old'));
+    if (j.pending !== undefined && (await this.settleInterruptedMint(tools, false))) return;
     const start = performance.now();
-    const client = await this.client('old');
     const key: NewKey = {
       name: j.new_name,
       ...(j.old_key.scopes.length > 0 ? { scopes: j.old_key.scopes } : {}),
       ...(j.old_key.subaccount !== null ? { subaccount: j.old_key.subaccount } : {}),
     };
-    const publicKeyPem = j.method === 'local' ? await this.stagedPublicKey() : undefined;
-    let created: CreatedKey;
-    let generated: GeneratedKey | undefined;
+    const pair = j.method === 'local' ? { pem: await this.deps.generatePair(), stagingDir: j.staging_dir } : undefined;
     try {
-      created = publicKeyPem === undefined ? (generated = await client.generate(key)) : await client.create({ ...key, publicKeyPem });
+      await finishBeforeInterrupt('making the key', () =>
+        mintKey(tools, { key, target: j.target_file, ...(pair ? { pair } : {}), rotation: this.path }, {
+          recorded: (entry) => this.save({ pending: entry.path }),
+          placed: (made) => this.keyMade(made, start),
+        }),
+      );
     } catch (error) {
       throw await this.mintFailed(error);
     }
-    if (generated) {
-      await this.deps.checkpoint('generated');
-      await this.stageGenerated(client, generated);
-    }
-    if (created.warning) this.warn(`the keys service says: ${created.warning}`);
-    const { api_key: id, name } = created.apiKey;
+    await this.save({ pending: undefined });
+    if (interruptHeldBack()) throw new TridentError(ExitCode.interrupted, `interrupted after the new key ${this.newKey().api_key} was made and stored in ${j.private_key_file}`);
+  }
+
+  private async keyMade(made: MintedKey, start: number): Promise<void> {
+    const { api_key: id, name } = made.apiKey;
+    if (made.warning) this.warn(`the keys service says: ${made.warning}`);
     await recordKeyMade(this.ctx, id);
-    await this.enter('minted', { new_key: created.apiKey }, { step: 'mint', status: 'done', ms: since(start), method: j.method, api_key: id, name });
-  }
-
-  /** --local: the pair is made and its private half staged (0600) before the upload, so a found key can be kept. */
-  private async stagedPublicKey(): Promise<string> {
-    const { staged_file: staged } = this.journal;
-    if (existsSync(staged)) {
-      const privateKey = privateKeyFromPem(readFileSync(staged, 'utf8'), `staged private key ${staged}`);
-      return createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
-    }
-    const pair = await this.deps.generatePair();
-    await storePrivateKey(staged, pair.privateKeyPem);
-    return pair.publicKeyPem;
-  }
-
-  /** Generate: the answer holds the only copy of the private key; it goes to disk before anything else. */
-  private async stageGenerated(client: KeyService, generated: GeneratedKey): Promise<void> {
-    const id = generated.apiKey.api_key;
-    try {
-      await storePrivateKey(this.journal.staged_file, generated.privateKeyPem);
-    } catch (error) {
-      const stored = `could not store the private key of the new key ${id} at ${this.journal.staged_file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-      throw await deleteUnheldKey(client, id, { exitCode: ExitCode.usage, message: stored, cause: error }, { forget: () => removeJournal(this.path), note: ' and nothing changed' });
-    }
-  }
-
-  private async mintFailed(error: unknown): Promise<unknown> {
-    if (!(error instanceof TridentError)) return error;
-    if (error.status !== undefined && error.status >= 400 && error.status < 500) {
-      // Refused: no key was made, so there is nothing to finish or to undo.
-      await removeSecretFile(this.journal.staged_file);
-      await removeJournal(this.path);
-      return error;
-    }
-    const verb = this.journal.method === 'local' ? 'create' : 'generate';
-    const what = isUnknownOutcome(error) ? 'outcome unknown: ' : '';
-    return new TridentError(error.exitCode, `${what}the ${verb} request for the new key "${this.journal.new_name}" failed: ${error.message}`, {
-      hint: 'a key it may have made is found by its name',
-      status: error.status,
-      code: error.code,
-      cause: error,
-    });
+    this.record({ step: 'mint', status: 'done', ms: since(start), method: this.journal.method, api_key: id, name });
+    await this.save({ phase: 'stored', new_key: made.apiKey, private_key_file: made.file! }, { step: 'store', status: 'done', ms: 0, file: made.file! });
   }
 
   /**
-   * After a crash while minting: the key may exist. It is kept if its private half was staged (written
-   * before the upload with --local, right after the answer with generate); otherwise nobody holds it and
-   * it is deleted.
+   * A mint whose outcome the mint settled already (no key, or one deleted again, or unknown and reported)
+   * ends the rotation: nothing was switched. One whose record stays (the service may still make the key, or
+   * the check failed) leaves the rotation paused at "minting" for --resume or --abort.
    */
-  private async findInterruptedMint(): Promise<ApiKey | undefined> {
+  private async mintFailed(error: unknown): Promise<unknown> {
     const j = this.journal;
-    const start = performance.now();
-    const client = await this.client('old');
-    const found = (await client.list()).filter((key) => key.name === j.new_name);
-    const staged = existsSync(j.staged_file);
-    const kept = staged ? found.at(-1) : undefined;
-    const orphans = found.filter((key) => key !== kept);
-    for (const orphan of orphans) {
-      await client.delete(orphan.api_key);
-      this.warn(`deleted key ${orphan.api_key} ("${orphan.name}"): the interrupted rotation made it, but nobody holds its private key`);
-    }
-    if (!kept && staged && j.method === 'generate') await removeSecretFile(j.staged_file);
-    this.record({ step: 'find-minted', status: 'done', ms: since(start), name: j.new_name, kept: kept?.api_key, deleted: orphans.map((key) => key.api_key) });
-    return kept;
+    if (j.pending !== undefined && existsSync(j.pending)) return error;
+    await removeJournal(this.path);
+    return error;
   }
 
-  private async store(): Promise<TridentError | undefined> {
+  /**
+   * After a crash or a lost answer while minting: the mint's record says what it made. A key whose private half
+   * is in its place is taken (when `unwanted`, deleted); a key whose private half never arrived is deleted; a
+   * key not listed yet is handed over to later keys commands, which delete it if it appears. True when the
+   * rotation has its new key.
+   */
+  private async settleInterruptedMint(tools: MintTools, unwanted: boolean): Promise<boolean> {
     const j = this.journal;
-    const start = performance.now();
-    const { final, staged, placed } = this.placement();
-    try {
-      if (staged && placed) await removeSecretFile(j.staged_file);
-      else if (staged) await moveSecretFile(j.staged_file, final);
-      else if (!placed) return new TridentError(ExitCode.usage, `the private key of the new key ${this.newKey().api_key} is gone: neither ${j.staged_file} nor ${final} exists`);
-    } catch (error) {
-      const reason = error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      return new TridentError(error instanceof TridentError ? error.exitCode : ExitCode.usage, `could not move the new private key to ${final}: ${reason}`, { cause: error });
+    const entry = j.pending === undefined ? undefined : readPending(j.pending);
+    if (entry === undefined) {
+      await this.save({ pending: undefined });
+      return false;
     }
-    await this.enter('stored', { private_key_file: final }, { step: 'store', status: 'done', ms: since(start), file: final });
-    return undefined;
+    const start = performance.now();
+    const record = unwanted ? { ...entry.record, unwanted: true } : entry.record;
+    const keys = await tools.client.list();
+    const result = await settleRecord(record, keys, tools);
+    const step: StepRecord = { step: 'find-minted', status: 'done', ms: 0, name: record.sent_name };
+    if (result.kind === 'not yet') {
+      const { rotation: _, ...handedOver } = record;
+      await rewritePending(entry, { ...handedOver, unwanted: true });
+      this.warn(`the interrupted mint of key "${record.sent_name}" is not listed yet: keys commands against this service ${checkedUntil(record)} delete it if the service makes it late`);
+      this.record({ ...step, ms: since(start), result: 'not listed yet' });
+      await this.save({ pending: undefined });
+      return false;
+    }
+    await removePending(entry);
+    const made = result.keys;
+    for (const key of made.filter((k) => k.outcome !== 'kept')) this.warn(`the interrupted mint: ${describeKeys([key], record)}`);
+    const kept = made.find((key) => key.outcome === 'kept');
+    const apiKey = kept && keys.find((key) => key.api_key === kept.id);
+    this.record({ ...step, ms: since(start), kept: kept?.id, deleted: made.filter((k) => k.outcome === 'deleted').map((k) => k.id), unknown: made.filter((k) => k.outcome === 'unknown').map((k) => k.id) });
+    if (kept?.outcome === 'kept' && apiKey) {
+      await recordKeyMade(this.ctx, apiKey.api_key);
+      await this.enter('stored', { new_key: apiKey, private_key_file: kept.file, pending: undefined });
+      return true;
+    }
+    await this.save({ pending: undefined });
+    return false;
   }
 
   private async switchProfile(): Promise<TridentError | undefined> {
@@ -358,6 +352,7 @@ export class Rotation {
   /** Runs one hook and records it (its exit code, never its output); a failure is returned, not thrown. */
   private async hook(step: HookStep, deployed: { api_key: string; file: string | null; pem?: string }): Promise<TridentError | undefined> {
     const j = this.journal;
+    const onSpawn = (pgid: number, leaderStart: string | undefined) => this.save({ hook: { step: HOOK_STEP_NAMES[step], pgid, ...(leaderStart ? { leader_start: leaderStart } : {}) } });
     const command = step === 'verify' ? j.hooks!.verify! : j.hooks!.deploy!;
     const timeoutMs = (this.options.hookTimeoutS ?? j.hooks!.timeout_s ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
     const flag = step === 'verify' ? '--verify' : '--deploy';
@@ -366,7 +361,9 @@ export class Rotation {
       { command, step, keyId: deployed.api_key, keyFile: deployed.file, pem: deployed.pem, oldKeyId: j.old_key.api_key, newKeyId: this.newKey().api_key, timeoutMs, cwd: j.hooks!.cwd },
       this.ctx.env,
       this.ctx.io.stderr,
+      onSpawn,
     );
+    j.hook = undefined;
     const succeeded = hookSucceeded(outcome);
     const details = { api_key: deployed.api_key, exit_code: outcome.exitCode, ...(outcome.timedOut ? { timed_out: true } : {}) };
     this.record({ step: HOOK_STEP_NAMES[step], status: succeeded ? 'done' : 'failed', ms: outcome.ms, ...details });
@@ -441,7 +438,6 @@ export class Rotation {
       const reason = !j.old_key_deleted ? 'the old key was not deleted' : file === null ? `the old key came from ${PRIVATE_KEY_ENV}` : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
       this.record({ step: 'remove-old-file', status: 'skipped', ms: 0, file: file ?? undefined, reason });
     }
-    await removeSecretFile(j.staged_file);
     await removeJournal(this.path);
     if (j.old_key_deleted) await forgetKey(this.ctx, j.old_key.api_key);
     return { outcome: 'rotated', journal: j, exitCode: ExitCode.ok };
@@ -486,25 +482,23 @@ export class Rotation {
     this.record({ step: 'restore-profile', status: 'done', ms: since(start), profile, api_key: before.keyId });
   }
 
-  /** The new key, or, if the crash came while minting, every key with the rotation's name. */
+  /** The new key; if the rotation stopped while minting, whatever that mint provably made. */
   private async deleteNewKeys(from: Phase): Promise<void> {
     const j = this.journal;
     const start = performance.now();
     const client = await this.client('old');
-    const ids = from === 'minting' ? (await client.list()).filter((key) => key.name === j.new_name).map((key) => key.api_key) : [this.newKey().api_key];
-    const results: string[] = [];
-    for (const id of ids) results.push(await client.delete(id));
-    this.record({ step: 'delete-new', status: ids.length > 0 ? 'done' : 'skipped', ms: since(start), api_keys: ids, results });
+    if (from === 'minting' && !j.new_key) {
+      if (j.pending !== undefined) await this.settleInterruptedMint(this.mintTools(client), true);
+      return;
+    }
+    const id = this.newKey().api_key;
+    const result = await client.delete(id);
+    this.record({ step: 'delete-new', status: 'done', ms: since(start), api_keys: [id], results: [result] });
   }
 
   private async removeNewKeyFiles(): Promise<void> {
-    const j = this.journal;
-    const removed: string[] = [];
-    if (j.new_key) {
-      const { final, placed } = this.placement();
-      if (placed && (await removeSecretFile(final))) removed.push(final);
-    }
-    if (await removeSecretFile(j.staged_file)) removed.push(j.staged_file);
-    this.record({ step: 'remove-new-files', status: removed.length > 0 ? 'done' : 'skipped', ms: 0, files: removed });
+    const file = this.journal.new_key ? this.journal.private_key_file : undefined;
+    const removed = file !== undefined && (await removeSecretFile(file));
+    this.record({ step: 'remove-new-files', status: removed ? 'done' : 'skipped', ms: 0, files: removed ? [file] : [] });
   }
 }

@@ -142,7 +142,6 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
 
 const FORWARD: Array<[Phase, string]> = [
   ['minting', 'mint'],
-  ['minted', 'store'],
   ['stored', 'switch'],
   ['switching', 'switch'],
   ['switched', 'verify'],
@@ -173,8 +172,9 @@ function pendingSteps(journal: Journal, action: 'resume' | 'abort'): string[] {
 
 export async function printPendingPlan(ctx: Context, path: string, journal: Journal, action: 'resume' | 'abort'): Promise<void> {
   const describe: Record<string, string> = {
-    mint: `find key "${journal.new_name}": keep it if its private half was staged, delete it otherwise; make it if none is kept`,
-    store: 'move the new private key to its place',
+    mint: journal.pending
+      ? `settle the interrupted mint (${journal.pending}): keep its key if the private half is in place, delete it if it never arrived; then make key "${journal.new_name}~<tag>" if none was kept`
+      : `make key "${journal.new_name}~<tag>" and store its private key`,
     switch: journal.owner.mode === 'profile' ? `point profile "${journal.owner.profile}" at the new key` : 'skip: no profile to switch',
     verify: 'GET /api_keys signed by the new key must list it; otherwise roll back',
     'delete-old': `DELETE /api_keys/${journal.old_key.api_key}`,
@@ -183,7 +183,7 @@ export async function printPendingPlan(ctx: Context, path: string, journal: Jour
     'verify-app': `sh -c ${JSON.stringify(journal.hooks?.verify ?? '')}`,
     'rollback-deploy': `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the old key's PEM on stdin (TRIDENT_DEPLOY_STEP=rollback)`,
     'restore-profile': 'point the profile at the old key again',
-    'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : `delete every key named "${journal.new_name}"`,
+    'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : 'delete what the interrupted mint provably made (its pending record); a key not listed yet is deleted by later keys commands if it appears',
     'remove-new-files': 'remove the new private key files',
   };
   const steps = pendingSteps(journal, action).map((step) => ({ step, action: describe[step]! }));

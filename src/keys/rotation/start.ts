@@ -24,6 +24,8 @@ import {
   type KeyOwner,
 } from './journal.js';
 import { requireName } from '../rules.js';
+import { preflightPending } from '../mint/pending.js';
+import { untagged } from '../mint/tag.js';
 
 export interface RotateOptions extends ConnectionOptions {
   name?: string;
@@ -55,17 +57,12 @@ export interface RotationPlan {
 const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z(?:-\d+)?$/;
 
 /**
- * `<old name>-rotated-20260301T101500Z`; an earlier rotation's suffix is replaced, not stacked. A name some key
- * has already (the key rotated in the same second, which is the key from a rotation a moment ago) gets a counter:
- * `...Z-2`, `...Z-3`.
+ * `<old name>-rotated-20260301T101500Z`; an earlier rotation's suffix and the old key's tag are replaced, not
+ * stacked. The mint adds the new key's own tag, which keeps names apart.
  */
-export function rotatedName(oldName: string, now: Date, taken: ReadonlySet<string> = new Set()): string {
+export function rotatedName(oldName: string, now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const name = `${oldName.replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
-  if (!taken.has(name)) return name;
-  let counter = 2;
-  while (taken.has(`${name}-${counter}`)) counter += 1;
-  return `${name}-${counter}`;
+  return `${untagged(oldName).replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
 }
 
 /** A profile's key is rotated when the key id comes from the profile; then its private key must come from there too. */
@@ -108,6 +105,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   if (targetFile !== null && existsSync(targetFile)) throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
   preflightKeyTarget(ctx, opts.out);
   preflightSecretDir(rotationsDir(ctx.configDir));
+  preflightPending(ctx.configDir);
   const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
   const stored = ctx.settings.store.values(ctx.profile);
   return {
@@ -134,14 +132,11 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
   const keys = await client.list();
   const old = keys.find((key) => key.api_key === keyId);
   if (!old) throw new TridentError(ExitCode.notFound, `key ${keyId} signs requests, but the service does not list it`, { hint: 'check --url: keys work only in the environment that issued them' });
-  const name = plan.name ?? rotatedName(old.name, ctx.now(), new Set(keys.map((key) => key.name)));
-  if (keys.some((key) => key.name === name)) {
-    throw usageError(`a key named "${name}" exists already`, 'an interrupted rotation finds its new key by name, so the name must be unique: choose another --name');
-  }
+  const name = plan.name ?? rotatedName(old.name, ctx.now());
   const now = ctx.now().toISOString();
   const id = randomBytes(6).toString('hex');
   const journal: Journal = {
-    version: 1,
+    version: 2,
     id,
     started_at: now,
     updated_at: now,
@@ -154,7 +149,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
     ...(plan.hooks ? { hooks: plan.hooks } : {}),
     old_key: { ...old, private_key_file: plan.oldKeyFile, file_created_by_trident: plan.oldFileCreatedByTrident },
     new_name: name,
-    staged_file: join(plan.stagingDir, `pending-rotation-${id}.pem`),
+    staging_dir: plan.stagingDir,
     target_file: plan.targetFile,
     old_key_deleted: false,
     steps: [{ step: 'preflight', status: 'done', ms: Math.round(performance.now() - start), api_key: keyId, name: old.name }],

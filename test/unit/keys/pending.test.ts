@@ -11,7 +11,7 @@ import { anyPending, claimPending, pendingDir, releasePending, removePending, wr
 const URL_A = 'http://127.0.0.1:1/trade-api/v2';
 const URL_B = 'http://127.0.0.1:2/trade-api/v2';
 const NOW = new Date('2026-11-22T10:00:00Z');
-const request = (url: string) => ({ verb: 'generate' as const, name: 'n', url, before: ['old'], scopes: ['read'], target_file: null });
+const request = (url: string) => ({ verb: 'generate' as const, name: 'n', sent_name: 'n~0123abcd', url, scopes: ['read'], target_file: null });
 
 /** The pid of a process that has ended. */
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -33,7 +33,7 @@ describe('pending records', () => {
     const entry = await writePending(configDir, request(URL_A), NOW);
     expect(statSync(entry.path).mode & 0o777).toBe(0o600);
     expect(statSync(pendingDir(configDir)).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(readFileSync(entry.path, 'utf8'))).toEqual({ version: 1, ...request(URL_A), written_at: NOW.toISOString(), pid: process.pid });
+    expect(JSON.parse(readFileSync(entry.path, 'utf8'))).toEqual({ version: 2, ...request(URL_A), written_at: NOW.toISOString(), pid: process.pid });
     expect(anyPending(configDir)).toBe(true);
     await removePending(entry);
     expect(readdirSync(pendingDir(configDir))).toEqual([]);
@@ -68,7 +68,7 @@ describe('pending records', () => {
 
   it('skips what is not a record of this version', async () => {
     const entry = await writePending(configDir, request(URL_A), NOW);
-    writeFileSync(entry.path, '{"version":2}');
+    writeFileSync(entry.path, '{"version":3}');
     writeFileSync(join(pendingDir(configDir), 'notes.txt'), 'x');
     expect(claimPending(configDir, URL_A)).toEqual([]);
   });

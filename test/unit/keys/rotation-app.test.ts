@@ -62,7 +62,7 @@ describe('the application phases', () => {
     const rotation = await beginRotation(ctx, { ...planRotation(ctx, {}), hooks: app.hooks }, fakeDeps(app.world, undefined, checkpoints));
     const result = await rotation.run();
     expect(result.outcome).toBe('rotated');
-    expect(checkpoints).toEqual(['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted']);
+    expect(checkpoints).toEqual(['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted']);
     expect(expectAppOnProfileKey(app, 'rotated')).not.toBe(app.world.oldId);
   });
 

@@ -8,11 +8,15 @@ import * as rotate from '../../../src/keys/commands/rotate.js';
 import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
 import { journalPath, type Journal } from '../../../src/keys/rotation/journal.js';
 import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../../src/keys/rotation/start.js';
+import { signerFromFile } from '../../../src/keys/connection.js';
+import { mintTools } from '../../../src/keys/mint/live-tools.js';
+import type { PendingRecord } from '../../../src/keys/mint/pending.js';
+import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
-import { contextFor, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
+import { contextFor, ed25519Pair, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
 import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey, spki } from './rotation-checks.js';
 
-const POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
+const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
   const ctx = contextFor(world, env);
   const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
@@ -43,8 +47,8 @@ describe('the rotation journal', () => {
     expect(result.outcome).toBe('rotated');
     expect(seen).toEqual([
       ['minting', 'minting', 0o600],
-      ['generated', 'minting', 0o600],
-      ['minted', 'minted', 0o600],
+      ['pending', 'minting', 0o600],
+      ['answered', 'minting', 0o600],
       ['stored', 'stored', 0o600],
       ['switching', 'switching', 0o600],
       ['switched', 'switched', 0o600],
@@ -63,14 +67,14 @@ describe('the rotation journal', () => {
     expect(rotatedName('', now)).toBe('key-rotated-20260301T101500Z');
   });
 
-  it('gives the default name a counter when a key has it already, and drops that counter on the next rotation', () => {
-    const now = new Date('2026-03-01T10:15:00.999Z');
-    const taken = new Set(['deploy-rotated-20260301T101500Z', 'deploy-rotated-20260301T101500Z-2']);
-    expect(rotatedName('deploy-rotated-20260301T101500Z', now, taken)).toBe('deploy-rotated-20260301T101500Z-3');
-    expect(rotatedName('deploy-rotated-20260301T101500Z-2', new Date('2026-03-02T00:00:00Z'))).toBe('deploy-rotated-20260302T000000Z');
+  it("drops the old key's tag and an earlier counter: the mint adds a tag of its own", () => {
+    const now = new Date('2026-03-02T00:00:00Z');
+    expect(rotatedName('deploy-rotated-20260301T101500Z~0a1b2c3d', now)).toBe('deploy-rotated-20260302T000000Z');
+    expect(rotatedName('deploy-rotated-20260301T101500Z-2', now)).toBe('deploy-rotated-20260302T000000Z');
+    expect(rotatedName('deploy~0a1b2c3d', now)).toBe('deploy-rotated-20260302T000000Z');
   });
 
-  it('a second rotation in the same second rotates the new key under a name of its own (the first one\'s is taken)', async () => {
+  it('a second rotation in the same second rotates the new key under a name of its own (a tag of its own)', async () => {
     const world = newWorld();
     const now = () => new Date('2026-03-01T10:15:00.500Z');
     const first = await (await beginRotation(contextFor(world, {}, undefined, now), planRotation(contextFor(world, {}, undefined, now), {}), fakeDeps(world))).run();
@@ -78,7 +82,9 @@ describe('the rotation journal', () => {
     const ctx = contextFor(world, {}, undefined, now);
     const second = await (await beginRotation(ctx, planRotation(ctx, {}), fakeDeps(world))).run();
     expect(second.outcome).toBe('rotated');
-    expect(second.journal.new_key!.name).toBe('ci-key-rotated-20260301T101500Z-2');
+    expect(first.journal.new_key!.name).toMatch(/^ci-key-rotated-20260301T101500Z~[0-9a-f]{8}$/);
+    expect(second.journal.new_key!.name).toMatch(/^ci-key-rotated-20260301T101500Z~[0-9a-f]{8}$/);
+    expect(second.journal.new_key!.name).not.toBe(first.journal.new_key!.name);
     expect(world.service.names()).toEqual([second.journal.new_key!.name]);
     expect(expectOneWorkingKey(world)).toBe(second.journal.new_key!.api_key);
   });
@@ -130,59 +136,84 @@ describe('resume and abort at the edges', () => {
     }
   });
 
-  it('a generated key staged just before the crash is kept; if it vanished meanwhile, another is made', async () => {
-    for (const vanished of [false, true]) {
+  it('a key whose private half was stored before the crash is kept; one whose private half never arrived is deleted, and another made', async () => {
+    for (const stored of [true, false]) {
       const world = newWorld();
-      await crashes(start(world, {}, 'minted'));
-      // as if killed between staging the PEM and journaling "minted"
+      await crashes(start(world, {}, stored ? 'stored' : 'answered'));
       const journal = journalOf(world);
-      writeFileSync(JOURNAL(world), JSON.stringify({ ...journal, phase: 'minting', new_key: undefined }));
-      if (vanished) world.service.keys.delete(journal.new_key!.api_key);
+      const minted = [...world.service.keys.keys()].find((id) => id !== world.oldId)!;
+      // As if killed after the private half was stored but before the journal said so.
+      if (stored) writeFileSync(JOURNAL(world), JSON.stringify({ ...journal, phase: 'minting', new_key: undefined, private_key_file: undefined }));
+      expect(existsSync(journalOf(world).pending!)).toBe(true);
       const result = await go(world, 'resume');
-      expect(result.journal.warnings).toEqual([]);
+      const found = result.journal.steps.find((step) => step.step === 'find-minted');
+      expect(found).toMatchObject(stored ? { kept: minted, deleted: [] } : { deleted: [minted] });
       const keyId = expectOneWorkingKey(world);
-      expect(keyId === journal.new_key!.api_key).toBe(!vanished);
+      expect(keyId === minted).toBe(stored);
+      expect(readdirSync(join(world.configDir, 'pending'))).toEqual([]);
     }
   });
 
-  it('a move of the private key cut short (in both places) is finished by --resume and cleaned up by --abort', async () => {
+  it('a move of a private key made here cut short (in both places) is finished by --resume and cleaned up by --abort', async () => {
     for (const action of ['resume', 'abort'] as const) {
       const world = newWorld();
-      await crashes(start(world, {}, 'minted'));
-      const journal = journalOf(world);
-      const final = join(world.configDir, 'keys', `${journal.new_key!.api_key}.pem`);
-      linkSync(journal.staged_file, final);
+      await crashes(start(world, { local: true }, 'answered'));
+      const record = JSON.parse(readFileSync(journalOf(world).pending!, 'utf8')) as { staged_file: string };
+      const minted = [...world.service.keys.keys()].find((id) => id !== world.oldId)!;
+      const final = join(world.configDir, 'keys', `${minted}.pem`);
+      linkSync(record.staged_file, final);
       const result = await go(world, action);
       expect(result.outcome).toBe(action === 'resume' ? 'rotated' : 'aborted');
       expect(existsSync(final)).toBe(action === 'resume');
-      expectOneWorkingKey(world);
+      expect(existsSync(record.staged_file)).toBe(false);
+      expect(expectOneWorkingKey(world) === minted).toBe(action === 'resume');
     }
   });
 });
 
 describe('failures along the way', () => {
-  it('a generate whose answer was lost pauses the rotation; resume deletes the key nobody holds and makes another', async () => {
+  it('a generate whose answer was lost is settled at once: the key nobody holds is deleted and nothing changed', async () => {
     const world = newWorld();
     world.service.fail({ operation: 'generate', error: unknownOutcome(), after: true });
     const error = await rejectionOf(start(world));
     expect(error.exitCode).toBe(ExitCode.unavailable);
-    expect(error.message).toMatch(/^outcome unknown: the generate request for the new key "ci-key-rotated-\d{8}T\d{6}Z" failed/);
-    expect(error.hint).toContain('the rotation is paused at step "minting"');
-    expect(error.hint).toContain('--resume finishes it');
-    const [, orphan] = [...world.service.keys.keys()];
-    const result = await go(world, 'resume');
-    expect(result.journal.warnings).toEqual([expect.stringContaining(`deleted key ${orphan}`)]);
-    expect(expectOneWorkingKey(world)).not.toBe(orphan);
+    expect(error.message).toMatch(/^the generate request for key "ci-key-rotated-\d{8}T\d{6}Z~[0-9a-f]{8}" failed \(connection to keys\.test failed: other side closed\); a check found: deleted key \S+, whose private key never arrived$/);
+    expect(error.hint).toBe('nothing is left behind: run the command again');
+    expect(existsSync(JOURNAL(world))).toBe(false);
+    expect([...world.service.keys.keys()]).toEqual([world.oldId]);
+    expect(readdirSync(join(world.configDir, 'pending'))).toEqual([]);
   });
 
-  it('an upload whose answer was lost keeps its key on resume: the private half was staged first (--local)', async () => {
+  it('a generate not listed yet after a lost answer pauses the rotation; resume hands its record over and makes another key, which a late key cannot displace', async () => {
+    const world = newWorld();
+    world.service.fail({ operation: 'generate', error: unknownOutcome() });
+    const error = await rejectionOf(start(world));
+    expect(error.message).toContain('a check found no key of that request yet');
+    expect(error.hint).toContain('the rotation is paused at step "minting"');
+    const result = await go(world, 'resume');
+    expect(result.outcome).toBe('rotated');
+    expect(result.journal.warnings).toEqual([expect.stringContaining('is not listed yet: keys commands against this service until')]);
+    // The first request's record now belongs to later keys commands, which delete its key if it appears.
+    const [handedOver] = readdirSync(join(world.configDir, 'pending'));
+    const record = JSON.parse(readFileSync(join(world.configDir, 'pending', handedOver!), 'utf8')) as PendingRecord;
+    expect(record).toMatchObject({ unwanted: true, verb: 'generate' });
+    expect(record.rotation).toBeUndefined();
+    const late = world.service.add(record.sent_name, ed25519Pair().publicKeyPem).api_key;
+    const ctx = contextFor(world);
+    const client = world.service.client(signerFromFile(ctx, profileKey(world)['keys.keyId']!, profileKey(world)['keys.privateKeyFile']!));
+    const tools = mintTools(ctx, new URL('https://keys.test'), client, async (signer) => world.service.client(signer));
+    expect(await settleRecord(record, await client.list(), tools)).toEqual({ kind: 'settled', keys: [{ id: late, outcome: 'deleted' }] });
+    expect(expectOneWorkingKey(world)).toBe(result.journal.new_key!.api_key);
+  });
+
+  it('an upload whose answer was lost is found by its staged private half and the rotation goes on (--local)', async () => {
     const world = newWorld();
     world.service.fail({ operation: 'create', error: unknownOutcome(), after: true });
-    await rejectionOf(start(world, { local: true }));
-    const [, uploaded] = [...world.service.keys.keys()];
-    const result = await go(world, 'resume');
-    expect(result.journal.steps.find((step) => step.step === 'find-minted')).toMatchObject({ kept: uploaded, deleted: [] });
+    const result = await start(world, { local: true });
+    expect(result.outcome).toBe('rotated');
+    const uploaded = result.journal.new_key!.api_key;
     expect(expectOneWorkingKey(world)).toBe(uploaded);
+    expect(readdirSync(join(world.configDir, 'pending'))).toEqual([]);
   });
 
   it('a refused mint ends the rotation with nothing to finish or undo', async () => {
@@ -200,22 +231,23 @@ describe('failures along the way', () => {
       if (deleteFails) world.service.fail({ operation: 'delete', error: statusError(500, ExitCode.unavailable) });
       const ctx = contextFor(world);
       const deps = fakeDeps(world);
-      // A directory where the staged private key goes: storing it fails right after the answer.
+      // A directory where the private key goes: storing it fails right after the answer.
       deps.checkpoint = async (point) => {
-        if (point === 'generated') mkdirSync(journalOf(world).staged_file);
+        const minted = [...world.service.keys.keys()].find((id) => id !== world.oldId);
+        if (point === 'answered') mkdirSync(join(world.configDir, 'keys', `${minted}.pem`));
       };
       const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, {}), deps)).run());
       expect(error.exitCode).toBe(ExitCode.usage);
       // Nothing to finish once the key is gone; otherwise the journal stays and the rotation says it is paused.
-      if (deleteFails) expect(error.hint).toMatch(/^the rotation is paused at step "minting"/);
-      else expect(error.hint).toBeUndefined();
+      if (deleteFails) expect(error.hint).toMatch(/^nobody holds its private key: delete it with trident keys delete \S+; the rotation is paused at step "minting"/);
+      else expect(error.hint).toBe('fix the target (--out, --force, free space) and run the command again');
       const newIds = [...world.service.keys.keys()].filter((id) => id !== world.oldId);
       if (deleteFails) {
         expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\), and deleting that key on the service failed too: keys service answered 500: injected$/);
         expect(newIds).toHaveLength(1);
         expect(existsSync(JOURNAL(world))).toBe(true);
       } else {
-        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again and nothing changed$/);
+        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/);
         expect(newIds).toEqual([]);
         expect(existsSync(JOURNAL(world))).toBe(false);
       }
@@ -262,19 +294,20 @@ describe('failures along the way', () => {
     expect(existsSync(JOURNAL(world))).toBe(false);
   });
 
-  it('a private key that cannot be moved into place is rolled back, and the file in the way is left alone', async () => {
+  it('a private key that cannot be stored in its place deletes the new key again, and the file in the way is left alone', async () => {
     const world = newWorld();
     const out = join(dirname(world.configDir), 'new.pem');
     const ctx = contextFor(world);
     const deps = fakeDeps(world);
     deps.checkpoint = async (point) => {
-      if (point === 'minted') writeFileSync(out, 'somebody else');
+      if (point === 'answered') writeFileSync(out, 'somebody else');
     };
-    const result = await (await beginRotation(ctx, planRotation(ctx, { out }), deps)).run();
-    expect(result).toMatchObject({ outcome: 'rolled back', exitCode: ExitCode.usage });
-    expect(result.problem!.message).toContain(`could not move the new private key to ${out}`);
+    const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, { out }), deps)).run());
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/);
+    expect(error.message).toContain(` at ${out} `);
     expect(readFileSync(out, 'utf8')).toBe('somebody else');
-    expect(readdirSync(dirname(out)).filter((name) => name.startsWith('pending-'))).toEqual([]);
+    expect(existsSync(JOURNAL(world))).toBe(false);
     expect(expectOneWorkingKey(world)).toBe(world.oldId);
   });
 

@@ -1,0 +1,73 @@
+// A lock held for as long as a command runs (minutes, with hooks): a `<file>.lock` file naming its holder
+// (pid and start time). It never appears without its holder's name (written aside, then hard-linked into
+// place, which fails if a lock is there), is refused while its holder lives, and is taken over at once from a
+// holder that died (kill -9), so nothing waits for a lock to go stale.
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { processAlive, processStartTime } from '../process-identity.js';
+
+export interface Holder {
+  pid: number;
+  start?: string;
+}
+
+export type PidLock = { held: true; release(): void } | { held: false; holder: Holder };
+
+function readHolder(path: string): { text: string; holder: Holder } | undefined {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const [pid, start] = text.trim().split(' ');
+    return { text, holder: { pid: Number(pid), ...(start ? { start } : {}) } };
+  } catch {
+    return undefined;
+  }
+}
+
+const removeQuietly = (path: string) => {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+};
+
+/** Takes the lock of `file`, or says who holds it. */
+export function takePidLock(file: string): PidLock {
+  const lock = `${file}.lock`;
+  const mine = `${process.pid} ${processStartTime(process.pid) ?? ''}`.trim();
+  const aside = `${lock}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(aside, `${mine}\n`, { mode: 0o600 });
+  try {
+    // Bounded: each round either takes the lock, finds a live holder, or clears one dead holder's lock.
+    for (let round = 0; round < 5; round += 1) {
+      try {
+        linkSync(aside, lock);
+        return { held: true, release: () => readHolder(lock)?.text.trim() === mine && removeQuietly(lock) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const seen = readHolder(lock);
+      if (seen === undefined) continue;
+      if (processAlive(seen.holder.pid, seen.holder.start)) return { held: false, holder: seen.holder };
+      const stale = `${lock}.stale-${randomBytes(6).toString('hex')}`;
+      try {
+        renameSync(lock, stale);
+      } catch {
+        continue;
+      }
+      // Another process took the dead holder's place in between: its lock goes back (never over a newer one).
+      if (readHolder(stale)?.text !== seen.text) {
+        try {
+          linkSync(stale, lock);
+        } catch {
+          // a third process holds it now
+        }
+      }
+      removeQuietly(stale);
+    }
+    const last = readHolder(lock);
+    return { held: false, holder: last?.holder ?? { pid: 0 } };
+  } finally {
+    removeQuietly(aside);
+  }
+}
