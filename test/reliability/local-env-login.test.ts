@@ -90,10 +90,10 @@ describe('time login on a full disk', () => {
       session.expectKept();
       expect(filesBelow(dir)).toEqual(['tokens/default.json']);
 
-      // A settings write on the same full disk: exit 2 naming ENOSPC, no settings file, no lock left behind.
+      // A settings write on the same full disk: exit 2 naming the file, no settings file, no lock left behind.
       const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir });
       expect(set.exitCode, set.stderr).toBe(2);
-      expect(errorOf(set)).toEqual({ message: `cannot write the settings in ${dir}: ENOSPC`, hint: 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable' });
+      expect(errorOf(set)).toEqual({ message: `cannot write ${join(dir, 'settings.json')}: no space left on device`, hint: 'free some space on that file system, then run the command again' });
       expect(readdirSync(dir).filter((name) => !name.startsWith('filler-')).sort()).toEqual(['tokens']);
 
       // With room again, the same login goes through and replaces the token.

@@ -7,6 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
 import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
+import { fileSystemFailure } from './file-system-failure.js';
 import { ensurePrivateDir } from './private-dir.js';
 
 interface SettingSpec {
@@ -191,8 +192,7 @@ export class SettingsStore {
       if (error instanceof TridentError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
-      if (code && /^E[A-Z]+$/.test(code)) throw usageError(`cannot write the settings in ${this.dir}: ${code}`, 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable');
-      throw error;
+      throw fileSystemFailure(error, this.path) ?? error;
     } finally {
       this.cache = undefined;
     }

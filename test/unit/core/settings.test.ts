@@ -27,7 +27,7 @@ describe('writing settings', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'a-file');
     writeFileSync(file, '');
     const error = await new SettingsStore(file).update('default', { output: 'json' }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ exitCode: 2, message: `cannot write the settings in ${file}: EEXIST` });
+    expect(error).toMatchObject({ exitCode: 2, message: `cannot write ${join(file, 'settings.json')}: EEXIST` });
   });
 });
 
