@@ -1,4 +1,4 @@
-// Files trident keeps in its config dir (key files in keys/, key-ages.json) are read
+// Files trident keeps in its config dir (key files in keys/, key-ages.json, stored tokens in tokens/) are read
 // only if nobody else could have put them there: no link, not another user's, not writable by others, and
 // the same for the directories on the way. Otherwise exit 2 naming the path, before anything is sent.
 // TRIDENT_INSECURE_CONFIG=1 lets them through.
@@ -6,9 +6,9 @@ import { chmodSync, chownSync, mkdirSync, renameSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorOf, trident, useServices } from './harness.js';
-import { allRequestsFrom, copyOfKey, scratchDir } from './local-env-helpers.js';
+import { allRequestsFrom, configWithStoredToken, copyOfKey, scratchDir } from './local-env-helpers.js';
 
-const services = useServices(['keys']);
+const services = useServices(['keys', 'time']);
 const INSECURE = { TRIDENT_INSECURE_CONFIG: '1' };
 const OTHER_UID = 4242;
 
@@ -89,5 +89,23 @@ describe('a key file and key ages kept in the config dir', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as Array<{ api_key: string; in_use: boolean }>;
     expect(listed.find((key) => key.in_use)?.api_key).toBe(services.keys.bootstrap.keyId);
+  });
+});
+
+describe('a stored token kept in the config dir', () => {
+  it('tokens/ a link to a directory elsewhere: time projects exits 2 naming it, nothing sent; TRIDENT_INSECURE_CONFIG=1 lets it through', async () => {
+    const configDir = join(scratchDir(), 'config');
+    const { tokenFile } = configWithStoredToken(services, configDir);
+    const env = { TRIDENT_TIME_URL: services.time.url, TRIDENT_CA_FILE: services.time.caFile! };
+    const tokensDir = join(tokenFile, '..');
+    replaceWithLink(tokensDir);
+    const { result, sent } = await run(['time', 'projects'], configDir, env);
+    expect(result.exitCode, result.stderr).toBe(2);
+    expect(errorOf(result)).toEqual({ message: `directory ${tokensDir} is a symbolic link: refused`, hint: DIR_LINK_HINT });
+    expect(sent).toEqual([]);
+
+    const insecure = await run(['time', 'projects'], configDir, { ...env, ...INSECURE });
+    expect(insecure.result.exitCode, insecure.result.stderr).toBe(0);
+    expect(insecure.sent).toEqual(['GET /api/v1/projects']);
   });
 });
