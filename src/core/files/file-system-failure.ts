@@ -19,6 +19,12 @@ const OTHER_HINT = 'check the disk (space, read-only) and the permissions of tha
 /** System calls that only look: an error in one of them is a failure to read; any other, to write. */
 const READING = new Set(['read', 'scandir', 'opendir', 'stat', 'lstat', 'fstat', 'readlink', 'access', 'realpath']);
 
+/** An open refused for permission may have been for reading or for writing: it is said as it was. */
+function verbOf(syscall: string | undefined, code: string): string {
+  if (syscall && READING.has(syscall)) return 'read';
+  return syscall === 'open' && (code === 'EACCES' || code === 'EPERM') ? 'open' : 'write';
+}
+
 /**
  * The error as exit 2: `cannot write <path>: no space left on device` and a hint. `path` names the file the
  * caller was writing (the error's own may be a temp file, or missing, as for a write to an open file).
@@ -31,8 +37,7 @@ export function fileSystemFailure(error: unknown, path?: string): TridentError |
   const where = path ?? (typeof own === 'string' ? own : undefined);
   const known = ENVIRONMENT[code];
   if (!known && where === undefined) return undefined;
-  const verb = syscall && READING.has(syscall) ? 'read' : 'write';
-  const failed = new TridentError(ExitCode.usage, `cannot ${verb} ${where ?? 'a file'}: ${known?.reason ?? code}`, { hint: known?.hint ?? OTHER_HINT, cause: error });
+  const failed = new TridentError(ExitCode.usage, `cannot ${verbOf(syscall, code)} ${where ?? 'a file'}: ${known?.reason ?? code}`, { hint: known?.hint ?? OTHER_HINT, cause: error });
   failed.stack = error.stack;
   return failed;
 }

@@ -240,6 +240,8 @@ describe('error reporting of the environment', () => {
     });
     expect(report(errno('EACCES', 'scandir', '/cfg/rotations')).text).toBe('trident: cannot read /cfg/rotations: permission denied\nhint: check the permissions of that path and of the directories above it\n');
     expect(report(errno('EDQUOT', 'open', '/cfg/settings.json')).text).toMatch(/^trident: cannot write \/cfg\/settings.json: disk quota exceeded\nhint: free some space within your disk quota/);
+    // An open refused for permission may have been a read.
+    expect(report(errno('EACCES', 'open', '/cfg/pending/a.json')).text).toMatch(/^trident: cannot open \/cfg\/pending\/a.json: permission denied\n/);
   });
 
   it('one of those without a path (a write to an open file) is exit 2 too; another code is exit 2 only with a path', () => {
