@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
-import { readConfigFile } from '../core/files/config-files.js';
+import { assertConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
 import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/files/secret-file.js';
 
@@ -22,8 +22,9 @@ export function tokenPath(configDir: string, profile: string): string {
   return join(configDir, 'tokens', `${profile}.json`);
 }
 
-/** Throws (exit 2) before a login if the token could not be stored afterwards. */
-export function preflightTokenPath(path: string): void {
+/** Throws (exit 2) before a login if the token could not be stored afterwards, or not read back. */
+export function preflightTokenPath(configDir: string, path: string): void {
+  assertConfigDir(configDir, 'tokens', 'directory');
   preflightSecretPath(path, { force: true });
 }
 

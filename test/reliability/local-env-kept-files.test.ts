@@ -5,7 +5,8 @@
 import { chmodSync, chownSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorOf, trident, useServices } from './harness.js';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
+import { envFor, errorOf, trident, useServices } from './harness.js';
 import { allRequestsFrom, configWithStoredToken, copyOfKey, scratchDir } from './local-env-helpers.js';
 
 const services = useServices(['keys', 'time']);
@@ -92,11 +93,41 @@ describe('a key file and key ages kept in the config dir', () => {
   });
 });
 
+describe('writing where trident could not read back', () => {
+  it('keys generate into a keys/ that is a link: exit 2 naming it before the request, nothing minted', async () => {
+    const configDir = join(scratchDir(), 'config');
+    const keysDir = join(configDir, 'keys');
+    mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+    replaceWithLink(keysDir);
+    const { result, sent } = await run(['keys', 'generate', '--name', 'through-a-link'], configDir, envFor.keys(services));
+    expect(result.exitCode, result.stderr).toBe(2);
+    expect(errorOf(result)).toEqual({ message: `directory ${keysDir} is a symbolic link: refused`, hint: DIR_LINK_HINT });
+    expect(sent).toEqual([]);
+    expect(services.keys.control.listKeys().some((key) => key.name === 'through-a-link')).toBe(false);
+  });
+
+  it('time login into a tokens/ that is a link: exit 2 naming it before the request', async () => {
+    const configDir = join(scratchDir(), 'config');
+    const tokensDir = join(configDir, 'tokens');
+    mkdirSync(tokensDir, { recursive: true, mode: 0o700 });
+    replaceWithLink(tokensDir);
+    const sent = allRequestsFrom(services);
+    const result = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
+      configDir,
+      env: envFor.timeServer(services),
+      input: `${SANDBOX_TIME_USER.password}\n`,
+    });
+    expect(result.exitCode, result.stderr).toBe(2);
+    expect(errorOf(result)).toEqual({ message: `directory ${tokensDir} is a symbolic link: refused`, hint: DIR_LINK_HINT });
+    expect(sent()).toEqual([]);
+  });
+});
+
 describe('a stored token kept in the config dir', () => {
   it('tokens/ a link to a directory elsewhere: time projects exits 2 naming it, nothing sent; TRIDENT_INSECURE_CONFIG=1 lets it through', async () => {
     const configDir = join(scratchDir(), 'config');
     const { tokenFile } = configWithStoredToken(services, configDir);
-    const env = { TRIDENT_TIME_URL: services.time.url, TRIDENT_CA_FILE: services.time.caFile! };
+    const env = envFor.timeServer(services);
     const tokensDir = join(tokenFile, '..');
     replaceWithLink(tokensDir);
     const { result, sent } = await run(['time', 'projects'], configDir, env);

@@ -32,13 +32,22 @@ export function readConfigFile(configDir: string, path: string, what: string, ma
  */
 export function listConfigDir(configDir: string, sub: string, what: string): string[] {
   const dir = join(configDir, sub);
-  if (!trustedWayTo(configDir, dir) || !assertOwnEntry(dir, what, 'directory')) return [];
+  if (!assertConfigDir(configDir, sub, what)) return [];
   try {
     return readdirSync(dir).sort();
   } catch (error) {
     if (missing(error)) return [];
     throw error;
   }
+}
+
+/**
+ * Checks `<configDir>/<sub>` and the way to it as readConfigFile would (exit 2 otherwise); false when it is
+ * missing. Called before writing there too: a file trident could not read back is not written.
+ */
+export function assertConfigDir(configDir: string, sub: string, what: string): boolean {
+  const dir = join(configDir, sub);
+  return trustedWayTo(configDir, dir) && assertOwnEntry(dir, what, 'directory');
 }
 
 /** Whether `path` names a file in `<configDir>/<sub>`, by its name alone (links are readConfigFile's to refuse). */
