@@ -1,14 +1,17 @@
 // Where a keys command gets its service URL and signing key: flag > environment > profile (the PEM itself
 // may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { requireSetting } from '../core/files/missing-setting.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
+import { isInConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
+import { checkKeyAges } from './key-ages.js';
 import { privateKeyFromPem } from './mint/keypair.js';
 import { anyPending } from './mint/pending.js';
 import type { Signer } from './signing.js';
@@ -41,20 +44,39 @@ export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
   return resolveKeysUrl(value, origin).url;
 }
 
+/**
+ * A key file in <config dir>/keys/ is one trident keeps (no link, nothing on its way that others can write);
+ * one the user names elsewhere may be a link whose target passes the same checks.
+ */
 function readKeyFile(ctx: Context, file: string): string {
   try {
-    // Read first: a path that cannot be read (a directory, a missing file) gets no warning about its mode.
-    const pem = readFileCappedSync(file, INPUT_CAPS.key, `private key file ${file}`);
-    assertTrustedFile(file, 'private key file', 'follow');
+    const pem = isInConfigDir(ctx.configDir, 'keys', resolve(file)) ? readKeptKeyFile(ctx, file) : readNamedKeyFile(file);
     const mode = statSync(file).mode;
     if ((mode & 0o077) !== 0) ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
     return pem;
   } catch (error) {
     if (error instanceof TridentError) throw error;
-    throw new TridentError(ExitCode.auth, `cannot read private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      hint: 'check --private-key, TRIDENT_PRIVATE_KEY_FILE or keys.privateKeyFile',
-    });
+    throw unreadableKeyFile(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
+}
+
+function readKeptKeyFile(ctx: Context, file: string): string {
+  const pem = readConfigFile(ctx.configDir, resolve(file), 'private key file', INPUT_CAPS.key);
+  if (pem === undefined) throw unreadableKeyFile(file, 'ENOENT');
+  return pem;
+}
+
+function readNamedKeyFile(file: string): string {
+  // Read first: a path that cannot be read (a directory, a missing file) gets no warning about its mode.
+  const pem = readFileCappedSync(file, INPUT_CAPS.key, `private key file ${file}`);
+  assertTrustedFile(file, 'private key file', 'follow');
+  return pem;
+}
+
+function unreadableKeyFile(file: string, reason: string): TridentError {
+  return new TridentError(ExitCode.auth, `cannot read private key file ${file}: ${reason}`, {
+    hint: 'check --private-key, TRIDENT_PRIVATE_KEY_FILE or keys.privateKeyFile',
+  });
 }
 
 /** The private key: --private-key or TRIDENT_PRIVATE_KEY_FILE, else the PEM in TRIDENT_PRIVATE_KEY, else the profile's file. */
@@ -93,6 +115,8 @@ export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysCo
 
 /** A client for `connection`; rotation builds a second one signed by the new key to verify it. */
 export async function openKeysClient(ctx: Context, connection: KeysConnection): Promise<KeysClient> {
+  // Key ages decide what a rotation replaces: a planted file is refused before anything is sent.
+  checkKeyAges(ctx);
   const http = await ctx.http({ serviceName: 'keys service', baseUrl: connection.baseUrl });
   return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
 }

@@ -1,11 +1,13 @@
 // How old a key is: the service's created_ts when it gives one, else trident's own record of when it made
 // the key or first saw it in use (<config dir>/key-ages.json, 0600). The record is a convenience: failing to
-// read or write it never fails a command (it is noted under --debug). It is changed under the settings' kind of
-// lock, so that commands running at once (parallel jobs on one config dir) each keep their change.
-import { existsSync, readFileSync } from 'node:fs';
+// read or write it never fails a command (it is noted under --debug), but one that someone else could have
+// planted is refused before anything is sent. It is changed under the settings' kind of lock, so that commands
+// running at once (parallel jobs on one config dir) each keep their change.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { usageError } from '../core/errors.js';
+import { TridentError, usageError } from '../core/errors.js';
+import { readConfigFile } from '../core/files/config-files.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { writeSecretFile } from '../core/files/secret-file.js';
 import { withLock } from '../core/files/settings-lock.js';
@@ -57,16 +59,26 @@ function serviceCreated(key: ApiKey): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/**
+ * The records; {} when there are none or they do not parse. A file someone else could have planted (a link,
+ * another user's, writable by others) is refused (exit 2): ages decide which key a rotation replaces.
+ */
 function readRecords(ctx: Context): Records {
   const file = agesFile(ctx);
-  if (!existsSync(file)) return {};
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const text = readConfigFile(ctx.configDir, file, 'key ages file');
+    const parsed = text === undefined ? {} : (JSON.parse(text) as unknown);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Records) : {};
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     ctx.log.debug(`ignoring ${file}: ${(error as Error).message}`);
     return {};
   }
+}
+
+/** Before a keys command sends anything: the key ages file can be trusted (exit 2 otherwise). */
+export function checkKeyAges(ctx: Context): void {
+  readRecords(ctx);
 }
 
 /** `change` says whether it changed the records; it is tried without the lock first, as most calls change nothing. */

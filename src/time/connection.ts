@@ -70,7 +70,7 @@ export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | 
   }
   if (fromEnv) return { token: fromEnv, source: 'env' };
   if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
-  const stored = loadToken(storedTokenPath(ctx), (message) => ctx.log.warn(message));
+  const stored = loadToken(ctx.configDir, ctx.profile, (message) => ctx.log.warn(message));
   return stored ? { token: stored.token, source: 'stored', userAgent: stored.userAgent || undefined } : undefined;
 }
 

@@ -1,10 +1,11 @@
 // The token `time login` obtained, one file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
 // in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
+import { assertConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
 import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/files/secret-file.js';
 
@@ -21,8 +22,9 @@ export function tokenPath(configDir: string, profile: string): string {
   return join(configDir, 'tokens', `${profile}.json`);
 }
 
-/** Throws (exit 2) before a login if the token could not be stored afterwards. */
-export function preflightTokenPath(path: string): void {
+/** Throws (exit 2) before a login if the token could not be stored afterwards, or not read back. */
+export function preflightTokenPath(configDir: string, path: string): void {
+  assertConfigDir(configDir, 'tokens', 'directory');
   preflightSecretPath(path, { force: true });
 }
 
@@ -30,11 +32,11 @@ export async function saveToken(path: string, stored: StoredToken): Promise<void
   await writeSecretFile(path, `${JSON.stringify(stored, null, 2)}\n`, { force: true });
 }
 
-/** The stored token, or undefined when there is none. `warn` hears about a file others can read. */
-export function loadToken(path: string, warn?: (message: string) => void): StoredToken | undefined {
-  if (!existsSync(path)) return undefined;
-  assertTrustedFile(path, 'token file', 'refuse');
-  const text = readTokenText(path);
+/** The profile's stored token, or undefined when there is none. `warn` hears about a file others can read. */
+export function loadToken(configDir: string, profile: string, warn?: (message: string) => void): StoredToken | undefined {
+  const path = tokenPath(configDir, profile);
+  const text = readTokenText(path, () => readConfigFile(configDir, path, 'token file', INPUT_CAPS.token));
+  if (text === undefined) return undefined;
   if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
   const parsed = parseTokenText(text);
   if (!parsed?.token || !isTokenShaped(parsed.token)) throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
@@ -55,7 +57,7 @@ export const removeToken = removeSecretFile;
  * token on one line.
  */
 export function readTokenFile(path: string): { token: string; userAgent?: string } {
-  const text = readTokenText(path);
+  const text = readTokenText(path, () => readFileCappedSync(path, INPUT_CAPS.token, `token file ${path}`));
   assertTrustedFile(path, 'token file', 'follow');
   const parsed = parseTokenText(text);
   const token = parsed ? parsed.token : text.trim();
@@ -74,9 +76,9 @@ export function isTokenShaped(token: string): boolean {
 }
 
 /** A token file that cannot be read is a missing credential (exit 4), like a private key file; one too large for a token, exit 2. */
-function readTokenText(path: string): string {
+function readTokenText<T extends string | undefined>(path: string, read: () => T): T {
   try {
-    return readFileCappedSync(path, INPUT_CAPS.token, `token file ${path}`);
+    return read();
   } catch (error) {
     if (error instanceof TridentError) throw error;
     throw new TridentError(ExitCode.auth, `cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {

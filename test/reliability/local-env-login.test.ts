@@ -1,14 +1,13 @@
 // `time login` in a hostile environment: a token it would later refuse (spaces, control characters) or that
 // does not work never replaces a working stored one; a token issued but not storable (a full disk: a 64 KiB
 // tmpfs) is revoked again and the user told — exit 8 or 2, never 1. The sandbox's record shows what was sent.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import type { RecordedRequest } from '../../src/sandbox/http/server.js';
 import { envFor, errorOf, trident, useServices } from './harness.js';
-import { configWithStoredToken, scratchDir } from './local-env-helpers.js';
+import { configWithStoredToken, filesBelow, fillDisk, onTinyTmpfs, scratchDir, tmpfsProbe } from './local-env-helpers.js';
 
 const services = useServices(['time']);
 const KEPT = 'the stored token, if any, was left as it was';
@@ -72,33 +71,13 @@ describe('time login never replaces a working token with one it would refuse', (
   });
 });
 
-/** A 64 KiB tmpfs mounted on a fresh directory, or why it cannot be. */
-function mountTinyTmpfs(): { dir?: string; why?: string } {
-  const dir = join(scratchDir(), 'config');
-  mkdirSync(dir, { mode: 0o700 });
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (error) {
-    return { why: String((error as { stderr?: Buffer }).stderr ?? error).trim() };
-  }
-}
-
-const probe = mountTinyTmpfs();
-if (probe.dir) execFileSync('umount', [probe.dir]);
+const tmpfs = tmpfsProbe();
 
 describe('time login on a full disk', () => {
-  it.skipIf(!probe.dir)(`exit 2 naming ENOSPC, the issued token revoked again, the stored one and the directory untouched${probe.why ? ` (skipped: cannot mount a tmpfs: ${probe.why})` : ''}`, async () => {
-    const { dir } = mountTinyTmpfs();
-    try {
-      const session = loggedIn(dir!);
-      let filled = 0;
-      try {
-        for (; filled < 1024; filled += 1) writeFileSync(join(dir!, `filler-${filled}`), Buffer.alloc(4096, 1));
-      } catch (error) {
-        expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
-      }
-      expect(filled).toBeLessThan(1024);
+  it.skipIf(!tmpfs.can)(`exit 2 naming ENOSPC, the issued token revoked again, the stored one and the directory untouched${tmpfs.skipped}`, () =>
+    onTinyTmpfs(async (dir) => {
+      const session = loggedIn(dir);
+      const freeAll = fillDisk(dir);
       const result = await session.login();
       expect(result.exitCode, result.stderr).toBe(2);
       expect(errorOf(result)).toEqual({
@@ -109,23 +88,21 @@ describe('time login on a full disk', () => {
       expect(lines(sent)).toEqual(['POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke']);
       expect(services.time.control.hasToken(bearer(sent[2]))).toBe(false);
       session.expectKept();
-      expect(readdirSync(join(dir!, 'tokens'))).toEqual(['default.json']);
+      expect(filesBelow(dir)).toEqual(['tokens/default.json']);
 
-      // A settings write on the same full disk: exit 2 naming ENOSPC, no settings file, no lock left behind.
-      const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir! });
+      // A settings write on the same full disk: exit 2 naming the file, no settings file, no lock left behind.
+      const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir });
       expect(set.exitCode, set.stderr).toBe(2);
-      expect(errorOf(set)).toEqual({ message: `cannot write the settings in ${dir}: ENOSPC`, hint: 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable' });
-      expect(readdirSync(dir!).filter((name) => !name.startsWith('filler-')).sort()).toEqual(['tokens']);
+      expect(errorOf(set)).toEqual({ message: `cannot write ${join(dir, 'settings.json')}: no space left on device`, hint: 'free some space on that file system, then run the command again' });
+      expect(readdirSync(dir).filter((name) => !name.startsWith('filler-')).sort()).toEqual(['tokens']);
 
       // With room again, the same login goes through and replaces the token.
-      for (let n = 0; n < filled; n += 1) rmSync(join(dir!, `filler-${n}`));
+      freeAll();
       const again = await session.login();
       expect(again.exitCode, again.stderr).toBe(0);
       const stored = JSON.parse(readFileSync(session.tokenFile, 'utf8')) as { token: string };
       expect(stored.token).not.toBe(session.token);
       expect(services.time.control.hasToken(stored.token)).toBe(true);
-    } finally {
-      execFileSync('umount', [dir!]);
-    }
-  });
+    }),
+  );
 });

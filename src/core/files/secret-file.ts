@@ -7,6 +7,7 @@ import { dirname, join, basename } from 'node:path';
 import { ensurePrivateDir } from './private-dir.js';
 import { TridentError, usageError } from '../errors.js';
 import { assertTrustedDir } from './file-trust.js';
+import { failedAt } from './file-system-failure.js';
 
 export interface SecretWriteOptions {
   /** Replace an existing file. */
@@ -42,26 +43,32 @@ export function preflightSecretDir(dir: string): void {
   }
 }
 
-/** Writes `content` to `path` with mode 0600, atomically. */
+/**
+ * Writes `content` to `path` with mode 0600, atomically. If anything fails (a full disk, a read-only mount)
+ * the temp file goes too, so that nothing half-written is left for a later command to find, and the error
+ * names `path`.
+ */
 export async function writeSecretFile(path: string, content: string | Buffer, options: SecretWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
-  if (!existsSync(dir)) ensurePrivateDir(dir);
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', 0o600);
+  let created = false;
   try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } catch (error) {
+    if (!existsSync(dir)) ensurePrivateDir(dir);
+    const handle = await fs.open(tmp, 'wx', 0o600);
+    created = true;
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
     await handle.close();
-    await fs.unlink(tmp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
     await moveSecretFile(tmp, path, options);
   } catch (error) {
-    await fs.unlink(tmp).catch(() => undefined);
-    throw error;
+    // Only a temp file this call made: 'wx' failing means the name was someone else's.
+    if (created) await fs.unlink(tmp).catch(() => undefined);
+    throw failedAt(error, path);
   }
 }
 

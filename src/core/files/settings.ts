@@ -1,12 +1,12 @@
 // Profiles and the precedence flag > env > profile > default, with the source of every value.
 // Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
 // writes atomically, with the file at 0600 and the directory at 0700.
-import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { INPUT_CAPS, readFileCappedSync } from './capped-read.js';
 import { TridentError, usageError } from '../errors.js';
-import { assertTrustedDir, assertTrustedFile } from './file-trust.js';
+import { readConfigFile } from './config-files.js';
+import { assertTrustedDir } from './file-trust.js';
+import { fileSystemFailure } from './file-system-failure.js';
 import { ensurePrivateDir } from './private-dir.js';
 
 interface SettingSpec {
@@ -108,17 +108,14 @@ export class SettingsStore {
   /** The file as stored, after checking that only its owner can have written it and that it has the right shape. */
   private read(): SettingsFile {
     if (!this.cache) {
-      assertTrustedDir(this.dir, 'config directory');
-      if (!existsSync(this.path)) return (this.cache = {});
-      assertTrustedFile(this.path, 'settings file', 'refuse');
-      let text: string;
+      let text: string | undefined;
       try {
-        text = readFileCappedSync(this.path, INPUT_CAPS.settings, `settings file ${this.path}`);
+        text = readConfigFile(this.dir, this.path, 'settings file');
       } catch (error) {
         if (error instanceof TridentError) throw error;
         throw usageError(`cannot read settings ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'check the file and its directory');
       }
-      this.cache = parseSettings(text, this.path);
+      this.cache = text === undefined ? {} : parseSettings(text, this.path);
     }
     return this.cache;
   }
@@ -191,8 +188,7 @@ export class SettingsStore {
       if (error instanceof TridentError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
-      if (code && /^E[A-Z]+$/.test(code)) throw usageError(`cannot write the settings in ${this.dir}: ${code}`, 'check TRIDENT_CONFIG_DIR, and that the directory is yours and writable');
-      throw error;
+      throw fileSystemFailure(error, this.path) ?? error;
     } finally {
       this.cache = undefined;
     }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
+import { assertConfigDir } from '../../core/files/config-files.js';
 import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
 
 /** `--out -`: the PEM goes to stdout. */
@@ -28,8 +29,12 @@ export function outPath(out: string | undefined): string | undefined {
 export function preflightKeyTarget(ctx: Context, out: string | undefined, options: SecretWriteOptions = {}): void {
   if (out === STDOUT) return;
   const path = outPath(out);
-  if (path === undefined) preflightSecretDir(keysDir(ctx));
-  else preflightSecretPath(path, options);
+  if (path === undefined) {
+    assertConfigDir(ctx.configDir, 'keys', 'directory');
+    preflightSecretDir(keysDir(ctx));
+  } else {
+    preflightSecretPath(path, options);
+  }
 }
 
 export async function storePrivateKey(path: string, pem: string, options: SecretWriteOptions = {}): Promise<void> {

@@ -18,7 +18,7 @@ export interface LoginOptions extends UrlFlag {
 export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const baseUrl = timeBaseUrl(ctx, opts.url);
   const path = storedTokenPath(ctx);
-  preflightTokenPath(path);
+  preflightTokenPath(ctx.configDir, path);
   const email = (opts.email ?? (await askEmail(ctx))).trim();
   if (email === '') throw usageError('the email must not be empty');
   const password = opts.passwordStdin ? (await readStreamCapped(ctx.io.stdin, INPUT_CAPS.token, 'the password on stdin')).replace(/\r?\n$/, '') : await askPassword(ctx);

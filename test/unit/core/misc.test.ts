@@ -11,6 +11,7 @@ import { preflightSecretPath, writeSecretFile } from '../../../src/core/files/se
 import { serviceMessage } from '../../../src/core/http/service-message.js';
 import { assertSecureUrl, joinUrl, parseBaseUrl } from '../../../src/core/http/url.js';
 import { reportError } from '../../../src/core/term/report-error.js';
+import { failedAt, fileSystemFailure } from '../../../src/core/files/file-system-failure.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trident-core-'));
 
@@ -221,13 +222,42 @@ describe('file trust (core/files/file-trust.ts)', () => {
 });
 
 describe('error reporting of the environment', () => {
-  it('a file-system error no command caught (ENOSPC, EROFS, EACCES …) is exit 2 naming the file, never a bug', () => {
+  const report = (error: unknown) => {
     let text = '';
     const stream = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
-    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/cfg/keys/x.pem' });
-    expect(reportError(full, stream, false)).toBe(2);
-    expect(text).toBe('trident: cannot write /cfg/keys/x.pem: ENOSPC\nhint: check the disk (space, read-only) and the permissions of that path\n');
+    return { code: reportError(error, stream, false), text };
+  };
+  const errno = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
+
+  it('a full disk, a read-only mount or a path that is not yours is exit 2 naming the file and what to do, never a bug', () => {
+    expect(report(errno('ENOSPC', 'write', '/cfg/keys/x.pem'))).toEqual({
+      code: 2,
+      text: 'trident: cannot write /cfg/keys/x.pem: no space left on device\nhint: free some space on that file system, then run the command again\n',
+    });
+    expect(report(errno('EROFS', 'mkdir', '/cfg/pending'))).toEqual({
+      code: 2,
+      text: 'trident: cannot write /cfg/pending: read-only file system\nhint: that file system is mounted read-only: remount it read-write, or set TRIDENT_CONFIG_DIR to a directory on a writable one\n',
+    });
+    expect(report(errno('EACCES', 'scandir', '/cfg/rotations')).text).toBe('trident: cannot read /cfg/rotations: permission denied\nhint: check the permissions of that path and of the directories above it\n');
+    expect(report(errno('EDQUOT', 'open', '/cfg/settings.json')).text).toMatch(/^trident: cannot write \/cfg\/settings.json: disk quota exceeded\nhint: free some space within your disk quota/);
+    // An open refused for permission may have been a read.
+    expect(report(errno('EACCES', 'open', '/cfg/pending/a.json')).text).toMatch(/^trident: cannot open \/cfg\/pending\/a.json: permission denied\n/);
+  });
+
+  it('one of those without a path (a write to an open file) is exit 2 too; another code is exit 2 only with a path', () => {
+    expect(report(errno('ENOSPC', 'write'))).toEqual({ code: 2, text: 'trident: cannot write a file: no space left on device\nhint: free some space on that file system, then run the command again\n' });
+    expect(report(errno('EIO', 'read', '/cfg/settings.json')).text).toBe('trident: cannot read /cfg/settings.json: EIO\nhint: check the disk (space, read-only) and the permissions of that path\n');
     // Without a path it is not known to be local: still a bug.
-    expect(reportError(Object.assign(new Error('x'), { code: 'EINVAL' }), stream, false)).toBe(1);
+    expect(report(Object.assign(new Error('x'), { code: 'EINVAL' })).code).toBe(1);
+  });
+
+  it('a writer names the file it was writing, not its temp file or nothing', () => {
+    const named = fileSystemFailure(errno('ENOSPC', 'open', '/cfg/keys/.x.pem.abc.tmp'), '/cfg/keys/x.pem');
+    expect(named?.message).toBe('cannot write /cfg/keys/x.pem: no space left on device');
+    const moved = failedAt(errno('ENOSPC', 'write'), '/cfg/keys/x.pem') as NodeJS.ErrnoException;
+    expect(moved).toMatchObject({ code: 'ENOSPC', syscall: 'write', path: '/cfg/keys/x.pem' });
+    expect(report(moved).text).toMatch(/^trident: cannot write \/cfg\/keys\/x.pem: no space left on device\n/);
+    const trident = new TridentError(2, 'x');
+    expect(failedAt(trident, '/y')).toBe(trident);
   });
 });

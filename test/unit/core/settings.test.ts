@@ -27,7 +27,7 @@ describe('writing settings', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'a-file');
     writeFileSync(file, '');
     const error = await new SettingsStore(file).update('default', { output: 'json' }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ exitCode: 2, message: `cannot write the settings in ${file}: EEXIST` });
+    expect(error).toMatchObject({ exitCode: 2, message: `cannot write ${join(file, 'settings.json')}: EEXIST` });
   });
 });
 
@@ -127,7 +127,7 @@ describe('settings file shape and trust', () => {
     expect(store.hasProfile('other')).toBe(false);
   });
 
-  it('refuses a settings file others can write, and a symlinked one', () => {
+  it('refuses a settings file others can write, a symlinked one, and one that is no regular file (a FIFO)', () => {
     const dir = freshDir();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const store = new SettingsStore(dir);
@@ -138,6 +138,10 @@ describe('settings file shape and trust', () => {
     mkdirSync(linked.dir, { recursive: true, mode: 0o700 });
     symlinkSync(store.path, linked.path);
     expect(() => linked.profiles()).toThrow(`settings file ${linked.path} is a symbolic link: refused`);
+    const fifo = new SettingsStore(freshDir());
+    mkdirSync(fifo.dir, { recursive: true, mode: 0o700 });
+    spawnSync('mkfifo', [fifo.path]);
+    expect(() => fifo.profiles()).toThrow(`settings file ${fifo.path} is not a regular file: refused`);
   });
 
   it('takes over a lock whose holder is dead at once, and removes lock and pid after the write', async () => {

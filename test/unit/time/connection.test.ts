@@ -63,7 +63,7 @@ describe('stored token file', () => {
     const path = tokenPath(configDir, 'default');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(configDir, 'tokens')).mode & 0o777).toBe(0o700);
-    expect(loadToken(path)).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
+    expect(loadToken(configDir, 'default')).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
   });
 
   it('warns when others can read it', async () => {
@@ -72,7 +72,7 @@ describe('stored token file', () => {
     const path = tokenPath(configDir, 'default');
     chmodSync(path, 0o644);
     const warnings: string[] = [];
-    loadToken(path, (message) => warnings.push(message));
+    loadToken(configDir, 'default', (message) => warnings.push(message));
     expect(warnings[0]).toContain('chmod 600');
   });
 });

@@ -1,0 +1,101 @@
+// A config dir on a full disk or a read-only file system (a 64 KiB tmpfs, filled or remounted read-only):
+// exit 2 naming the file and what to do, never 1 "unexpected error", nothing half-written left for a later
+// command to misread, and no key on the service that nobody holds.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, childEnv } from '../helpers/cli.js';
+import { expectEveryKeyHeld } from '../helpers/keys-sandbox.js';
+import { envFor, errorOf, trident, useServices } from './harness.js';
+import { allRequestsFrom, filesBelow, fillDisk, onTinyTmpfs, scratchDir, tmpfsProbe } from './local-env-helpers.js';
+
+const services = useServices(['keys']);
+const tmpfs = tmpfsProbe();
+const NO_SPACE_HINT = 'free some space on that file system, then run the command again';
+
+async function generate(configDir: string, name: string) {
+  const sent = allRequestsFrom(services);
+  const result = await trident(['keys', 'generate', '--name', name], { configDir, env: envFor.keys(services) });
+  return { result, sent: sent() };
+}
+
+describe('keys generate on a full disk', () => {
+  it.skipIf(!tmpfs.can)(`no room for the pending record: exit 2 naming it, nothing minted, nothing left behind${tmpfs.skipped}`, () =>
+    onTinyTmpfs(async (dir) => {
+      const freeAll = fillDisk(dir);
+      const { result, sent } = await generate(dir, 'no-room-at-all');
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(errorOf(result)).toEqual({ message: expect.stringMatching(new RegExp(`^cannot write ${dir}/pending/[0-9a-f]+\\.json: no space left on device$`)), hint: NO_SPACE_HINT });
+      expect(sent).toEqual(['GET /trade-api/v2/api_keys']);
+      expect(filesBelow(dir)).toEqual([]);
+
+      // With room again, nothing is left to settle and the key is made.
+      freeAll();
+      const again = await generate(dir, 'no-room-at-all');
+      expect(again.result.exitCode, again.result.stderr).toBe(0);
+      expect(again.sent).toEqual(['GET /trade-api/v2/api_keys', 'POST /trade-api/v2/api_keys/generate']);
+      expect(expectEveryKeyHeld(services.keys, 'no-room-at-all', join(dir, 'keys'))).toHaveLength(1);
+    }),
+  );
+
+  it.skipIf(!tmpfs.can)(`room for the pending record but not the key: exit 2 naming the key file, the key deleted again, nothing left behind${tmpfs.skipped}`, () =>
+    onTinyTmpfs(async (dir) => {
+      fillDisk(dir, 1);
+      const { result, sent } = await generate(dir, 'no-room-for-the-key');
+      expect(result.exitCode, result.stderr).toBe(2);
+      const { message } = errorOf(result);
+      expect(message).toMatch(new RegExp(`^could not store the private key of the new key \\S+ at ${dir}/keys/\\S+\\.pem \\(ENOSPC\\); the key was deleted on the service again$`));
+      expect(sent).toEqual(['GET /trade-api/v2/api_keys', 'POST /trade-api/v2/api_keys/generate', expect.stringMatching(/^DELETE \/trade-api\/v2\/api_keys\/\S+$/)]);
+      expect(expectEveryKeyHeld(services.keys, 'no-room-for-the-key', join(dir, 'keys'))).toEqual([]);
+      expect(filesBelow(dir)).toEqual([]);
+    }),
+  );
+});
+
+describe('config set where the settings cannot be written', () => {
+  it.skipIf(!tmpfs.can)(`a read-only file system: exit 2 naming the file, the settings as they were and still readable${tmpfs.skipped}`, () =>
+    onTinyTmpfs(async (dir) => {
+      const settings = join(dir, 'settings.json');
+      writeFileSync(settings, JSON.stringify({ profiles: { default: { output: 'table' } } }), { mode: 0o600 });
+      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir });
+      expect(set.exitCode, set.stderr).toBe(2);
+      expect(errorOf(set)).toEqual({
+        message: `cannot write ${settings}: read-only file system`,
+        hint: 'that file system is mounted read-only: remount it read-write, or set TRIDENT_CONFIG_DIR to a directory on a writable one',
+      });
+      const get = await trident(['config', 'get', 'output'], { configDir: dir });
+      expect(get.exitCode, get.stderr).toBe(0);
+      expect(get.stdout).toBe('table\n');
+    }),
+  );
+
+  it('a config dir its owner cannot write (run as nobody): exit 2 naming the file, nothing written', async () => {
+    const NOBODY = 65534;
+    const parent = scratchDir(0o711);
+    const dir = join(parent, 'config');
+    mkdirSync(dir, { mode: 0o700 });
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, '{}', { mode: 0o600 });
+    chownSync(dir, NOBODY, NOBODY);
+    chownSync(settings, NOBODY, NOBODY);
+    chmodSync(dir, 0o500);
+    const set = await execa(process.execPath, [BIN, 'config', 'set', 'output', 'json'], {
+      env: childEnv({ configDir: dir }),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      uid: NOBODY,
+      gid: NOBODY,
+    });
+    expect(set.exitCode, set.stderr).toBe(2);
+    expect(errorOf({ exitCode: set.exitCode ?? -1, stdout: set.stdout, stderr: `${set.stderr}\n` })).toEqual({
+      message: `cannot write ${settings}: permission denied`,
+      hint: 'check the permissions of that path and of the directories above it',
+    });
+    expect(readFileSync(settings, 'utf8')).toBe('{}');
+    expect(filesBelow(dir)).toEqual(['settings.json']);
+  });
+});
