@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { processAlive, processStartTime } from '../process-identity.js';
+import { failedAt } from './file-system-failure.js';
 
 export interface Holder {
   pid: number;
@@ -36,7 +37,12 @@ export function takePidLock(file: string): PidLock {
   const lock = `${file}.lock`;
   const mine = `${process.pid} ${processStartTime(process.pid) ?? ''}`.trim();
   const aside = `${lock}.${randomBytes(6).toString('hex')}`;
-  writeFileSync(aside, `${mine}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(aside, `${mine}\n`, { mode: 0o600 });
+  } catch (error) {
+    removeQuietly(aside);
+    throw failedAt(error, lock);
+  }
   try {
     // Bounded: each round either takes the lock, finds a live holder, or clears one dead holder's lock.
     for (let round = 0; round < 5; round += 1) {

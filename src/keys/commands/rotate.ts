@@ -65,7 +65,7 @@ async function continueRotation(ctx: Context, opts: RotateCommandOptions, action
   const release = lockRotation(path);
   try {
     // Read again under the lock: another process may have moved it on, or finished it, meanwhile.
-    const current = readJournal(path);
+    const current = readJournal(ctx.configDir, path);
     if (!current) {
       ctx.log.info(`rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`);
       if (ctx.output.format !== 'table') await ctx.output.object({ outcome: `nothing to ${action}` });

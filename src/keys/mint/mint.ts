@@ -4,6 +4,7 @@
 // then the record goes. A lost answer is settled at once (lost-answer.ts); a process killed anywhere leaves
 // the record for the next keys command, or for the rotation's --resume / --abort.
 import { ExitCode, TridentError } from '../../core/errors.js';
+import { fileSystemFailure } from '../../core/files/file-system-failure.js';
 import { DEFAULT_SCOPES, type ApiKey, type CreatedKey, type NewKey } from '../client.js';
 import { deleteUnheldKey, type MintFailure } from './delete-unheld.js';
 import { STDOUT, stagePrivateKey, storePrivateKey, type StagedKey } from './key-files.js';
@@ -45,6 +46,8 @@ export interface MintSteps {
 const reason = (error: unknown) => (error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message));
 
 function storeFailure(apiKey: string, path: string, error: unknown): MintFailure {
+  const environment = fileSystemFailure(error, path);
+  if (environment) return { exitCode: environment.exitCode, message: `could not store the private key of the new key ${apiKey}: ${environment.message}`, hint: environment.hint, cause: error };
   return {
     exitCode: error instanceof TridentError ? error.exitCode : ExitCode.usage,
     message: `could not store the private key of the new key ${apiKey} at ${path} (${reason(error)})`,

@@ -3,8 +3,10 @@
 // the private half is in its place or the outcome is otherwise settled. A process killed in between leaves
 // the record for the next keys command against that service (or, for a rotation, its --resume / --abort).
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { TridentError } from '../../core/errors.js';
+import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
 import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 
 export interface PendingRecord {
@@ -44,6 +46,7 @@ export interface PendingEntry {
 export type NewRecord = Omit<PendingRecord, 'version' | 'pid' | 'written_at'>;
 
 export const pendingDir = (configDir: string): string => join(configDir, 'pending');
+const PENDING_DIR = 'pending records directory';
 
 /**
  * How long after its request a key may still appear: a slow service, or a gateway that answered 502/504 (or a
@@ -63,6 +66,7 @@ export function checkedUntil(record: PendingRecord): string {
 
 /** Before anything is sent: the record can be written (exit 2 otherwise). */
 export function preflightPending(configDir: string): void {
+  assertConfigDir(configDir, 'pending', PENDING_DIR);
   preflightSecretDir(pendingDir(configDir));
 }
 
@@ -107,15 +111,19 @@ function parseRecord(text: string): PendingRecord | undefined {
   }
 }
 
-/** The record at `path`, or undefined if it is gone or unreadable. */
-export function readPending(path: string): PendingEntry | undefined {
-  let text: string;
+/**
+ * The record at `path` (in <config dir>/pending), or undefined if it is gone or not a record. One that someone
+ * else could have planted is refused (exit 2): its contents decide which key is deleted.
+ */
+export function readPending(configDir: string, path: string): PendingEntry | undefined {
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readConfigFile(configDir, path, 'pending record');
+  } catch (error) {
+    if (error instanceof TridentError) throw error;
     return undefined;
   }
-  const record = parseRecord(text);
+  const record = text === undefined ? undefined : parseRecord(text);
   return record && { path, record };
 }
 
@@ -139,13 +147,12 @@ const ownedByRotation = (record: PendingRecord) => record.rotation !== undefined
  */
 export function claimPending(configDir: string, url: string): PendingEntry[] {
   const dir = pendingDir(configDir);
-  if (!existsSync(dir)) return [];
   const claimed: PendingEntry[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of listConfigDir(configDir, 'pending', PENDING_DIR)) {
     const stale = CLAIMED.exec(name);
     const id = stale ? stale[1]! : /^([0-9a-f]+)\.json$/.exec(name)?.[1];
     if (id === undefined) continue;
-    const entry = readPending(join(dir, name));
+    const entry = readPending(configDir, join(dir, name));
     if (entry === undefined || entry.record.url !== url || ownedByRotation(entry.record)) continue;
     // A claim of this process is one it holds already; a record "of" this pid was written by an earlier process.
     if (stale ? Number(stale[2]) === process.pid || processAlive(Number(stale[2])) : processAlive(entry.record.pid)) continue;
@@ -168,6 +175,5 @@ export function releasePending(entry: PendingEntry): void {
 
 /** Cheap test before anything is loaded: is there any record at all? */
 export function anyPending(configDir: string): boolean {
-  const dir = pendingDir(configDir);
-  return existsSync(dir) && readdirSync(dir).some((name) => name.includes('.json'));
+  return listConfigDir(configDir, 'pending', PENDING_DIR).some((name) => name.includes('.json'));
 }

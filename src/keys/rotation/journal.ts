@@ -1,9 +1,9 @@
 // The journal of a key rotation: one JSON file in <config dir>/rotations/ (0600, replaced atomically with
 // fsync) rewritten before and after every step, so that a process killed at any point leaves a record from
 // which `keys rotate --resume` finishes the rotation and `keys rotate --abort` undoes it.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TridentError, ExitCode, usageError } from '../../core/errors.js';
+import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
 import { removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey } from '../client.js';
 
@@ -129,12 +129,20 @@ export function describeOwner(owner: KeyOwner): string {
   return owner.mode === 'profile' ? `profile "${owner.profile}"` : `key ${owner.keyId} (from flags or the environment)`;
 }
 
-export function readJournal(path: string): Journal | undefined {
-  if (!existsSync(path)) return undefined;
+const ROTATIONS_DIR = 'rotations directory';
+
+/**
+ * The journal at `path` (in <config dir>/rotations), or undefined when there is none. One that someone else
+ * could have planted is refused (exit 2): it names the commands a --resume runs.
+ */
+export function readJournal(configDir: string, path: string): Journal | undefined {
   let journal: Journal;
   try {
-    journal = JSON.parse(readFileSync(path, 'utf8')) as Journal;
+    const text = readConfigFile(configDir, path, 'rotation journal');
+    if (text === undefined) return undefined;
+    journal = JSON.parse(text) as Journal;
   } catch (error) {
+    if (error instanceof TridentError) throw error;
     throw usageError(`cannot read the rotation journal ${path}: ${(error as Error).message}`, 'it records a rotation in progress: repair it, or remove it once you have checked your keys with trident keys list');
   }
   if (journal.version !== 2 || !PHASES.includes(journal.phase)) {
@@ -143,13 +151,17 @@ export function readJournal(path: string): Journal | undefined {
   return journal;
 }
 
+/** Before a journal is written: the rotations directory is one trident will read back (exit 2 otherwise). */
+export function assertRotationsDir(configDir: string): void {
+  assertConfigDir(configDir, 'rotations', ROTATIONS_DIR);
+}
+
 /** Every journal in the config dir that rotates `keyId` (as its old or its new key). */
 export function journalsOfKey(configDir: string, keyId: string): Array<{ path: string; journal: Journal }> {
   const dir = rotationsDir(configDir);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return listConfigDir(configDir, 'rotations', ROTATIONS_DIR)
     .filter((name) => name.endsWith('.json'))
-    .map((name) => ({ path: join(dir, name), journal: readJournal(join(dir, name)) }))
+    .map((name) => ({ path: join(dir, name), journal: readJournal(configDir, join(dir, name)) }))
     .filter((entry): entry is { path: string; journal: Journal } => entry.journal?.old_key.api_key === keyId || entry.journal?.new_key?.api_key === keyId);
 }
 
@@ -160,11 +172,11 @@ export function inProgressError(path: string, journal: Journal): TridentError {
 }
 
 /** Writes the first version; fails (exit 2) if a journal is there already, even one written a moment ago by another process. */
-export async function createJournal(path: string, journal: Journal): Promise<void> {
+export async function createJournal(configDir: string, path: string, journal: Journal): Promise<void> {
   try {
     await writeSecretFile(path, JSON.stringify(journal, null, 2));
   } catch (error) {
-    const existing = error instanceof TridentError ? readJournal(path) : undefined;
+    const existing = error instanceof TridentError ? readJournal(configDir, path) : undefined;
     throw existing ? inProgressError(path, existing) : error;
   }
 }

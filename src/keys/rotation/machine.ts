@@ -4,7 +4,9 @@
 // killed anywhere, even inside resume or abort, leaves a journal that another resume or abort can finish.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
-import { ExitCode, TridentError } from '../../core/errors.js';
+import { ExitCode, TridentError, usageError } from '../../core/errors.js';
+import { isInConfigDir } from '../../core/files/config-files.js';
+import { fileSystemFailure } from '../../core/files/file-system-failure.js';
 import { removeSecretFile } from '../../core/files/secret-file.js';
 import { finishBeforeInterrupt, interruptHeldBack, setInterruptHint } from '../../core/term/interrupts.js';
 import type { ApiKey, NewKey } from '../client.js';
@@ -88,7 +90,8 @@ export class Rotation {
     setInterruptHint(() => this.pausedHint());
     try {
       return await work();
-    } catch (error) {
+    } catch (thrown) {
+      const error = fileSystemFailure(thrown) ?? thrown;
       const paused = error instanceof TridentError ? this.pausedHint() : undefined;
       if (!(error instanceof TridentError) || paused === undefined) throw error;
       throw new TridentError(error.exitCode, error.message, {
@@ -274,7 +277,10 @@ export class Rotation {
    */
   private async settleInterruptedMint(tools: MintTools, unwanted: boolean): Promise<boolean> {
     const j = this.journal;
-    const entry = j.pending === undefined ? undefined : readPending(j.pending);
+    if (j.pending !== undefined && !isInConfigDir(this.ctx.configDir, 'pending', j.pending)) {
+      throw usageError(`the rotation journal ${this.path} names a pending record outside ${this.ctx.configDir}/pending: ${j.pending}`, 'repair or remove the journal');
+    }
+    const entry = j.pending === undefined ? undefined : readPending(this.ctx.configDir, j.pending);
     if (entry === undefined) {
       await this.save({ pending: undefined });
       return false;

@@ -17,6 +17,7 @@ import {
   describeOwner,
   inProgressError,
   journalPath,
+  assertRotationsDir,
   journalsOfKey,
   readJournal,
   rotationsDir,
@@ -86,7 +87,7 @@ function keyOwner(ctx: Context, opts: RotateOptions, keyId: string): KeyOwner {
 const journalOfKey = (configDir: string, keyId: string): string => journalPath(configDir, { mode: 'env', keyId });
 
 function assertNothingInProgress(ctx: Context, path: string, keyId: string): void {
-  const existing = readJournal(path);
+  const existing = readJournal(ctx.configDir, path);
   if (existing) throw inProgressError(path, existing);
   const other = journalsOfKey(ctx.configDir, keyId)[0];
   if (other) throw inProgressError(other.path, other.journal);
@@ -104,6 +105,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   const targetFile = outPath(opts.out) ?? null;
   if (targetFile !== null && existsSync(targetFile)) throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
   preflightKeyTarget(ctx, opts.out);
+  assertRotationsDir(ctx.configDir);
   preflightSecretDir(rotationsDir(ctx.configDir));
   preflightPending(ctx.configDir);
   const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
@@ -156,7 +158,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
     warnings: [],
   };
   logStep(ctx, journal.steps[0]!);
-  await createJournal(plan.journalPath, journal);
+  await createJournal(ctx.configDir, plan.journalPath, journal);
   await deps.checkpoint('minting');
   return new Rotation(ctx, plan.journalPath, journal, deps, { resumed: false, oldClient: client });
 }
@@ -168,7 +170,7 @@ function profileRotation(ctx: Context, keyId: string | undefined): { path: strin
   const byKey = keyId === undefined ? undefined : journalsOfKey(ctx.configDir, keyId).find(ofProfile);
   if (byKey) return byKey;
   const path = journalPath(ctx.configDir, owner);
-  const journal = readJournal(path);
+  const journal = readJournal(ctx.configDir, path);
   return journal && { path, journal };
 }
 
