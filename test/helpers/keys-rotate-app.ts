@@ -1,6 +1,6 @@
 // The application of the hook e2e tests (test/helpers/key-app.mjs): a directory holding the key it uses,
 // seeded with the rotation's old key, the --deploy and --verify commands that drive it, and what it recorded.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
@@ -46,9 +46,9 @@ function flags(behaviour: AppBehaviour = {}): string {
   return given.join('') + (behaviour.untilRepaired ? ' --until-repaired' : '');
 }
 
-/** An application using key `keyId` (whose PEM is in `pemFile`), talking to the sandbox. */
-export function keyApp(sandbox: KeysSandbox, keyId: string, pemFile: string): KeyApp {
-  const dir = mkdtempSync(join(tmpdir(), 'trident-key-app-'));
+/** An application using key `keyId` (whose PEM is in `pemFile`), talking to the sandbox; its state in `dir`. */
+export function keyApp(sandbox: KeysSandbox, keyId: string, pemFile: string, dir = mkdtempSync(join(tmpdir(), 'trident-key-app-'))): KeyApp {
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'key.json'), JSON.stringify({ id: keyId, pem: readFileSync(pemFile, 'utf8') }));
   const command = (mode: string, behaviour?: AppBehaviour, ...args: string[]) => [process.execPath, APP, mode, dir, ...args].map(quote).join(' ') + flags(behaviour);
   return {

@@ -3,12 +3,13 @@
 // behind, finished, resumed or aborted: the profile holds one working key whose private half is on disk,
 // and no other key of the test is left on the service.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { fileMode } from './keys-sandbox.js';
+import { writeSettings } from './settings-file.js';
 
 export interface RotationSetup {
   configDir: string;
@@ -18,11 +19,6 @@ export interface RotationSetup {
   oldId: string;
   oldFile: string;
   journal: string;
-}
-
-function writeSettings(configDir: string, profile: string, values: Record<string, string>): void {
-  mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ profiles: { [profile]: values } }), { mode: 0o600 });
 }
 
 /**

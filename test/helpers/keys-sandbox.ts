@@ -1,13 +1,15 @@
 // What the keys e2e files share: a sandbox in a temp dir, the environment that points the CLI at it, and
 // counting the requests it received.
-import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startKeysSandbox, type KeysSandbox, type KeysSandboxOptions } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { untagged } from '../../src/keys/mint/tag.js';
+import { heldPublicKeys } from './held-keys.js';
+
+export { heldPublicKeys };
 
 export async function startSandbox(options: Partial<KeysSandboxOptions> = {}): Promise<KeysSandbox> {
   return startKeysSandbox({ dir: mkdtempSync(join(tmpdir(), 'trident-keys-sandbox-')), ...options });
@@ -46,24 +48,6 @@ export const keyExists = (sandbox: KeysSandbox, id: string): boolean => sandbox.
 
 /** The pending records in a config dir (create/generate requests whose outcome is not settled yet). */
 export const pendingFiles = (configDir: string): string[] => (existsSync(join(configDir, 'pending')) ? readdirSync(join(configDir, 'pending')) : []);
-
-/**
- * The public halves (SPKI PEM) of every private key file in `dirs`: what this machine holds. A key of the
- * service whose public half is not among them is a key nobody holds.
- */
-export function heldPublicKeys(...dirs: string[]): Set<string> {
-  const held = new Set<string>();
-  for (const dir of dirs.filter((d) => existsSync(d))) {
-    for (const name of readdirSync(dir).filter((file) => file.endsWith('.pem'))) {
-      try {
-        held.add(createPublicKey(createPrivateKey(readFileSync(join(dir, name), 'utf8'))).export({ type: 'spki', format: 'pem' }).toString());
-      } catch {
-        // not a private key: holds nothing
-      }
-    }
-  }
-  return held;
-}
 
 /** Every live key named `name` (with or without trident's tag) on the sandbox has its private half in one of `dirs`; returns their ids. */
 export function expectEveryKeyHeld(sandbox: KeysSandbox, name: string, ...dirs: string[]): string[] {

@@ -52,6 +52,11 @@ export interface RunningServer {
   /** Connections accepted so far: also counts clients whose request was refused unread (a 431 for huge headers). */
   readonly connections: number;
   faults: FaultInjector;
+  /**
+   * Resolves once no request is being handled, a delayed one included (a fault that acts late): what the
+   * service will ever do for the requests received so far is done.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,15 +70,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const requests: RecordedRequest[] = [];
   const faults = new FaultInjector();
   const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let idleWaiters: Array<() => void> = [];
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) {
-        send(res, { status: 500, body: { detail: `sandbox error: ${(error as Error).message}` } });
-      } else {
-        res.destroy();
-      }
-    });
+    inFlight += 1;
+    handle(req, res)
+      .catch((error: unknown) => {
+        if (!res.headersSent) {
+          send(res, { status: 500, body: { detail: `sandbox error: ${(error as Error).message}` } });
+        } else {
+          res.destroy();
+        }
+      })
+      .finally(() => {
+        inFlight -= 1;
+        if (inFlight > 0) return;
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const waiter of waiters) waiter();
+      });
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -193,6 +209,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     get connections() {
       return connections;
     },
+    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     close: () =>
       new Promise<void>((resolve) => {
         faults.clear();

@@ -6,11 +6,13 @@ import { createBootstrapKey, type BootstrapKey } from './bootstrap.js';
 import { generateRsaPair, parsePublicKeyPem } from './crypto.js';
 import { forbidden, invalid, methodNotAllowed, notFound } from './errors.js';
 import { isFcmSubtraderId, parseKeyRequest } from './input.js';
+import { KeyEventLog, type KeyEvent } from './events.js';
 import { RateLimiter, type RateLimit } from './rate-limit.js';
 import { KeyStore, type SandboxApiKey } from './store.js';
 import { json, startServer, type Handler, type RunningServer, type SandboxRequest, type SandboxResponse } from '../http/server.js';
 
 export type { SandboxApiKey } from './store.js';
+export type { KeyEvent } from './events.js';
 
 export interface KeysSandboxOptions {
   host?: string;
@@ -40,6 +42,10 @@ export interface KeysControl {
    * the key is minted as usual. undefined restores honest answers.
    */
   mangleGeneratedKeys(mangle: ((privateKeyPem: string) => string) | undefined): void;
+  /** Every key made or deleted through the API so far, oldest first (keys added here are not in it). */
+  events(): KeyEvent[];
+  /** The public half (SPKI PEM) of a key that exists or once existed, even deleted since. */
+  publicKeyPemEver(id: string): string | undefined;
 }
 
 export interface KeysSandbox {
@@ -61,6 +67,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
   const tolerance = options.clockToleranceMs ?? 30_000;
   const withoutCap = new Set(options.fcmSubtradersWithoutCap ?? []);
   const store = new KeyStore(now);
+  const events = new KeyEventLog();
   let rejectNew = false;
   let mangle: ((privateKeyPem: string) => string) | undefined;
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
@@ -86,7 +93,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
     return { warning: `FCM subtrader ${fcmSubtraderId} has no initial-margin cap; the key was still minted` };
   }
 
-  async function createOrGenerate(req: SandboxRequest, generate: boolean): Promise<SandboxResponse> {
+  async function createOrGenerate(req: SandboxRequest, generate: boolean, signer: string): Promise<SandboxResponse> {
     const parsed = parseKeyRequest(req.body, !generate);
     if (!parsed.ok) return invalid(parsed.message, parsed.details);
     const input = parsed.value;
@@ -101,6 +108,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
       { name: input.name, publicKey: publicKey!, scopes: input.scopes, subaccount: input.subaccount, fcmSubtraderId: input.fcmSubtraderId },
       rejectNew,
     );
+    events.record({ type: generate ? 'generate' : 'create', id: record.api_key, name: record.name, signer, at: now() });
     const body = privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: mangle ? mangle(privateKeyPem) : privateKeyPem };
     return json(201, { ...body, ...warningFor(input.fcmSubtraderId) });
   }
@@ -118,11 +126,15 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
     const denied = permissionError(auth.key.record, method);
     if (denied) return denied;
 
-    if (target.kind === 'generate') return createOrGenerate(req, true);
+    const signer = auth.key.record.api_key;
+    if (target.kind === 'generate') return createOrGenerate(req, true, signer);
     if (target.kind === 'key') {
-      return store.delete(target.id) ? { status: 204 } : notFound('api key not found');
+      const name = store.get(target.id)?.record.name;
+      if (name === undefined || !store.delete(target.id)) return notFound('api key not found');
+      events.record({ type: 'delete', id: target.id, name, signer, at: now() });
+      return { status: 204 };
     }
-    if (method === 'POST') return createOrGenerate(req, false);
+    if (method === 'POST') return createOrGenerate(req, false, signer);
     const filter = req.url.searchParams.get('fcm_subtrader_id');
     if (filter !== null && !isFcmSubtraderId(filter)) return invalid('fcm_subtrader_id must be shaped <user_id>_<suffix>');
     return json(200, { api_keys: store.list(filter ?? undefined) });
@@ -148,6 +160,8 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
       rejectNew = on;
     },
     publicKeyPem: (id) => store.get(id)?.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    publicKeyPemEver: (id) => store.publicKeyEver(id)?.export({ type: 'spki', format: 'pem' }).toString(),
+    events: () => events.all(),
     mangleGeneratedKeys(next) {
       mangle = next;
     },

@@ -27,6 +27,8 @@ export interface NewKey {
 
 export class KeyStore {
   private readonly keys = new Map<string, StoredKey>();
+  /** Every key's public half, kept after its delete: who held a key is still answerable once it is gone. */
+  private readonly publicKeysEver = new Map<string, KeyObject>();
 
   constructor(private readonly now: () => number) {}
 
@@ -40,11 +42,17 @@ export class KeyStore {
     };
     if (input.fcmSubtraderId !== undefined) record.fcm_subtrader_id = input.fcmSubtraderId;
     this.keys.set(record.api_key, { record, publicKey: input.publicKey, rejected });
+    this.publicKeysEver.set(record.api_key, input.publicKey);
     return copy(record);
   }
 
   get(id: string): StoredKey | undefined {
     return this.keys.get(id);
+  }
+
+  /** The public half of a key that exists or once existed. */
+  publicKeyEver(id: string): KeyObject | undefined {
+    return this.publicKeysEver.get(id);
   }
 
   delete(id: string): boolean {

@@ -578,6 +578,27 @@ describe('control', () => {
     expect(sb.control.listKeys()).toHaveLength(2);
     expect(sb.control.listKeys()[0]!.scopes).toEqual(['read', 'write']);
   });
+
+  it('events lists the keys made and deleted through the API with their signer; public halves outlive their keys', async () => {
+    const signer = addSigner();
+    const generated = await call('POST', '/api_keys/generate', { body: { name: 'g' } });
+    const pair = rsaPair();
+    const created = await call('POST', '/api_keys', { as: signer, body: { name: 'c', public_key: pair.publicKeyPem } });
+    const generatedId = generated.body.api_key.api_key as string;
+    const createdId = created.body.api_key.api_key as string;
+    const generatedPem = sb.control.publicKeyPem(generatedId);
+    expect((await call('DELETE', `/api_keys/${generatedId}`, { as: signer })).status).toBe(204);
+    expect((await call('DELETE', `/api_keys/${generatedId}`, { as: signer })).status).toBe(404);
+    expect(sb.control.events()).toStrictEqual([
+      { type: 'generate', id: generatedId, name: 'g', signer: boot.id, at: T0 },
+      { type: 'create', id: createdId, name: 'c', signer: signer.id, at: T0 },
+      { type: 'delete', id: generatedId, name: 'g', signer: signer.id, at: T0 },
+    ]);
+    expect(sb.control.publicKeyPem(generatedId)).toBeUndefined();
+    expect(sb.control.publicKeyPemEver(generatedId)).toBe(generatedPem);
+    expect(sb.control.publicKeyPemEver(createdId)).toBe(pair.publicKeyPem);
+    expect(sb.control.publicKeyPemEver(randomUUID())).toBeUndefined();
+  });
 });
 
 describe('faults', () => {
@@ -606,5 +627,17 @@ describe('faults', () => {
     expect(sb.control.listKeys().map((k) => k.name)).toEqual(['sandbox-bootstrap', 'lost']);
     sb.server.faults.clear();
     await expect(pending).rejects.toThrow();
+  });
+
+  it('idle waits for a request delayed before processing: its key is minted by then', async () => {
+    await sb.server.idle();
+    sb.server.faults.add({ method: 'POST', path: `${BASE}/api_keys/generate`, fault: { kind: 'delay', ms: 300 } });
+    const applied = sb.server.faults.next();
+    const pending = call('POST', '/api_keys/generate', { body: { name: 'late' } });
+    await applied;
+    expect(sb.control.listKeys().map((k) => k.name)).toEqual(['sandbox-bootstrap']);
+    await sb.server.idle();
+    expect(sb.control.listKeys().map((k) => k.name)).toEqual(['sandbox-bootstrap', 'late']);
+    expect((await pending).status).toBe(201);
   });
 });

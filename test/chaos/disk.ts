@@ -1,0 +1,66 @@
+// What a client's disk holds: its profile, every private key anywhere below its root (config dir, --out
+// files, the application's state), and the rotations it has not finished.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { heldPublicKeys, publicHalfOf } from '../helpers/held-keys.js';
+import { PROFILE, type Client } from './clients.js';
+
+export interface ProfileState {
+  keyId?: string;
+  privateKeyFile?: string;
+  /** The public half of the private key in that file, if it holds one. */
+  filePublicKey?: string;
+}
+
+/** The application's key (key-app.mjs keeps it in key.json). */
+export interface AppState {
+  keyId: string;
+  publicKey?: string;
+}
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+export function filePublicKey(path: string | undefined): string | undefined {
+  if (path === undefined || !existsSync(path) || !statSync(path).isFile()) return undefined;
+  return publicHalfOf(readFileSync(path, 'utf8'));
+}
+
+export function readProfile(client: Client): ProfileState {
+  const path = join(client.configDir, 'settings.json');
+  if (!existsSync(path)) return {};
+  const values = (readJson(path) as { profiles?: Record<string, Record<string, string | undefined>> }).profiles?.[PROFILE] ?? {};
+  const keyId = values['keys.keyId'];
+  const privateKeyFile = values['keys.privateKeyFile'];
+  const holds = filePublicKey(privateKeyFile);
+  return { ...(keyId ? { keyId } : {}), ...(privateKeyFile ? { privateKeyFile } : {}), ...(holds ? { filePublicKey: holds } : {}) };
+}
+
+export function readApp(client: Client): AppState | undefined {
+  if (!client.app) return undefined;
+  const { id, pem } = readJson(join(client.app.dir, 'key.json')) as { id: string; pem: string };
+  const publicKey = publicHalfOf(pem);
+  return { keyId: id, ...(publicKey ? { publicKey } : {}) };
+}
+
+function directoriesBelow(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const dirs = [root];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.isDirectory()) dirs.push(...directoriesBelow(join(root, entry.name)));
+  }
+  return dirs;
+}
+
+/** The public halves of every private key the client holds: PEM files anywhere below its root, and the application's key. */
+export function heldByClient(client: Client): Set<string> {
+  const held = heldPublicKeys(...directoriesBelow(client.root));
+  const app = readApp(client);
+  if (app?.publicKey) held.add(app.publicKey);
+  return held;
+}
+
+/** Rotation journals left in the config dir. */
+export function journalsLeft(client: Client): string[] {
+  const dir = join(client.configDir, 'rotations');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
+}

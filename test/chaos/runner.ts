@@ -1,0 +1,153 @@
+// Runs one schedule: a sandbox, its clients, each step's processes (at once, with the step's fault on the
+// sandbox and each run's interruption), then the final settle of every client, and records it all.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { tridentArgs } from './argv.js';
+import { armHookKill, setUpClient, type Client } from './clients.js';
+import { filePublicKey, heldByClient, journalsLeft, readApp, readProfile } from './disk.js';
+import { faultRule } from './faults.js';
+import type { Observation, ProcessRecord } from './observation.js';
+import { PROCESS_BOUND_MS, runTrident } from './process.js';
+import type { Interruption, Schedule } from './schedule.js';
+import { waitForStrays } from './strays.js';
+
+/** --resume or --abort runs at most this often per client in the final settle. */
+export const SETTLE_ATTEMPTS = 4;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The `private_key_file` a -o json report names, if it is one. */
+function reportedFile(stdout: string): string | undefined {
+  try {
+    const report = JSON.parse(stdout) as { private_key_file?: unknown };
+    return typeof report.private_key_file === 'string' ? report.private_key_file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+class ScheduleRun {
+  readonly processes: ProcessRecord[] = [];
+  readonly harness: string[] = [];
+  private readonly start = performance.now();
+
+  constructor(
+    private readonly sandbox: KeysSandbox,
+    private readonly clients: Client[],
+  ) {}
+
+  private now(): number {
+    return Math.round(performance.now() - this.start);
+  }
+
+  async launch(label: string, client: Client, argv: string[], interruption?: Interruption): Promise<ProcessRecord> {
+    const startedMs = this.now();
+    const eventsAtStart = this.sandbox.control.events().length;
+    const finished = await runTrident({ argv, configDir: client.configDir, cwd: client.root, ...(interruption ? { interruption } : {}) });
+    const file = reportedFile(finished.stdout);
+    const record: ProcessRecord = {
+      label,
+      client: client.index,
+      argv,
+      ...(interruption ? { interruption } : {}),
+      startedMs,
+      endedMs: this.now(),
+      finished,
+      eventsAtStart,
+      eventsAtExit: this.sandbox.control.events().length,
+      profileAtExit: readProfile(client),
+      reportedFiles: file === undefined ? {} : { [file]: filePublicKey(file) ?? null },
+    };
+    if (finished.timedOut) this.harness.push(`${label} (client ${client.index}) ran past ${PROCESS_BOUND_MS} ms and was killed`);
+    this.processes.push(record);
+    return record;
+  }
+
+  async hooksGone(when: string): Promise<void> {
+    const killed = await waitForStrays(
+      this.clients.flatMap((client) => (client.app ? [client.app.dir] : [])),
+      PROCESS_BOUND_MS,
+    );
+    if (killed.length > 0) this.harness.push(`hook processes ${killed.join(', ')} still ran ${PROCESS_BOUND_MS} ms ${when} and were killed`);
+  }
+
+  /** --resume or --abort until no journal is left (bounded), then keys list, which settles pending records. */
+  async settle(client: Client, action: 'resume' | 'abort'): Promise<void> {
+    for (let attempt = 1; attempt <= SETTLE_ATTEMPTS && journalsLeft(client).length > 0; attempt++) {
+      await this.launch(`settle.c${client.index}.${action}${attempt}`, client, ['keys', 'rotate', `--${action}`, '--yes', '-o', 'json']);
+      await this.hooksGone('after the settle');
+    }
+    await this.launch(`settle.c${client.index}.list`, client, ['keys', 'list', '-o', 'json']);
+  }
+}
+
+async function idleWithin(sandbox: KeysSandbox, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const idle = await Promise.race([sandbox.server.idle().then(() => true as const), late]);
+  clearTimeout(timer);
+  return idle;
+}
+
+export async function runSchedule(schedule: Schedule): Promise<Observation> {
+  const workDir = mkdtempSync(join(tmpdir(), `trident-chaos-${schedule.seed}-`));
+  const sandbox = await startKeysSandbox({ dir: join(workDir, 'sandbox') });
+  try {
+    const clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir)));
+    const run = new ScheduleRun(sandbox, clients);
+    for (const [s, step] of schedule.steps.entries()) {
+      if (step.fault) sandbox.server.faults.add(faultRule(step.fault));
+      await Promise.all(
+        step.runs.map(async (planned, r) => {
+          await sleep(planned.delayMs);
+          const client = clients[planned.client]!;
+          const label = `step${s + 1}.run${r + 1}`;
+          if (planned.interruption?.kind === 'in-hook') armHookKill(client, true);
+          const argv = tridentArgs(planned.command, { client, label, impatient: step.fault?.kind === 'late', ...(planned.interruption ? { interruption: planned.interruption } : {}) });
+          await run.launch(label, client, argv, planned.interruption);
+        }),
+      );
+      // A fault no request of this step met does not spill into the next.
+      sandbox.server.faults.clear();
+      await run.hooksGone(`after step ${s + 1}`);
+    }
+    // A key minted late lands before anything is settled or checked.
+    if (!(await idleWithin(sandbox, PROCESS_BOUND_MS))) run.harness.push(`the sandbox still handled requests ${PROCESS_BOUND_MS} ms after the last step`);
+    for (const client of clients) armHookKill(client, false);
+    for (const client of clients) await run.settle(client, schedule.clients[client.index]!.settle);
+
+    const events = sandbox.control.events();
+    const ids = new Set([...events.map((event) => event.id), ...clients.map((client) => client.initialKeyId)]);
+    const publicKeys: Record<string, string> = {};
+    for (const id of ids) {
+      const pem = sandbox.control.publicKeyPemEver(id);
+      if (pem !== undefined) publicKeys[id] = pem;
+    }
+    return {
+      schedule,
+      workDir,
+      bootstrapKeyId: sandbox.bootstrap.keyId,
+      processes: run.processes,
+      events,
+      alive: sandbox.control.listKeys().map((key) => key.api_key),
+      publicKeys,
+      clients: clients.map((client) => {
+        const app = readApp(client);
+        return {
+          index: client.index,
+          initialKeyId: client.initialKeyId,
+          hooks: client.app !== undefined,
+          held: [...heldByClient(client)],
+          profile: readProfile(client),
+          ...(app ? { app } : {}),
+          journalsLeft: journalsLeft(client),
+        };
+      }),
+      harness: run.harness,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}

@@ -1,0 +1,36 @@
+// The schedule is a pure function of the seed (the replay depends on it), and stays within its bounds.
+import { describe, expect, it } from 'vitest';
+import { scheduleFor } from './schedule.js';
+
+describe('scheduleFor', () => {
+  it('draws the same schedule from the same seed, and another from another', () => {
+    expect(JSON.stringify(scheduleFor(42))).toBe(JSON.stringify(scheduleFor(42)));
+    expect(JSON.stringify(scheduleFor(42))).not.toBe(JSON.stringify(scheduleFor(43)));
+  });
+
+  it('draws what it drew when the fixed seeds were chosen (a change to the generator changes every seed)', () => {
+    expect(scheduleFor(7).clients).toEqual([
+      { keyName: 'app', hooks: false, settle: 'abort' },
+      { keyName: 'app', hooks: false, settle: 'resume' },
+    ]);
+    expect(scheduleFor(7).steps[0]).toEqual({
+      runs: [{ client: 1, delayMs: 79, command: { verb: 'rotate', name: 'next', local: true, keepOld: false } }],
+      fault: { kind: 'late', on: 'mint', skip: 0 },
+    });
+  });
+
+  it('keeps 2-3 clients, 2-5 steps of 1-3 runs, hook kills only for clients with hooks', () => {
+    for (let seed = 0; seed < 300; seed++) {
+      const { clients, steps } = scheduleFor(seed);
+      expect(clients.length).toBeGreaterThanOrEqual(2);
+      expect(clients.length).toBeLessThanOrEqual(3);
+      expect(steps.length).toBeGreaterThanOrEqual(2);
+      expect(steps.length).toBeLessThanOrEqual(5);
+      for (const run of steps.flatMap((step) => step.runs)) {
+        expect(run.client).toBeLessThan(clients.length);
+        if (run.interruption?.kind === 'in-hook') expect(clients[run.client]!.hooks).toBe(true);
+      }
+      expect(steps.every((step) => step.runs.length >= 1 && step.runs.length <= 3)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,134 @@
+// A chaos schedule and how one is drawn from a seed. The schedule (clients, commands, faults, interruptions
+// and their delays) is a pure function of the seed, so a failing seed replays the same attack; only the
+// timing of the real processes varies from run to run.
+import { Rng } from '../../src/sandbox/rng.js';
+
+export type Signal = 'SIGKILL' | 'SIGTERM' | 'SIGHUP';
+
+export type Interruption =
+  /** A signal `afterMs` after the start, to trident alone or to its whole process group. */
+  | { kind: 'signal'; signal: Signal; afterMs: number; to: 'trident' | 'group' }
+  /** trident kills itself at this checkpoint (the test build's TRIDENT_TEST_CRASH_AFTER). */
+  | { kind: 'checkpoint'; point: string }
+  /** The application's hook kills trident (SIGKILL) once it has done its work at this step. */
+  | { kind: 'in-hook'; step: HookStep };
+
+export type HookStep = 'deploy' | 'verify' | 'rollback';
+
+export type Command =
+  | { verb: 'generate' | 'create'; name: string; out: boolean }
+  | { verb: 'rotate'; name?: string; local: boolean; keepOld: boolean }
+  | { verb: 'resume' | 'abort' };
+
+export interface Run {
+  client: number;
+  /** After the step starts. */
+  delayMs: number;
+  command: Command;
+  interruption?: Interruption;
+}
+
+/**
+ * What the service does to one request of the step: `late` acts after the client gave up (its --timeout),
+ * `lost` acts and drops the connection, `error-after` acts and answers 503, `reset-before` drops the
+ * connection without acting.
+ */
+export interface FaultPlan {
+  kind: 'late' | 'lost' | 'error-after' | 'reset-before';
+  on: 'mint' | 'delete';
+  /** Matching requests that pass untouched first. */
+  skip: number;
+}
+
+export interface Step {
+  /** Started together (each after its delay). */
+  runs: Run[];
+  fault?: FaultPlan;
+}
+
+export interface ClientPlan {
+  /** Name of the client's first key (clients may share one: their rotations then derive the same names). */
+  keyName: string;
+  /** Its rotations switch an application too (--deploy/--verify). */
+  hooks: boolean;
+  /** How the final settle finishes a rotation left behind. */
+  settle: 'resume' | 'abort';
+}
+
+export interface Schedule {
+  seed: number;
+  clients: ClientPlan[];
+  steps: Step[];
+}
+
+/** A late fault holds the request this long; the clients of that step give up after 1 s (--timeout 1). */
+export const LATE_MS = 2500;
+
+// Checkpoint names of the test build. Kept here rather than imported, so that a seed draws the same schedule
+// whatever the code under test calls its steps (a name it no longer has only means no crash).
+const MINT_POINTS = ['pending', 'answered', 'stored'] as const;
+const ROTATION_POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'] as const;
+
+// Few names, so that clients collide on them: the race this harness is after.
+const KEY_NAMES = ['alpha', 'beta'] as const;
+const ROTATION_NAME = 'next';
+
+/** One of the keys, with probability proportional to its weight. */
+function weighted<K extends string>(random: Rng, weights: Readonly<Record<K, number>>): K {
+  const entries = Object.entries(weights) as Array<[K, number]>;
+  let left = random.next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
+  for (const [key, weight] of entries) {
+    left -= weight;
+    if (left < 0) return key;
+  }
+  return entries.at(-1)![0];
+}
+
+function command(random: Rng): Command {
+  const verb = weighted(random, { generate: 25, create: 20, rotate: 35, resume: 10, abort: 10 });
+  if (verb === 'generate' || verb === 'create') return { verb, name: random.pick(KEY_NAMES), out: random.chance(0.3) };
+  if (verb === 'rotate') {
+    const named = random.chance(0.4);
+    return { verb, ...(named ? { name: ROTATION_NAME } : {}), local: random.chance(0.4), keepOld: random.chance(0.2) };
+  }
+  return { verb };
+}
+
+function interruption(random: Rng, command: Command, hooks: boolean): Interruption | undefined {
+  if (!random.chance(0.45)) return undefined;
+  const rotating = command.verb !== 'generate' && command.verb !== 'create';
+  const kind = weighted(random, { signal: 60, checkpoint: 25, 'in-hook': hooks && rotating ? 15 : 0 });
+  if (kind === 'checkpoint') return { kind, point: random.pick(rotating ? ROTATION_POINTS : MINT_POINTS) };
+  if (kind === 'in-hook') return { kind, step: weighted(random, { deploy: 45, verify: 45, rollback: 10 }) };
+  return { kind: 'signal', signal: weighted(random, { SIGKILL: 50, SIGTERM: 30, SIGHUP: 20 }), afterMs: random.int(30, 1000), to: random.chance(0.3) ? 'group' : 'trident' };
+}
+
+function fault(random: Rng): FaultPlan | undefined {
+  if (!random.chance(0.5)) return undefined;
+  return {
+    kind: weighted(random, { late: 30, lost: 30, 'error-after': 20, 'reset-before': 20 }),
+    on: random.chance(0.8) ? 'mint' : 'delete',
+    skip: random.chance(0.25) ? 1 : 0,
+  };
+}
+
+export function scheduleFor(seed: number): Schedule {
+  const random = new Rng(seed);
+  const sharedName = random.chance(0.5);
+  const clients = Array.from({ length: random.int(2, 3) }, (_, index): ClientPlan => ({
+    keyName: sharedName ? 'app' : `app-${index}`,
+    hooks: random.chance(0.4),
+    settle: random.chance(0.6) ? 'resume' : 'abort',
+  }));
+  const steps = Array.from({ length: random.int(2, 5) }, (): Step => {
+    const runs = Array.from({ length: Number(weighted(random, { '1': 40, '2': 40, '3': 20 })) }, (): Run => {
+      const client = random.int(0, clients.length - 1);
+      const chosen = command(random);
+      const cut = interruption(random, chosen, clients[client]!.hooks);
+      return { client, delayMs: random.int(0, 400), command: chosen, ...(cut ? { interruption: cut } : {}) };
+    });
+    const planned = fault(random);
+    return { runs, ...(planned ? { fault: planned } : {}) };
+  });
+  return { seed, clients, steps };
+}
