@@ -67,7 +67,7 @@ export const LATE_MS = 2500;
 // Checkpoint names of the test build. Kept here rather than imported, so that a seed draws the same schedule
 // whatever the code under test calls its steps (a name it no longer has only means no crash).
 const MINT_POINTS = ['pending', 'answered', 'stored'] as const;
-const ROTATION_POINTS = ['minting', 'generated', 'minted', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'] as const;
+const ROTATION_POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'] as const;
 
 // Few names, so that clients collide on them: the race this harness is after.
 const KEY_NAMES = ['alpha', 'beta'] as const;

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// The chaos harness on its own (not among the default projects: it finds what the key lifecycle still
-// breaks). It runs the built binary, so the global setup builds dist/ with the test hooks first.
+// The chaos harness on its own (npm test runs it too, as the project "chaos"). It runs the built binary, so the
+// global setup builds dist/ with the test hooks first.
 //   npx vitest run --config test/chaos/vitest.config.ts
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
