@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('interrupts', () => {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} while the service mints a key: the key is stored first, then trident stops (exit 130)`, async () => {
       const configDir = tempConfigDir();
       const name = `interrupted-${signal}`;

@@ -56,7 +56,7 @@ export class Rotation {
   resume(): Promise<RotationResult> {
     this.record({ step: 'resume', status: 'done', ms: 0, phase: this.journal.phase });
     return this.guard(async () => {
-      await this.endSurvivingHook();
+      await this.tidyInterruptedRun();
       return this.forward();
     });
   }
@@ -65,7 +65,7 @@ export class Rotation {
   abort(): Promise<RotationResult> {
     this.record({ step: 'abort', status: 'done', ms: 0, phase: this.journal.phase });
     return this.guard(async () => {
-      await this.endSurvivingHook();
+      await this.tidyInterruptedRun();
       const { phase } = this.journal;
       if (phase === 'deleting-old' || phase === 'old-deleted') {
         this.warn('the delete of the old key had been sent already, so the rotation cannot be undone: finishing it instead');
@@ -105,8 +105,16 @@ export class Rotation {
     }
   }
 
-  /** A hook that outlived the trident that started it is ended before anything else happens. */
-  private async endSurvivingHook(): Promise<void> {
+  /**
+   * Before --resume or --abort goes on: a hook that outlived the trident that started it is ended, and a mint's
+   * record left behind once the journal knew the key (killed between the two writes) goes.
+   */
+  private async tidyInterruptedRun(): Promise<void> {
+    const { phase, pending } = this.journal;
+    if (phase !== 'minting' && pending !== undefined && this.journal.new_key && isInConfigDir(this.ctx.configDir, 'pending', pending)) {
+      await removeSecretFile(pending);
+      await this.save({ pending: undefined });
+    }
     const hook = this.journal.hook;
     if (!hook) return;
     if ((await endSurvivingHook(hook)) === 'ended') {
