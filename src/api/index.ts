@@ -91,7 +91,7 @@ export function register(command: Command, bind: Binder): void {
       'Send one raw request to a service with its own authentication: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service\'s base URL and may carry a query. -f key=value builds a JSON body for keys ("key[]=value" makes a list) and a form body for time; with GET they go into the query. POST is never retried.',
     )
     .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
-    .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys')
+    .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused')
     .option('-X, --method <method>', `${METHODS.join(', ')} (default GET, or POST with -f or --input)`)
     .option('-f, --field <key=value>', 'a field of the body (or of the query with GET); repeatable', (value: string, previous: string[] = []) => [...previous, value])
     .option('--input <file>', 'the body as it is, from a file or - for stdin')

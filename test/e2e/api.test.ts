@@ -135,6 +135,22 @@ describe('trident api catalog', () => {
     expect(sent().map((request) => `${request.method} ${request.path}${request.query}`)).toEqual(['GET /products?limit=1&offset=1']);
   });
 
+  it('a path that a backslash or an encoded separator would lead out of the base path is refused: exit 2, nothing sent', async () => {
+    const catalogSent = requestsFrom(services.catalog.server);
+    const keysSent = requestsFrom(services.keys.server);
+    const paths = ['/a\\..\\..\\..\\x', '/a/..%2f..%2f..%2fx', '/a/%2e%2e%5c%2e%2e%5cx', '/a\\..\\..\\api_keys'];
+    for (const [service, env] of [['catalog', { TRIDENT_CATALOG_URL: `${services.catalog.url}/catalog/v1` }], ['keys', envFor.keys(services)]] as const) {
+      for (const path of paths) {
+        const result = await trident(['api', service, path], { env });
+        expect(result.exitCode, `${service} ${path}: ${result.stderr}`).toBe(2);
+        expect(errorOf(result)).toEqual({ message: `invalid path "${path}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`, hint: 'separate segments with "/"' });
+        expect(result.ms).toBeLessThan(10_000);
+      }
+    }
+    expect(catalogSent()).toEqual([]);
+    expect(keysSent()).toEqual([]);
+  });
+
   it('a 3xx is exit 8 naming where it points, and is not followed', async () => {
     services.catalog.server.faults.add({ path: '/moved', fault: { kind: 'status', status: 301, headers: { location: 'http://elsewhere.test/x' } } });
     const sent = requestsFrom(services.catalog.server);
