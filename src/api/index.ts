@@ -9,6 +9,7 @@ import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl } from '../core/http/url.js';
+import { escapeControls, escapeJsonControls } from '../core/term/printable.js';
 import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
@@ -49,12 +50,17 @@ function bodyKindOf(service: ApiService) {
   return service === 'time' ? 'form' : 'json';
 }
 
+/**
+ * The answer's body: as it came to a pipe or a file; on a terminal pretty JSON, or the text, with control, bidi
+ * and zero-width characters escaped (they would drive the terminal or show one text as another).
+ */
 async function printBody(ctx: Context, response: HttpResponse): Promise<void> {
   const text = response.text();
   if (ctx.output.jsonFilter) return ctx.output.jsonFilter(parseJson(text), (chunk) => ctx.output.write(chunk));
   if (text === '') return;
-  const pretty = ctx.io.stdout.isTTY ? prettyJson(text) : undefined;
-  await ctx.output.write(pretty ?? (text.endsWith('\n') || !ctx.io.stdout.isTTY ? text : `${text}\n`));
+  if (!ctx.io.stdout.isTTY) return ctx.output.write(text);
+  const pretty = prettyJson(text);
+  await ctx.output.write(pretty !== undefined ? escapeJsonControls(pretty) : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`);
 }
 
 /** The body as JSON; undefined when it is not JSON. */

@@ -20,6 +20,15 @@ export function escapeControls(text: string, { keepNewlines = false } = {}): str
   });
 }
 
+/**
+ * JSON text as a terminal may show it: what escapeControls escapes and JSON.stringify leaves as it is (C1
+ * controls, bidi and zero-width characters, the line and paragraph separators) as \u.... escapes, which
+ * JSON reads as the same characters. Newlines between the values stay.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(CONTROL, (char) => (char === '\n' ? char : `\\u${hex(char.charCodeAt(0), 4)}`));
+}
+
 // What csv and tsv escape: the C0 and C1 controls and DEL (tab, CR and LF are the formats' own business), and
 // the bidi embeddings, overrides and isolates, with which a cell would show its text reordered in a spreadsheet
 // or on a terminal.
