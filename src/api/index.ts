@@ -9,6 +9,7 @@ import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl } from '../core/http/url.js';
+import { escapeControls, escapeJsonControls } from '../core/term/printable.js';
 import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
@@ -49,12 +50,17 @@ function bodyKindOf(service: ApiService) {
   return service === 'time' ? 'form' : 'json';
 }
 
+/**
+ * The answer's body: as it came to a pipe or a file; on a terminal pretty JSON, or the text, with control, bidi
+ * and zero-width characters escaped (they would drive the terminal or show one text as another).
+ */
 async function printBody(ctx: Context, response: HttpResponse): Promise<void> {
   const text = response.text();
   if (ctx.output.jsonFilter) return ctx.output.jsonFilter(parseJson(text), (chunk) => ctx.output.write(chunk));
   if (text === '') return;
-  const pretty = ctx.io.stdout.isTTY ? prettyJson(text) : undefined;
-  await ctx.output.write(pretty ?? (text.endsWith('\n') || !ctx.io.stdout.isTTY ? text : `${text}\n`));
+  if (!ctx.io.stdout.isTTY) return ctx.output.write(text);
+  const pretty = prettyJson(text);
+  await ctx.output.write(pretty !== undefined ? escapeJsonControls(pretty) : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`);
 }
 
 /** The body as JSON; undefined when it is not JSON. */
@@ -91,7 +97,7 @@ export function register(command: Command, bind: Binder): void {
       'Send one raw request to a service with its own authentication: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service\'s base URL and may carry a query. -f key=value builds a JSON body for keys ("key[]=value" makes a list) and a form body for time; with GET they go into the query. POST is never retried.',
     )
     .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
-    .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys')
+    .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused')
     .option('-X, --method <method>', `${METHODS.join(', ')} (default GET, or POST with -f or --input)`)
     .option('-f, --field <key=value>', 'a field of the body (or of the query with GET); repeatable', (value: string, previous: string[] = []) => [...previous, value])
     .option('--input <file>', 'the body as it is, from a file or - for stdin')

@@ -1,5 +1,5 @@
 // What `trident api` sends, from its command line: the method, the path (checked: it starts with "/" and has
-// no dot segments), the query, and the body built from -f fields (JSON for keys, a form for time) or --input.
+// no dot segments, backslashes or encoded separators), the query, and the body built from -f fields (JSON for keys, a form for time) or --input.
 import { usageError } from '../core/errors.js';
 import type { Method } from '../core/http/retry.js';
 
@@ -47,7 +47,10 @@ function chooseMethod(input: RequestInput): Method {
   return method as Method;
 }
 
-/** "/api_keys?limit=5" → the path and its query; a path must start with "/" and have no "." or ".." segment. */
+/**
+ * "/api_keys?limit=5" → the path and its query; a path must start with "/" and have no "." or ".." segment,
+ * plain or percent-encoded, and no backslash or encoded separator that could make one.
+ */
 export function splitPath(value: string): { path: string; query: URLSearchParams } {
   const at = value.search(/[?#]/);
   const path = at < 0 ? value : value.slice(0, at);
@@ -55,6 +58,11 @@ export function splitPath(value: string): { path: string; query: URLSearchParams
     throw usageError(`invalid path "${value}": it must start with one "/" (below the service's base URL)`, 'e.g. trident api keys /api_keys');
   }
   if (value[at] === '#') throw usageError(`invalid path "${value}": a fragment is never sent`);
+  // A URL parser reads "\" in an http(s) path as "/" (so "/a\..\x" is "/x"), and a server may decode "%2f"
+  // and "%5c" into separators after the dot segments were checked: either would climb out of the base path.
+  if (/\\|%2f|%5c/i.test(path)) {
+    throw usageError(`invalid path "${value}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`, 'separate segments with "/"');
+  }
   const segments = path.split('/').map(decodeSegment);
   if (segments.some((segment) => segment === '.' || segment === '..')) throw usageError(`invalid path "${value}": "." and ".." segments are refused`);
   if (/[\s\u0000-\u001f\u007f]/.test(path)) throw usageError(`invalid path "${value}": it has blanks or control characters (percent-encode them)`);

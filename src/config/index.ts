@@ -11,7 +11,7 @@ const COMMANDS = [
 
 const TRUST_HELP = `
 Environment:
-  TRIDENT_CONFIG_DIR        where settings, tokens and keys live
+  TRIDENT_CONFIG_DIR        where settings, tokens and keys live (an absolute path)
   TRIDENT_PROFILE           the profile, as --profile
   TRIDENT_INSECURE_CONFIG   1: accept a config dir, settings, token or key file that
                             other users can write or that belongs to another user

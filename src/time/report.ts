@@ -6,6 +6,9 @@ import { durationSeconds, isObject } from './normalize.js';
 export const GROUP_BY = ['project', 'day', 'none'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
+/** The amounts: decimals written as text, so that they are summed and printed exactly (csv and tsv keep them numbers). */
+export const DECIMAL_FIELDS = ['rate_hour', 'rate_total'] as const;
+
 export interface ReportEntry {
   date: string | null;
   user: string | null;

@@ -102,6 +102,25 @@ describe('trident api on a terminal', () => {
     expect(await terminal.exitCode()).toBe(0);
     expect(terminal.screen().replace(/\r/g, '')).toBe('{\n  "status": "ok"\n}\n');
   });
+
+  itWithTools(['script'], 'shows control, bidi and zero-width characters of an answer escaped; JSON stays the same JSON', async () => {
+    const json = { status: 'ok-\u202egnp.exe', note: 'csi \u009b2J zw\u200b', line: 'a\u2028b' };
+    services.catalog.server.faults.add({ path: '/healthz', fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify(json) } });
+    services.catalog.server.faults.add({ path: '/plain', fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'title \u001b]0;owned\u0007 \u202eevil\nnext line' } });
+    const started = performance.now();
+    const pretty = inTerminal(['api', 'catalog', '/healthz'], { env: envFor.catalog(services) });
+    expect(await pretty.exitCode()).toBe(0);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const screen = pretty.screen().replace(/\r/g, '');
+    expect(screen).toBe('{\n  "status": "ok-\\u202egnp.exe",\n  "note": "csi \\u009b2J zw\\u200b",\n  "line": "a\\u2028b"\n}\n');
+    expect(JSON.parse(screen)).toEqual(json);
+    const plain = inTerminal(['api', 'catalog', '/plain'], { env: envFor.catalog(services) });
+    expect(await plain.exitCode()).toBe(0);
+    expect(plain.screen().replace(/\r/g, '')).toBe('title \\x1b]0;owned\\x07 \\u202eevil\nnext line\n');
+    // Piped, the body is as it came.
+    services.catalog.server.faults.add({ path: '/plain', fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'a\u202eb' } });
+    expect((await trident(['api', 'catalog', '/plain'], { env: envFor.catalog(services) })).stdout).toBe('a\u202eb');
+  });
 });
 
 describe('trident api time', () => {
@@ -133,6 +152,22 @@ describe('trident api catalog', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe('["string",1]\n');
     expect(sent().map((request) => `${request.method} ${request.path}${request.query}`)).toEqual(['GET /products?limit=1&offset=1']);
+  });
+
+  it('a path that a backslash or an encoded separator would lead out of the base path is refused: exit 2, nothing sent', async () => {
+    const catalogSent = requestsFrom(services.catalog.server);
+    const keysSent = requestsFrom(services.keys.server);
+    const paths = ['/a\\..\\..\\..\\x', '/a/..%2f..%2f..%2fx', '/a/%2e%2e%5c%2e%2e%5cx', '/a\\..\\..\\api_keys'];
+    for (const [service, env] of [['catalog', { TRIDENT_CATALOG_URL: `${services.catalog.url}/catalog/v1` }], ['keys', envFor.keys(services)]] as const) {
+      for (const path of paths) {
+        const result = await trident(['api', service, path], { env });
+        expect(result.exitCode, `${service} ${path}: ${result.stderr}`).toBe(2);
+        expect(errorOf(result)).toEqual({ message: `invalid path "${path}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`, hint: 'separate segments with "/"' });
+        expect(result.ms).toBeLessThan(10_000);
+      }
+    }
+    expect(catalogSent()).toEqual([]);
+    expect(keysSent()).toEqual([]);
   });
 
   it('a 3xx is exit 8 naming where it points, and is not followed', async () => {

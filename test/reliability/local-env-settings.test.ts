@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envFor, errorOf, trident, useServices } from './harness.js';
+import { entries, envFor, errorOf, trident, useServices } from './harness.js';
 import { allRequestsFrom, configWithStoredToken, scratchDir } from './local-env-helpers.js';
 
 const services = useServices(['time']);
@@ -101,6 +101,26 @@ describe('the settings lock', () => {
       clearInterval(fresh);
     }
   }, 40_000);
+});
+
+describe('a relative TRIDENT_CONFIG_DIR', () => {
+  it('is refused with exit 2 naming the variable and its value, wherever trident starts: nothing read, made or sent', async () => {
+    const started = scratchDir();
+    const sent = allRequestsFrom(services);
+    for (const args of [['config', 'path'], ['config', 'set', 'output', 'json'], ['time', 'projects']]) {
+      for (const value of ['cfg', './cfg', '../elsewhere/cfg']) {
+        const result = await trident(args, { cwd: started, env: { ...envFor.time(services), TRIDENT_CONFIG_DIR: value } });
+        expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(errorOf(result)).toEqual({
+          message: `TRIDENT_CONFIG_DIR "${value}" is a relative path: it would name another directory wherever trident is started`,
+          hint: 'give an absolute path, one starting with "/", e.g. TRIDENT_CONFIG_DIR="$HOME/.config/trident"',
+        });
+        expect(result.ms).toBeLessThan(10_000);
+      }
+    }
+    expect(entries(started)).toEqual([]);
+    expect(sent()).toEqual([]);
+  });
 });
 
 describe('config set and get: values and profiles (issue 17)', () => {

@@ -180,11 +180,15 @@ describe('output formats (core/term/output.ts)', () => {
   const value = fc.oneof(anyText, fc.string({ unit: fc.constantFrom('"', ',', '\n', '\r', '\t', '\\', 'é', '😀', '\u001b', ' ') }), fc.integer(), fc.boolean(), fc.constant(null));
   const table = fc.array(fc.record({ a: value, b: value, c: value }), { minLength: 1, maxLength: 8 });
   const columns = ['a', 'b', 'c'].map((key) => ({ header: key, value: (row: Record<string, unknown>) => row[key] }));
-  /** TSV's own escapes undone: \\ \t \r \n, and the control characters' \e and \x... */
+  /** TSV's own escapes undone: \\ \t \r \n, and the control characters' \e, \x.. and \u..... */
   const unescapeTsv = (field: string) =>
-    field.replace(/\\([\\trne]|x[0-9a-f]{2})/g, (_match, c: string) => ({ '\\': '\\', t: '\t', r: '\r', n: '\n', e: '\u001b' })[c] ?? String.fromCharCode(parseInt(c.slice(1), 16)));
-  /** The control characters csv and tsv escape (issue 14 item 10): a pipe to a terminal must not obey them. */
-  const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+    field.replace(/\\([\\trne]|x[0-9a-f]{2}|u[0-9a-f]{4})/g, (_match, c: string) => ({ '\\': '\\', t: '\t', r: '\r', n: '\n', e: '\u001b' })[c] ?? String.fromCharCode(parseInt(c.slice(1), 16)));
+  /** The control characters csv and tsv escape (issue 14 item 10): a pipe to a terminal must not obey them; the bidi controls too. */
+  const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  /** A cell a spreadsheet would run as a formula: text, not a number, starting with = + - @, a tab or a CR. */
+  const formulaLike = (value: unknown, text: string) => typeof value !== 'number' && /^[=+\-@\t\r]/.test(text);
+  /** The text a csv or tsv cell holds for `value`, once the format's escapes are undone: quoted when formula-like (OWASP). */
+  const spreadsheetText = (value: unknown) => (formulaLike(value, cellText(value)) ? `'${cellText(value)}` : cellText(value));
 
   it('csv reads back with csv-parse exactly, whatever the strings hold, control characters escaped', async () => {
     await fc.assert(
@@ -192,7 +196,9 @@ describe('output formats (core/term/output.ts)', () => {
         const { output, text } = capture('csv');
         await output.list(rows, columns);
         expect(text()).not.toMatch(DATA_CONTROL);
-        expect(parse(text())).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map((value) => escapeDataControls(cellText(value))))]);
+        const cells = parse(text()) as string[][];
+        expect(cells).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map((value) => escapeDataControls(spreadsheetText(value))))]);
+        cells.slice(1).forEach((line, at) => line.forEach((cell, column) => expect(formulaLike(Object.values(rows[at]!)[column], cell)).toBe(false)));
       }),
       { numRuns: 1000 },
     );
@@ -205,7 +211,7 @@ describe('output formats (core/term/output.ts)', () => {
         await output.list(rows, columns);
         const lines = text().slice(0, -1).split('\n');
         expect(lines).toHaveLength(rows.length + 1);
-        expect(lines.map((line) => line.split('\t').map(unescapeTsv))).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map(cellText))]);
+        expect(lines.map((line) => line.split('\t').map(unescapeTsv))).toEqual([['a', 'b', 'c'], ...rows.map((row) => [row.a, row.b, row.c].map(spreadsheetText))]);
         expect(text()).not.toMatch(/\r/);
         expect(text()).not.toMatch(DATA_CONTROL);
       }),

@@ -73,10 +73,16 @@ export function assertProfileName(name: string): string {
 /**
  * `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. A relative
  * XDG_CONFIG_HOME or HOME is ignored (as the XDG spec says): keys and tokens must not land in whatever
- * directory a CI job runs in; the home directory then comes from the user database.
+ * directory a CI job runs in; the home directory then comes from the user database. A relative
+ * TRIDENT_CONFIG_DIR is refused rather than ignored: it was set for trident alone, and a cron job started
+ * elsewhere would silently read another config (and another rotation journal).
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.TRIDENT_CONFIG_DIR) return env.TRIDENT_CONFIG_DIR;
+  const own = env.TRIDENT_CONFIG_DIR;
+  if (own) {
+    if (!isAbsolute(own)) throw usageError(`TRIDENT_CONFIG_DIR "${own}" is a relative path: it would name another directory wherever trident is started`, 'give an absolute path, one starting with "/", e.g. TRIDENT_CONFIG_DIR="$HOME/.config/trident"');
+    return own;
+  }
   const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
   const base = absolute(env.XDG_CONFIG_HOME) ?? join(absolute(env.HOME) ?? userHome(), '.config');
   return join(base, 'trident');

@@ -1,17 +1,8 @@
 // --jq (DESIGN §2.1): the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly,
-// the npm package jq-wasm). Loaded only when --jq is given: the engine costs some 50 ms to start.
+// the npm package jq-wasm; jq-engine.ts says where a program runs). Loaded only when --jq is given: the engine
+// costs some 50 ms to start.
 import { usageError } from '../errors.js';
-import { baselineWasmCompilerOnly } from '../wasm-tier.js';
-
-type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
-
-let engine: Promise<JqHandle> | undefined;
-
-function loadEngine(): Promise<JqHandle> {
-  baselineWasmCompilerOnly();
-  engine ??= import('jq-wasm').then(({ loadJq }) => loadJq());
-  return engine;
-}
+import { JqEngineAborted, runInEngine, type JqRun } from './jq-engine.js';
 
 const HINT = "jq's own language, e.g. --jq '.[].api_key' or --jq '.items | length' (manual: https://jqlang.org/manual)";
 
@@ -20,8 +11,7 @@ const HINT = "jq's own language, e.g. --jq '.[].api_key' or --jq '.items | lengt
  * expression is a usage error (exit 2), found before any request is sent.
  */
 export async function checkJq(expression: string): Promise<void> {
-  const jq = await loadEngine();
-  const result = jq.raw('', expression, ['-c']);
+  const result = await run(expression, '');
   if (result.exitCode !== 0) throw usageError(`invalid --jq expression: ${firstError(result.stderr)}`, HINT);
 }
 
@@ -33,9 +23,7 @@ export interface JqResults {
 }
 
 export async function runJq(expression: string, value: unknown): Promise<JqResults> {
-  const jq = await loadEngine();
-  // -c rather than -r: the engine trims its output of leading and trailing blanks, which -r would expose.
-  const { stdout, stderr, exitCode } = jq.raw(JSON.stringify(value) ?? 'null', expression, ['-c']);
+  const { stdout, stderr, exitCode } = await run(expression, JSON.stringify(value) ?? 'null');
   const results = stdout === '' ? [] : stdout.split('\n');
   return exitCode !== 0 && stderr !== '' ? { results, error: firstError(stderr) } : { results };
 }
@@ -49,6 +37,19 @@ export async function applyJq(expression: string, value: unknown, write: (text: 
   const { results, error } = await runJq(expression, value);
   if (results.length > 0) await write(`${results.map(rawIfString).join('\n')}\n`);
   if (error !== undefined) throw usageError(`--jq failed on the output: ${error}`);
+}
+
+/** The engine's run; one it could not finish (out of memory) is a usage error (exit 2) naming --jq. */
+async function run(expression: string, input: string): Promise<JqRun> {
+  try {
+    return await runInEngine(expression, input);
+  } catch (error) {
+    if (!(error instanceof JqEngineAborted)) throw error;
+    throw usageError(
+      '--jq could not run this program: the jq engine ran out of memory',
+      'a program that builds ever larger or deeper values cannot finish: keep less of the input, e.g. with first(...), limit(n; ...) or select(...)',
+    );
+  }
 }
 
 function rawIfString(line: string): string {

@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import { usageError } from '../errors.js';
 import { escapeControls, escapeDataControls } from './printable.js';
+import { spreadsheetSafe } from './spreadsheet-safe.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -64,21 +65,27 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
+/** A csv or tsv cell's text before the format's own escapes: safe to open in a spreadsheet (see spreadsheet-safe.ts). */
+const dataText = (value: unknown, decimal?: boolean) => spreadsheetSafe(value, cellText(value), decimal);
+
 /**
  * TSV cannot quote: escape the characters that would break a line or a column, and every other control
  * character (ESC as "\e"), so that `trident ... | grep` cannot drive the terminal it prints on.
  */
-export function tsvField(value: unknown): string {
-  return escapeDataControls(cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+export function tsvField(value: unknown, decimal?: boolean): string {
+  return escapeDataControls(dataText(value, decimal).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
+
+/** One csv or tsv line of `values`; `decimals` says which of them are decimals written as text. */
+type LineWriter = (values: readonly unknown[], decimals?: readonly boolean[]) => string;
 
 /** What writes a CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
-async function csvWriter(): Promise<(values: unknown[]) => string> {
+async function csvWriter(): Promise<LineWriter> {
   const { stringify } = await import('csv-stringify/sync');
-  return (values) => stringify([values.map((value) => escapeDataControls(cellText(value)))], { eof: true, record_delimiter: '\n' });
+  return (values, decimals) => stringify([values.map((value, at) => escapeDataControls(dataText(value, decimals?.[at])))], { eof: true, record_delimiter: '\n' });
 }
 
-const tsvLine = (values: unknown[]) => `${values.map(tsvField).join('\t')}\n`;
+const tsvLine: LineWriter = (values, decimals) => `${values.map((value, at) => tsvField(value, decimals?.[at])).join('\t')}\n`;
 
 type Row = Record<string, unknown>;
 
@@ -226,10 +233,17 @@ export class Output {
   /**
    * Prints a list. `columns` pick what a person sees in the table; machine formats carry every field
    * of `toRecord(row)` (csv/tsv take their header from the first record, or from `fields`, the record's
-   * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv.
+   * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv. `decimals` are
+   * the fields that hold decimal numbers written as text (exact amounts): csv and tsv treat them as numbers.
    * Returns the number of rows.
    */
-  async list<T>(rows: Rows<T>, columns: Array<Column<T>>, toRecord: (row: T) => Row = (row) => row as Row, fields?: readonly string[]): Promise<number> {
+  async list<T>(
+    rows: Rows<T>,
+    columns: Array<Column<T>>,
+    toRecord: (row: T) => Row = (row) => row as Row,
+    fields?: readonly string[],
+    decimals: readonly string[] = [],
+  ): Promise<number> {
     const known = (record?: Row) => [...new Set([...(fields ?? []), ...columns.map(keyOf), ...Object.keys(record ?? {})])];
     let count = 0;
     if (this.jsonFilter && this.format === 'json') {
@@ -247,6 +261,7 @@ export class Output {
       return count;
     }
     let header: string[] | undefined = this.chosen;
+    let isDecimal: boolean[] = [];
     if (header && fields) this.checkColumns(known());
     const line = await this.lineWriter();
     const batch = new RowBatch(this.sink);
@@ -268,9 +283,10 @@ export class Output {
               if (count === 0) {
                 if (header) this.checkColumns(known(record));
                 header ??= Object.keys(record);
+                isDecimal = header.map((key) => decimals.includes(key));
                 batch.add(line(header));
               }
-              batch.add(line(header!.map((key) => record[key])));
+              batch.add(line(header!.map((key) => record[key]), isDecimal));
               break;
           }
           count += 1;
@@ -318,7 +334,7 @@ export class Output {
   }
 
   /** What writes one csv or tsv line (csv's writer is loaded only when needed). */
-  private async lineWriter(): Promise<(values: unknown[]) => string> {
+  private async lineWriter(): Promise<LineWriter> {
     return this.format === 'csv' ? csvWriter() : tsvLine;
   }
 

@@ -20,12 +20,26 @@ export function escapeControls(text: string, { keepNewlines = false } = {}): str
   });
 }
 
-// What csv and tsv escape: the C0 and C1 controls and DEL (tab, CR and LF are the formats' own business).
-const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/**
+ * JSON text as a terminal may show it: what escapeControls escapes and JSON.stringify leaves as it is (C1
+ * controls, bidi and zero-width characters, the line and paragraph separators) as \u.... escapes, which
+ * JSON reads as the same characters. Newlines between the values stay.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(CONTROL, (char) => (char === '\n' ? char : `\\u${hex(char.charCodeAt(0), 4)}`));
+}
 
-/** A csv or tsv field's control characters as text: ESC as "\e" (as printf writes it), the others "\x..". */
+// What csv and tsv escape: the C0 and C1 controls and DEL (tab, CR and LF are the formats' own business), and
+// the bidi embeddings, overrides and isolates, with which a cell would show its text reordered in a spreadsheet
+// or on a terminal.
+const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A csv or tsv field's control characters as text: ESC as "\e" (as printf writes it), bidi controls "\u....", the others "\x..". */
 export function escapeDataControls(text: string): string {
-  return text.replace(DATA_CONTROL, (char) => (char === '\u001b' ? '\\e' : `\\x${hex(char.charCodeAt(0), 2)}`));
+  return text.replace(DATA_CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    return char === '\u001b' ? '\\e' : code > 0xff ? `\\u${hex(code, 4)}` : `\\x${hex(code, 2)}`;
+  });
 }
 
 /** One line of at most about `max` characters: control characters escaped, the middle of a long text left out. */

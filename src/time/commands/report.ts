@@ -6,7 +6,7 @@ import type { Column } from '../../core/term/output.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { reportRange } from '../report-dates.js';
 import { reportLines, type ReportLine } from '../report-lines.js';
-import { GROUP_BY, buildReport, type GroupBy } from '../report.js';
+import { DECIMAL_FIELDS, GROUP_BY, buildReport, type GroupBy } from '../report.js';
 
 export interface ReportOptions extends ConnectionOptions {
   from?: string;
@@ -53,7 +53,7 @@ export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
     await ctx.output.object({ from, to, group_by: groupBy, rows: report.entries, totals: { groups, overall: report.overall } });
     return;
   }
-  await ctx.output.list(reportLines(report, groupBy), COLUMNS);
+  await ctx.output.list(reportLines(report, groupBy), COLUMNS, undefined, undefined, DECIMAL_FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {
@@ -65,7 +65,8 @@ export function register(parent: Command, bind: Binder): void {
         'its fields may change without notice. One row per time record from --from to --to (both days included), ' +
         'then a subtotal per project or per day (--group-by) and the total: time as HH:MM:SS summed exactly in seconds, ' +
         'amounts as the service reports them, summed exactly. -o csv gives the same lines for invoicing (column "line": entry, ' +
-        'subtotal or total); -o json gives {from, to, group_by, rows, totals: {groups, overall}}.',
+        'subtotal or total; a text that a spreadsheet would run as a formula, starting with =, +, -, @, gets a leading \', ' +
+        'amounts stay numbers); -o json gives {from, to, group_by, rows, totals: {groups, overall}}.',
     )
     .option('--from <date>', 'first day, YYYY-MM-DD (required)')
     .option('--to <date>', 'last day, YYYY-MM-DD, included (required)')

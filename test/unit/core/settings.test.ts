@@ -20,6 +20,13 @@ describe('config dir', () => {
     expect(configDir({ HOME: '' })).toBe(join(home, '.config', 'trident'));
     expect(configDir({ HOME: 'checkout', XDG_CONFIG_HOME: '' })).toBe(join(home, '.config', 'trident'));
   });
+
+  it('refuses a relative TRIDENT_CONFIG_DIR (exit 2) instead of ignoring it: it was set for trident alone', () => {
+    for (const value of ['cfg', './cfg', '../cfg', '~/cfg']) {
+      expect(() => configDir({ TRIDENT_CONFIG_DIR: value, HOME: '/h' })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining(`TRIDENT_CONFIG_DIR "${value}" is a relative path`) }));
+    }
+    expect(configDir({ TRIDENT_CONFIG_DIR: '', HOME: '/h' })).toBe('/h/.config/trident');
+  });
 });
 
 describe('writing settings', () => {
