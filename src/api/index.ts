@@ -6,9 +6,11 @@ import { Argument, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
+import { unusableAnswer } from '../core/http/answer-json.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl } from '../core/http/url.js';
+import { parseJson } from '../core/json/parse.js';
 import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
@@ -36,9 +38,14 @@ export async function run(ctx: Context, opts: ApiOptions, service: string, path:
     accept: PRINTED_ERRORS,
   });
   if (response.status >= 300 && response.status < 400) throw redirected(endpoint, response);
-  await printBody(ctx, response);
+  const text = response.text();
+  const parsed = parseJson(text);
+  // Not JSON is printed as it came; JSON nested too deeply is refused even then, as every command refuses it.
+  if (!parsed.ok && parsed.problem === 'too-deep') throw unusableAnswer(endpoint.name, parsed.problem, response);
+  const value = parsed.ok ? parsed.value : undefined;
+  await printBody(ctx, text, value);
   if (response.status < 400) return ExitCode.ok;
-  const { message } = serviceMessage(tryJson(response.text()));
+  const { message } = serviceMessage(value);
   throw new TridentError(exitCodeForStatus(response.status), `${endpoint.name} answered ${response.status}${message ? `: ${message}` : ''}`, {
     status: response.status,
     requestId: response.requestId,
@@ -49,32 +56,15 @@ function bodyKindOf(service: ApiService) {
   return service === 'time' ? 'form' : 'json';
 }
 
-async function printBody(ctx: Context, response: HttpResponse): Promise<void> {
-  const text = response.text();
-  if (ctx.output.jsonFilter) return ctx.output.jsonFilter(parseJson(text), (chunk) => ctx.output.write(chunk));
-  if (text === '') return;
-  const pretty = ctx.io.stdout.isTTY ? prettyJson(text) : undefined;
-  await ctx.output.write(pretty ?? (text.endsWith('\n') || !ctx.io.stdout.isTTY ? text : `${text}\n`));
-}
-
-/** The body as JSON; undefined when it is not JSON. */
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+/** `value` is the body as JSON, undefined when it is not JSON. */
+async function printBody(ctx: Context, text: string, value: unknown): Promise<void> {
+  if (ctx.output.jsonFilter) {
+    if (value === undefined) throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', { hint: 'leave out --jq to see the answer as it came' });
+    return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
   }
-}
-
-function parseJson(text: string): unknown {
-  const value = tryJson(text);
-  if (value === undefined) throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', { hint: 'leave out --jq to see the answer as it came' });
-  return value;
-}
-
-function prettyJson(text: string): string | undefined {
-  const value = tryJson(text);
-  return value === undefined ? undefined : `${JSON.stringify(value, null, 2)}\n`;
+  if (text === '') return;
+  const pretty = ctx.io.stdout.isTTY && value !== undefined ? `${JSON.stringify(value, null, 2)}\n` : undefined;
+  await ctx.output.write(pretty ?? (text.endsWith('\n') || !ctx.io.stdout.isTTY ? text : `${text}\n`));
 }
 
 function redirected(endpoint: ServiceEndpoint, response: HttpResponse): TridentError {

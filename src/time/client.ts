@@ -6,6 +6,7 @@ import type { HttpClient, HttpResponse, OnRateLimited, RequestOptions } from '..
 import type { Method } from '../core/http/retry.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
+import { jsonOrUndefined } from '../core/json/parse.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
@@ -90,7 +91,7 @@ export class TimeClient {
     const response = await this.send('DELETE', `projects/${id}`, { accept: [404], deleteIsRetrySafe: true });
     if (response.status !== 404) return { alreadyDeleted: false };
     if (response.earlierAttemptMayHaveTakenEffect) return { alreadyDeleted: true };
-    const { message } = serviceMessage(tryJson(response.text()));
+    const { message } = serviceMessage(jsonOrUndefined(response.text()));
     throw notFoundError(`time service answered 404: ${message ?? `project ${id} not found`}`, {
       status: 404,
       requestId: response.requestId,
@@ -179,14 +180,6 @@ function projectOf(body: unknown): Project {
 function parseJson(response: HttpResponse): unknown {
   if (response.body.length === 0 || response.text().trim() === '') return undefined;
   return response.json();
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function unexpectedAnswer(what: string, detail: string): TridentError {

@@ -3,6 +3,7 @@
 // Requests go over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined.
 // Imported lazily: only commands that talk to a service pay for it.
 import type { Dispatcher } from 'undici';
+import { answerJson } from './answer-json.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { readCa } from './ca.js';
 import { ConnectionWatch } from './connection-watch.js';
@@ -299,15 +300,7 @@ function toResponse(response: TransportResponse, body: Buffer, attempts: number,
     requestId,
     text: () => body.toString('utf8'),
     json<T>() {
-      try {
-        return JSON.parse(body.toString('utf8')) as T;
-      } catch {
-        throw new TridentError(ExitCode.unavailable, `${serviceName} answered ${response.statusCode} with a body that is not valid JSON`, {
-          status: response.statusCode,
-          requestId,
-          hint: 'the answer may have been cut off; try again, with --debug to see it',
-        });
-      }
+      return answerJson(body.toString('utf8'), serviceName, { status: response.statusCode, requestId }) as T;
     },
   };
 }
