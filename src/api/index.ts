@@ -10,6 +10,7 @@ import { unusableAnswer } from '../core/http/answer-json.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl } from '../core/http/url.js';
+import { jsonText } from '../core/json/big-integers.js';
 import { parseJson } from '../core/json/parse.js';
 import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
@@ -39,7 +40,8 @@ export async function run(ctx: Context, opts: ApiOptions, service: string, path:
   });
   if (response.status >= 300 && response.status < 400) throw redirected(endpoint, response);
   const text = response.text();
-  const parsed = parseJson(text);
+  // Integers beyond 2^53 (the time tracker's ids) printed with every digit, as the service sent them.
+  const parsed = parseJson(text, { bigIntegers: true });
   // Not JSON is printed as it came; JSON nested too deeply is refused even then, as every command refuses it.
   if (!parsed.ok && parsed.problem === 'too-deep') throw unusableAnswer(endpoint.name, parsed.problem, response);
   const value = parsed.ok ? parsed.value : undefined;
@@ -63,7 +65,7 @@ async function printBody(ctx: Context, text: string, value: unknown): Promise<vo
     return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
   }
   if (text === '') return;
-  const pretty = ctx.io.stdout.isTTY && value !== undefined ? `${JSON.stringify(value, null, 2)}\n` : undefined;
+  const pretty = ctx.io.stdout.isTTY && value !== undefined ? `${jsonText(value, 2)}\n` : undefined;
   await ctx.output.write(pretty ?? (text.endsWith('\n') || !ctx.io.stdout.isTTY ? text : `${text}\n`));
 }
 

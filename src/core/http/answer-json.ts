@@ -1,7 +1,7 @@
 // A service's answer that is not usable JSON (exit 8): cut off or not JSON at all, or nested deeper than
 // MAX_JSON_DEPTH, which no real answer is and which trident could not print.
 import { ExitCode, TridentError } from '../errors.js';
-import { MAX_JSON_DEPTH, parseJson, type JsonProblem } from '../json/parse.js';
+import { MAX_JSON_DEPTH, parseJson, type JsonOptions, type JsonProblem } from '../json/parse.js';
 
 export interface AnswerFacts {
   status: number;
@@ -9,8 +9,8 @@ export interface AnswerFacts {
 }
 
 /** The answer's body as JSON, or the error that says why it is unusable. */
-export function answerJson(text: string, serviceName: string, answer: AnswerFacts): unknown {
-  const parsed = parseJson(text);
+export function answerJson(text: string, serviceName: string, answer: AnswerFacts, options?: JsonOptions): unknown {
+  const parsed = parseJson(text, options);
   if (parsed.ok) return parsed.value;
   throw unusableAnswer(serviceName, parsed.problem, answer);
 }

@@ -8,6 +8,7 @@ import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { readCa } from './ca.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
+import type { JsonOptions } from '../json/parse.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
 import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
@@ -83,7 +84,7 @@ export interface HttpResponse {
   rateLimited: boolean;
   requestId?: string;
   text(): string;
-  json<T = unknown>(): T;
+  json<T = unknown>(options?: JsonOptions): T;
 }
 
 /** One attempt's answer; the request as a whole adds what the attempts before it tell. */
@@ -299,8 +300,8 @@ function toResponse(response: TransportResponse, body: Buffer, attempts: number,
     attempts,
     requestId,
     text: () => body.toString('utf8'),
-    json<T>() {
-      return answerJson(body.toString('utf8'), serviceName, { status: response.statusCode, requestId }) as T;
+    json<T>(options?: JsonOptions) {
+      return answerJson(body.toString('utf8'), serviceName, { status: response.statusCode, requestId }, options) as T;
     },
   };
 }

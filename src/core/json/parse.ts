@@ -1,5 +1,6 @@
-// Service answers as JSON: every answer is parsed here, so that no answer gets past that nests deeper than
-// what prints it can walk.
+// Service answers as JSON: every answer is parsed here, so that none gets past that nests deeper than what
+// prints it can walk, and so that integers beyond 2^53 can be kept exact where a service has ids that large.
+import { parseWithBigIntegers } from './big-integers.js';
 import { scanJson } from './scan.js';
 
 /**
@@ -10,16 +11,25 @@ import { scanJson } from './scan.js';
  */
 export const MAX_JSON_DEPTH = 256;
 
+export interface JsonOptions {
+  /** Integers beyond Number.MAX_SAFE_INTEGER as bigint, not rounded to the nearest double. */
+  bigIntegers?: boolean;
+}
+
 export type JsonProblem = 'not-json' | 'too-deep';
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: JsonProblem };
 
-export function parseJson(text: string): ParsedJson {
-  if (scanJson(text, MAX_JSON_DEPTH).tooDeep) return { ok: false, problem: 'too-deep' };
+export function parseJson(text: string, options: JsonOptions = {}): ParsedJson {
+  const scan = scanJson(text, MAX_JSON_DEPTH, options.bigIntegers);
+  if (scan.tooDeep) return { ok: false, problem: 'too-deep' };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, problem: 'not-json' };
   }
+  // Parsed once as it came first: only valid JSON is rewritten, so the rewriting never makes JSON of what was none.
+  return { ok: true, value: scan.bigIntegers.length === 0 ? value : parseWithBigIntegers(text, scan.bigIntegers) };
 }
 
 /** The value, or undefined when the text is not JSON fit to use (an error body read for its message). */

@@ -1,6 +1,7 @@
 // --jq (DESIGN §2.1): the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly,
 // the npm package jq-wasm). Loaded only when --jq is given: the engine costs some 50 ms to start.
 import { usageError } from '../errors.js';
+import { jsonText } from '../json/big-integers.js';
 import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 
 type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
@@ -35,7 +36,7 @@ export interface JqResults {
 export async function runJq(expression: string, value: unknown): Promise<JqResults> {
   const jq = await loadEngine();
   // -c rather than -r: the engine trims its output of leading and trailing blanks, which -r would expose.
-  const { stdout, stderr, exitCode } = jq.raw(JSON.stringify(value) ?? 'null', expression, ['-c']);
+  const { stdout, stderr, exitCode } = jq.raw(jsonText(value), expression, ['-c']);
   const results = stdout === '' ? [] : stdout.split('\n');
   return exitCode !== 0 && stderr !== '' ? { results, error: firstError(stderr) } : { results };
 }
