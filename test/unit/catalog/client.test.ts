@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../../src/catalog/client.js';
 import type { Page } from '../../../src/catalog/wire.js';
-import { PAGES_AHEAD, pages } from '../../../src/catalog/pages.js';
+import { PAGES_AHEAD, pages, rowsAllowed } from '../../../src/catalog/pages.js';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import { createHttpClient } from '../../../src/core/http/client.js';
 
@@ -196,6 +196,36 @@ describe('pages', () => {
     })();
     await expect(walk).rejects.toThrow('stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset');
     expect(rows).toEqual([0, 1, 9, 0, 2, 9]);
+  });
+
+  it('stops at a page seen any number of pages before (pages that go round in a circle), each row given once', async () => {
+    const cycle = [[1, 2], [3, 4], [5, 6]];
+    const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => ({ items: cycle[(offset / 2) % 3]!, meta: { limit, offset, total: 1e12 } });
+    const rows: number[] = [];
+    const walk = (async () => {
+      for await (const page of pages(fetchPage, { limit: 2, offset: 0 })) rows.push(...page);
+    })();
+    await expect(walk).rejects.toThrow("stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 0: the service's pages go round in a circle");
+    expect(rows).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('follows a list that grows by what rowsAllowed grants, and stops at the first page past that', async () => {
+    expect(rowsAllowed(250, 100)).toBe(350);
+    expect(rowsAllowed(5000, 100)).toBe(5500);
+    // New rows on every page, and after the first a total far ahead: only the first total bounds the walk.
+    const walkTo = async (first: number) => {
+      const rows: number[] = [];
+      const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => ({
+        items: Array.from({ length: limit }, (_, i) => offset + i),
+        meta: { limit, offset, total: offset === 0 ? first : 1e9 },
+      });
+      const error = await (async () => {
+        for await (const page of pages(fetchPage, { limit: 10, offset: 0 })) rows.push(...page);
+      })().catch((caught: unknown) => caught);
+      return { rows: rows.length, error: (error as Error).message };
+    };
+    expect(await walkTo(100)).toEqual({ rows: 110, error: 'stopped following the pages of the catalog service: its pages hold more rows than the 100 its first page said the list has (120 so far)' });
+    expect(await walkTo(1000)).toEqual({ rows: 1100, error: 'stopped following the pages of the catalog service: its pages hold more rows than the 1000 its first page said the list has (1110 so far)' });
   });
 
   it('stops on an empty list, an empty page, and passes a failing page on', async () => {
