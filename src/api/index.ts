@@ -6,9 +6,12 @@ import { Argument, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
+import { unusableAnswer } from '../core/http/answer-json.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl } from '../core/http/url.js';
+import { jsonText } from '../core/json/big-integers.js';
+import { parseJson } from '../core/json/parse.js';
 import { escapeControls, escapeJsonControls } from '../core/term/printable.js';
 import { readBody } from './input.js';
 import { buildRequest, METHODS } from './request.js';
@@ -37,9 +40,15 @@ export async function run(ctx: Context, opts: ApiOptions, service: string, path:
     accept: PRINTED_ERRORS,
   });
   if (response.status >= 300 && response.status < 400) throw redirected(endpoint, response);
-  await printBody(ctx, response);
+  const text = response.text();
+  // Integers beyond 2^53 (the time tracker's ids) printed with every digit, as the service sent them.
+  const parsed = parseJson(text, { bigIntegers: true });
+  // Not JSON is printed as it came; JSON nested too deeply is refused even then, as every command refuses it.
+  if (!parsed.ok && parsed.problem === 'too-deep') throw unusableAnswer(endpoint.name, parsed.problem, response);
+  const value = parsed.ok ? parsed.value : undefined;
+  await printBody(ctx, text, value);
   if (response.status < 400) return ExitCode.ok;
-  const { message } = serviceMessage(tryJson(response.text()));
+  const { message } = serviceMessage(value);
   throw new TridentError(exitCodeForStatus(response.status), `${endpoint.name} answered ${response.status}${message ? `: ${message}` : ''}`, {
     status: response.status,
     requestId: response.requestId,
@@ -51,36 +60,18 @@ function bodyKindOf(service: ApiService) {
 }
 
 /**
- * The answer's body: as it came to a pipe or a file; on a terminal pretty JSON, or the text, with control, bidi
- * and zero-width characters escaped (they would drive the terminal or show one text as another).
+ * The answer's body (`value`: as JSON, undefined when it is not JSON): as it came to a pipe or a file; on a
+ * terminal pretty JSON, or the text, with control, bidi and zero-width characters escaped (they would drive
+ * the terminal or show one text as another).
  */
-async function printBody(ctx: Context, response: HttpResponse): Promise<void> {
-  const text = response.text();
-  if (ctx.output.jsonFilter) return ctx.output.jsonFilter(parseJson(text), (chunk) => ctx.output.write(chunk));
+async function printBody(ctx: Context, text: string, value: unknown): Promise<void> {
+  if (ctx.output.jsonFilter) {
+    if (value === undefined) throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', { hint: 'leave out --jq to see the answer as it came' });
+    return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
+  }
   if (text === '') return;
   if (!ctx.io.stdout.isTTY) return ctx.output.write(text);
-  const pretty = prettyJson(text);
-  await ctx.output.write(pretty !== undefined ? escapeJsonControls(pretty) : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`);
-}
-
-/** The body as JSON; undefined when it is not JSON. */
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function parseJson(text: string): unknown {
-  const value = tryJson(text);
-  if (value === undefined) throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', { hint: 'leave out --jq to see the answer as it came' });
-  return value;
-}
-
-function prettyJson(text: string): string | undefined {
-  const value = tryJson(text);
-  return value === undefined ? undefined : `${JSON.stringify(value, null, 2)}\n`;
+  await ctx.output.write(value !== undefined ? escapeJsonControls(`${jsonText(value, 2)}\n`) : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`);
 }
 
 function redirected(endpoint: ServiceEndpoint, response: HttpResponse): TridentError {

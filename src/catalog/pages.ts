@@ -2,9 +2,12 @@
 // written (HTTP/1.1 pipelining on the one keep-alive connection, see connection.ts), so the service never
 // waits for us to parse; at most PAGES_AHEAD + 2 pages are held (the one before too, to compare), so memory
 // stays flat whatever the size.
-// A service whose paging cannot be right (it ignores offset and sends the same page again, or its total
-// moves away as fast as the pages are read) stops the walk with exit 8 rather than repeating rows for ever.
+// A service whose paging cannot be right stops the walk with exit 8 rather than printing rows for ever: it
+// sends a page it sent before (it ignores offset, or its pages go round in a circle), its pages hold more rows
+// than its first page said the list has, or its total moves away as fast as the pages are read. Each page seen
+// is remembered by a hash, not kept.
 import { ExitCode, TridentError } from '../core/errors.js';
+import { pageSignature } from './page-signature.js';
 import type { Page } from './wire.js';
 
 export type FetchPage<T> = (limit: number, offset: number) => Promise<Page<T>>;
@@ -26,6 +29,14 @@ export const PAGES_AHEAD = 2;
 /** Pages in a row after which as much of the list is left as before: its total runs away from the offset. */
 export const MAX_PAGES_WITHOUT_PROGRESS = 3;
 
+/**
+ * Rows a list may gain while it is read (products keep arriving) beyond what its first page said it has: a tenth
+ * more, and at least a page. A service whose pages go on past that is not paging one list.
+ */
+export function rowsAllowed(firstTotal: number, limit: number): number {
+  return firstTotal + Math.max(limit, Math.ceil(firstTotal / 10));
+}
+
 /** Every page's items, in order; an empty page is not yielded. */
 export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number; offset: number }, onPage?: (progress: PageProgress) => void): AsyncGenerator<readonly T[]> {
   let ahead: Array<Promise<Page<T>>> = [];
@@ -39,7 +50,10 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
   };
   let offset = start.offset;
   let fetched = 0;
-  let previous: { offset: number; items: readonly T[] } | undefined;
+  /** The offset of each page seen, by its signature; and the offset of the last one. */
+  const seen = new Map<string, number>();
+  let previousOffset: number | undefined;
+  let firstTotal: number | undefined;
   let left = Infinity;
   let withoutProgress = 0;
   ask();
@@ -47,10 +61,17 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
     const page = await ahead.shift()!;
     const total = page.meta.total;
     const end = offset + page.items.length;
-    if (previous && samePage(page.items, previous.items)) {
-      throw pagingError(`the page at offset ${offset} is the same as the one at offset ${previous.offset}: the service seems to ignore offset`);
+    if (page.items.length > 0) {
+      const signature = pageSignature(page.items);
+      const seenAt = seen.get(signature);
+      if (seenAt !== undefined) throw repeatedPage(offset, seenAt, seenAt === previousOffset);
+      seen.set(signature, offset);
+      previousOffset = offset;
     }
-    previous = { offset, items: page.items };
+    firstTotal ??= Math.max(total - start.offset, 0);
+    if (fetched + page.items.length > rowsAllowed(firstTotal, start.limit)) {
+      throw pagingError(`its pages hold more rows than the ${firstTotal} its first page said the list has (${fetched + page.items.length} so far)`);
+    }
     withoutProgress = total - end >= left ? withoutProgress + 1 : 0;
     left = total - end;
     if (withoutProgress >= MAX_PAGES_WITHOUT_PROGRESS) {
@@ -71,14 +92,12 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
   }
 }
 
-/**
- * Two non-empty pages of the same rows. Their ends are compared first: serializing every page in full cost
- * `--all` a second JSON.stringify of each row, and pages that differ almost always differ there.
- */
-function samePage<T>(page: readonly T[], previous: readonly T[]): boolean {
-  if (page.length === 0 || page.length !== previous.length) return false;
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  return same(page[0], previous[0]) && same(page.at(-1), previous.at(-1)) && same(page, previous);
+function repeatedPage(offset: number, seenAt: number, justBefore: boolean): TridentError {
+  return pagingError(
+    justBefore
+      ? `the page at offset ${offset} is the same as the one at offset ${seenAt}: the service seems to ignore offset`
+      : `the page at offset ${offset} is the same as the one at offset ${seenAt}: the service's pages go round in a circle`,
+  );
 }
 
 function pagingError(what: string): TridentError {

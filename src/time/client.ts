@@ -6,6 +6,8 @@ import type { HttpClient, HttpResponse, OnRateLimited, RequestOptions } from '..
 import type { Method } from '../core/http/retry.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
+import { jsonOrUndefined } from '../core/json/parse.js';
+import type { Id } from './ids.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
@@ -69,7 +71,7 @@ export class TimeClient {
     return this.shaped('GET /projects', await this.json('GET', 'projects'), normalizeProjectList);
   }
 
-  async getProject(id: number): Promise<Project> {
+  async getProject(id: Id): Promise<Project> {
     return this.shaped(`GET /projects/${id}`, await this.json('GET', `projects/${id}`), projectOf);
   }
 
@@ -78,7 +80,7 @@ export class TimeClient {
   }
 
   /** Partial update: only the fields in `form` change. */
-  async updateProject(id: number, form: ProjectForm): Promise<Project> {
+  async updateProject(id: Id, form: ProjectForm): Promise<Project> {
     return this.shaped(`POST /projects/${id}`, await this.json('POST', `projects/${id}`, { form }), projectOf);
   }
 
@@ -86,11 +88,11 @@ export class TimeClient {
    * `DELETE /projects/{id}`. A retried delete that finds the project gone reports `alreadyDeleted` when an
    * earlier attempt may have done the work; a 404 otherwise (first try, or after a 429) is "not found" (exit 5).
    */
-  async deleteProject(id: number): Promise<{ alreadyDeleted: boolean }> {
+  async deleteProject(id: Id): Promise<{ alreadyDeleted: boolean }> {
     const response = await this.send('DELETE', `projects/${id}`, { accept: [404], deleteIsRetrySafe: true });
     if (response.status !== 404) return { alreadyDeleted: false };
     if (response.earlierAttemptMayHaveTakenEffect) return { alreadyDeleted: true };
-    const { message } = serviceMessage(tryJson(response.text()));
+    const { message } = serviceMessage(jsonOrUndefined(response.text()));
     throw notFoundError(`time service answered 404: ${message ?? `project ${id} not found`}`, {
       status: 404,
       requestId: response.requestId,
@@ -99,7 +101,7 @@ export class TimeClient {
   }
 
   /** `POST /customers/{id}` with the new name; `onRateLimited` is told of each 429 (a batch paces itself by them). */
-  async updateCustomer(id: number, name: string, onRateLimited?: OnRateLimited): Promise<Customer> {
+  async updateCustomer(id: Id, name: string, onRateLimited?: OnRateLimited): Promise<Customer> {
     const body = await this.json('POST', `customers/${id}`, { form: { name }, onRateLimited });
     // The service's answer is not documented; without one, say what was asked for.
     if (body === undefined) return { id, name };
@@ -175,18 +177,10 @@ function projectOf(body: unknown): Project {
   return normalizeProject(unwrapData(body));
 }
 
-/** The body as JSON; undefined for an empty body (revoke and delete answer 200 with nothing). */
+/** The body as JSON, ids beyond 2^53 as bigint; undefined for an empty body (revoke and delete answer 200 with nothing). */
 function parseJson(response: HttpResponse): unknown {
   if (response.body.length === 0 || response.text().trim() === '') return undefined;
-  return response.json();
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return response.json({ bigIntegers: true });
 }
 
 function unexpectedAnswer(what: string, detail: string): TridentError {

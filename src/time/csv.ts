@@ -4,14 +4,14 @@ import { mebibytesFromEnv } from '../core/files/capped-read.js';
 import { usageError } from '../core/errors.js';
 import type { ReadInputOptions } from '../core/term/read-input.js';
 import { nameProblem } from '../core/names.js';
-import { positiveId } from './ids.js';
+import { positiveId, type Id } from './ids.js';
 
 export interface CustomerRow {
   /** 1-based number of the data row (the header is not a row). */
   row: number;
   /** Line of the file where the row starts. */
   line: number;
-  id: number;
+  id: Id;
   name: string;
 }
 
@@ -59,7 +59,7 @@ export async function parseCustomerCsv(text: string, source: string): Promise<Cu
   const nameAt = names.indexOf('name');
 
   const problems: string[] = [];
-  const firstLineOfId = new Map<number, number>();
+  const firstLineOfId = new Map<Id, number>();
   const rows: CustomerRow[] = [];
   data.forEach(({ record, line }, index) => {
     const problem = rowProblem(record, idAt, nameAt, firstLineOfId);
@@ -80,7 +80,7 @@ export async function parseCustomerCsv(text: string, source: string): Promise<Cu
   return rows;
 }
 
-function rowProblem(record: string[], idAt: number, nameAt: number, firstLineOfId: Map<number, number>): string | undefined {
+function rowProblem(record: string[], idAt: number, nameAt: number, firstLineOfId: Map<Id, number>): string | undefined {
   if (record.length !== COLUMNS.length) return `expected 2 fields (id,name), found ${record.length}`;
   const idText = record[idAt]!;
   const id = positiveId(idText);

@@ -6,11 +6,12 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import { Pacer } from '../core/http/pacing.js';
 import type { TimeClient } from './client.js';
 import type { CustomerRow } from './csv.js';
+import type { Id } from './ids.js';
 import { mapInOrder } from './pool.js';
 
 export interface RowResult {
   row: number;
-  id: number;
+  id: Id;
   name: string;
   ok: boolean;
   error?: string;

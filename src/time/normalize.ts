@@ -1,14 +1,16 @@
 // The time tracker answers loosely (spec/real-services.md §2): `{"data": ...}` envelopes, booleans as 0/1 or
 // true/false, offsets without a colon, `date_changed` on some projects and `date_updated` on others.
 // Everything is put into one shape here, at the boundary, so that commands and scripts see only that.
+import { exactInteger } from '../core/json/big-integers.js';
+import type { Id } from './ids.js';
 
 export type Privacy = 'public' | 'private';
 
 /** A project in one shape. Fields the service adds beyond these are kept as they came. */
 export interface Project {
-  id: number;
+  id: Id;
   name: string;
-  customer_id: number | null;
+  customer_id: Id | null;
   customer_name: string | null;
   description: string | null;
   status: 'active' | 'archived';
@@ -30,7 +32,7 @@ export interface Project {
 }
 
 export interface Customer {
-  id: number;
+  id: Id;
   name: string;
   [field: string]: unknown;
 }
@@ -76,6 +78,11 @@ function looseNumber(value: unknown, pattern: RegExp): unknown {
   return typeof value === 'string' && pattern.test(value.trim()) ? Number(value) : value;
 }
 
+/** An integer sent as text, as a number or, past 2^53, a bigint (never rounded); anything else is left alone. */
+export function looseInteger(value: unknown): unknown {
+  return typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? exactInteger(value.trim()) : value;
+}
+
 export function privacyName(value: unknown): unknown {
   if (value === 1 || value === '1') return 'public';
   if (value === 2 || value === '2') return 'private';
@@ -92,7 +99,7 @@ export function normalizeProject(raw: unknown): Project {
   if (!isObject(raw)) throw new TypeError('a project is not a JSON object');
   const fields: Json = { ...raw };
   for (const field of BOOLEAN_FIELDS) if (field in fields) fields[field] = looseBoolean(fields[field]);
-  for (const field of INTEGER_FIELDS) if (field in fields) fields[field] = looseNumber(fields[field], /^-?\d+$/);
+  for (const field of INTEGER_FIELDS) if (field in fields) fields[field] = looseInteger(fields[field]);
   for (const field of DECIMAL_FIELDS) if (field in fields) fields[field] = looseNumber(fields[field], /^-?\d+(\.\d+)?$/);
   fields.date_updated = fields.date_updated ?? fields.date_changed ?? null;
   delete fields.date_changed;
@@ -119,7 +126,7 @@ function projectStatus(project: Json): 'active' | 'archived' {
 
 export function normalizeCustomer(raw: unknown): Customer {
   if (!isObject(raw)) throw new TypeError('a customer is not a JSON object');
-  return { ...raw, id: looseNumber(raw.id, /^\d+$/) } as Customer;
+  return { ...raw, id: looseInteger(raw.id) } as Customer;
 }
 
 /** The project list of `GET /projects`: an enveloped array, or a bare one. */

@@ -1,7 +1,8 @@
 // Logged time from the tracker's detailed report (experimental: the endpoint is not in the published docs):
 // rows normalized from whatever the service sent, grouped by project or day, and totals summed exactly —
 // time in whole seconds, amounts in decimal digits, never in floating point.
-import { durationSeconds, isObject } from './normalize.js';
+import type { Id } from './ids.js';
+import { durationSeconds, isObject, looseInteger } from './normalize.js';
 
 export const GROUP_BY = ['project', 'day', 'none'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
@@ -12,7 +13,7 @@ export const DECIMAL_FIELDS = ['rate_hour', 'rate_total'] as const;
 export interface ReportEntry {
   date: string | null;
   user: string | null;
-  project_id: number | null;
+  project_id: Id | null;
   project: string | null;
   task: string | null;
   description: string | null;
@@ -53,11 +54,12 @@ export function formatDuration(seconds: number): string {
   return [String(hours).padStart(2, '0'), ...rest].join(':');
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : null;
 
 /** A decimal amount as text (`95.5`, `"334.25"`), or null when it is none. */
 function decimal(value: unknown): string | null {
-  const written = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const written = (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint' ? String(value) : typeof value === 'string' ? value.trim() : '';
   return /^-?\d+(\.\d+)?$/.test(written) ? written : null;
 }
 
@@ -80,13 +82,13 @@ function entryOf(raw: Record<string, unknown>): { entry: ReportEntry; readable: 
   const end = text(raw.time_end);
   const seconds = entrySeconds(raw, start, end);
   const date = text(raw.date_execution);
-  const projectId = Number(raw.project_id);
+  const projectId = looseInteger(raw.project_id);
   return {
     readable: seconds !== null,
     entry: {
       date: date && /^\d{4}-\d{2}-\d{2}/.test(date) ? date.slice(0, 10) : date,
       user: text(raw.user_name) ?? text(raw.user_email),
-      project_id: raw.project_id !== null && Number.isInteger(projectId) ? projectId : null,
+      project_id: typeof projectId === 'bigint' || Number.isInteger(projectId) ? (projectId as Id) : null,
       project: text(raw.project_name),
       task: text(raw.task_name),
       description: text(raw.description),

@@ -188,7 +188,7 @@ describe.concurrent('time under faults', () => {
       expect(rows[2]!.error).toMatch(/^time service answered 503/);
       expect(run.stderr).toBe('trident: updated 1 of 3 customers; 2 failed (rows 2, 3)\nhint: the result of each row says why\n');
       // what the service did: 3 and 5 renamed (5 although its answer was lost), 7 not
-      expect(s.time.control.customers().filter((c) => [3, 5, 7].includes(c.id)).map((c) => c.name)).toEqual(['Three', 'Five', 'Smith, Jones and Partners']);
+      expect(s.time.control.customers().filter((c) => [3, 5, 7].includes(c.id as number)).map((c) => c.name)).toEqual(['Three', 'Five', 'Smith, Jones and Partners']);
     });
   });
 

@@ -109,6 +109,39 @@ describe.concurrent('paging that cannot be followed (catalog products --all)', (
     expect(run.stdout.trim().split('\n').length).toBeLessThanOrEqual(400);
   });
 
+  it('pages that go round in a circle (A, B, A, B … under a total of a billion): exit 8 at the first page seen before, each row printed once', async () => {
+    const { run, server } = await against(({ requestLine, socket }) => {
+      const offset = Number(queryOf(requestLine).get('offset') ?? 0);
+      const first = (offset / 100) % 2 === 0 ? 0 : 100;
+      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(first + i)), meta: { limit: 100, offset, total: 1_000_000_000 } }));
+    }, ['catalog', 'products', '--all', '-o', 'ndjson']);
+    expect(run.exitCode, run.stderr).toBe(8);
+    expect(errorOf({ ...run, stdout: '' }).message).toBe(
+      "stopped following the pages of the catalog service: the page at offset 200 is the same as the one at offset 0: the service's pages go round in a circle",
+    );
+    const rows = run.stdout.trim().split('\n');
+    expect(rows).toHaveLength(200);
+    expect(new Set(rows).size).toBe(200);
+    // Three pages read, two asked for ahead.
+    expect(server.count('GET')).toBeLessThanOrEqual(5);
+    expect(run.ms).toBeLessThan(12_000);
+  });
+
+  it('pages of new rows past the total the first page gave (250, then a billion): exit 8 before printing rows beyond what a growing list may add', async () => {
+    const { run, server } = await against(({ requestLine, socket }) => {
+      const offset = Number(queryOf(requestLine).get('offset') ?? 0);
+      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(offset + i)), meta: { limit: 100, offset, total: offset === 0 ? 250 : 1_000_000_000 } }));
+    }, ['catalog', 'products', '--all', '-o', 'ndjson']);
+    expect(run.exitCode, run.stderr).toBe(8);
+    expect(errorOf({ ...run, stdout: '' }).message).toBe(
+      'stopped following the pages of the catalog service: its pages hold more rows than the 250 its first page said the list has (400 so far)',
+    );
+    // 250 and the page a growing list may add at most: three pages of 100.
+    expect(run.stdout.trim().split('\n')).toHaveLength(300);
+    expect(server.count('GET')).toBeLessThanOrEqual(6);
+    expect(run.ms).toBeLessThan(12_000);
+  });
+
   it('a list that grows a little while it is read is still followed to its end', async () => {
     let asked = 0;
     const { run } = await against(({ requestLine, socket }) => {

@@ -3,10 +3,12 @@
 // Requests go over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined.
 // Imported lazily: only commands that talk to a service pay for it.
 import type { Dispatcher } from 'undici';
+import { answerJson } from './answer-json.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { readCa } from './ca.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
+import type { JsonOptions } from '../json/parse.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
 import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
@@ -82,7 +84,7 @@ export interface HttpResponse {
   rateLimited: boolean;
   requestId?: string;
   text(): string;
-  json<T = unknown>(): T;
+  json<T = unknown>(options?: JsonOptions): T;
 }
 
 /** One attempt's answer; the request as a whole adds what the attempts before it tell. */
@@ -298,16 +300,8 @@ function toResponse(response: TransportResponse, body: Buffer, attempts: number,
     attempts,
     requestId,
     text: () => body.toString('utf8'),
-    json<T>() {
-      try {
-        return JSON.parse(body.toString('utf8')) as T;
-      } catch {
-        throw new TridentError(ExitCode.unavailable, `${serviceName} answered ${response.statusCode} with a body that is not valid JSON`, {
-          status: response.statusCode,
-          requestId,
-          hint: 'the answer may have been cut off; try again, with --debug to see it',
-        });
-      }
+    json<T>(options?: JsonOptions) {
+      return answerJson(body.toString('utf8'), serviceName, { status: response.statusCode, requestId }, options) as T;
     },
   };
 }

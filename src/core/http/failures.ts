@@ -4,6 +4,7 @@
 // outcome is not known carries the code UNKNOWN_OUTCOME: it is never repeated and never "try again later".
 import { DeadlineExceeded } from './attempt-deadline.js';
 import { ExitCode, TridentError, UNKNOWN_OUTCOME, exitCodeForStatus } from '../errors.js';
+import { parseJson } from '../json/parse.js';
 import { oneLine } from '../term/printable.js';
 import { failedAtProxy, proxyRefusal, proxyStalled, type ProxyInUse } from './proxies.js';
 import { redactUrlText } from './redact.js';
@@ -38,14 +39,9 @@ export const headerValue = (value: string | string[] | undefined): string | unde
 
 /** An error status. A 5xx to a POST may come after the service acted (a gateway timing out): outcome unknown. */
 export function statusError(answer: FailedAnswer, serviceName: string, method: Method, now: number): TridentError {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.body.toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const { message, code } = serviceMessage(parsed);
-  const what = message ?? (parsed === undefined && answer.body.length > 0 ? 'an answer that is not JSON' : 'no message');
+  const parsed = parseJson(answer.body.toString('utf8'));
+  const { message, code } = serviceMessage(parsed.ok ? parsed.value : undefined);
+  const what = message ?? (parsed.ok || answer.body.length === 0 ? 'no message' : parsed.problem === 'too-deep' ? 'an answer nested too deeply' : 'an answer that is not JSON');
   const exitCode = exitCodeForStatus(answer.status);
   const unknown = method === 'POST' && answer.status >= 500;
   let hint: string | undefined;

@@ -1,6 +1,7 @@
 // Pulls the human message and code out of any of the error body shapes the three services use
 // (spec/real-services.md): {"error":{"code","message","details"}}, flat {"code","message","details"},
 // {"msg"}, {"error":"text"}, {"status","message"}, {"detail":"text"} and FastAPI's {"detail":[{loc,msg}]}.
+import { jsonText } from '../json/big-integers.js';
 
 export interface ServiceMessage {
   message?: string;
@@ -26,7 +27,7 @@ export function validationLines(detail: unknown[]): string[] {
   return detail.map((item) => {
     if (!isObject(item)) return String(item);
     const loc = Array.isArray(item.loc) ? item.loc.join('.') : undefined;
-    const msg = text(item.msg) ?? JSON.stringify(item);
+    const msg = text(item.msg) ?? jsonText(item);
     return loc ? `${loc}: ${msg}` : msg;
   });
 }

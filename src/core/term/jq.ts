@@ -2,6 +2,7 @@
 // the npm package jq-wasm; jq-engine.ts says where a program runs). Loaded only when --jq is given: the engine
 // costs some 50 ms to start.
 import { usageError } from '../errors.js';
+import { jsonText } from '../json/big-integers.js';
 import { JqEngineAborted, runInEngine, type JqRun } from './jq-engine.js';
 
 const HINT = "jq's own language, e.g. --jq '.[].api_key' or --jq '.items | length' (manual: https://jqlang.org/manual)";
@@ -23,7 +24,7 @@ export interface JqResults {
 }
 
 export async function runJq(expression: string, value: unknown): Promise<JqResults> {
-  const { stdout, stderr, exitCode } = await run(expression, JSON.stringify(value) ?? 'null');
+  const { stdout, stderr, exitCode } = await run(expression, jsonText(value));
   const results = stdout === '' ? [] : stdout.split('\n');
   return exitCode !== 0 && stderr !== '' ? { results, error: firstError(stderr) } : { results };
 }

@@ -2,6 +2,7 @@
 // ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
 import { once } from 'node:events';
 import { usageError } from '../errors.js';
+import { jsonText } from '../json/big-integers.js';
 import { escapeControls, escapeDataControls } from './printable.js';
 import { spreadsheetSafe } from './spreadsheet-safe.js';
 
@@ -61,7 +62,7 @@ export function parseColumnNames(text: string): string[] {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) return value.join(',');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return jsonText(value);
   return String(value);
 }
 
@@ -273,10 +274,10 @@ export class Output {
           const record = toRecord(row);
           switch (this.format) {
             case 'json':
-              batch.add(`${count === 0 ? '\n  ' : ',\n  '}${JSON.stringify(record)}`);
+              batch.add(`${count === 0 ? '\n  ' : ',\n  '}${jsonText(record)}`);
               break;
             case 'ndjson':
-              batch.add(`${JSON.stringify(record)}\n`);
+              batch.add(`${jsonText(record)}\n`);
               break;
             case 'csv':
             case 'tsv':
@@ -310,10 +311,10 @@ export class Output {
     switch (this.format) {
       case 'json':
         if (this.jsonFilter) await this.jsonFilter(record, (text) => this.write(text));
-        else await this.write(`${JSON.stringify(record, null, 2)}\n`);
+        else await this.write(`${jsonText(record, 2)}\n`);
         return;
       case 'ndjson':
-        await this.write(`${JSON.stringify(record)}\n`);
+        await this.write(`${jsonText(record)}\n`);
         return;
       case 'csv':
       case 'tsv': {

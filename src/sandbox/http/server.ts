@@ -3,6 +3,7 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { jsonText } from '../../core/json/big-integers.js';
 import { FaultInjector, type Fault } from './faults.js';
 
 export interface SandboxRequest {
@@ -228,7 +229,7 @@ function encode(response: SandboxResponse): { status: number; headers: Record<st
     payload = Buffer.from(response.body);
     headers['content-type'] ??= 'text/plain; charset=utf-8';
   } else {
-    payload = Buffer.from(JSON.stringify(response.body));
+    payload = Buffer.from(jsonText(response.body));
     headers['content-type'] ??= 'application/json';
   }
   return { status: response.status, headers, payload };

@@ -1,5 +1,7 @@
 // The endpoints of the time sandbox: what each route does once the request got past method, auth and
 // body checks (server.ts). Errors use the public service's body, `{"status": <code>, "message": "..."}`.
+import { exactInteger } from '../../core/json/big-integers.js';
+import type { Id } from '../../time/ids.js';
 import { json, type SandboxResponse } from '../http/server.js';
 import { projectChanges } from './fields.js';
 import { projectJson } from './project-json.js';
@@ -47,6 +49,9 @@ export interface TimeApi {
   detailedReport: Endpoint;
 }
 
+/** The id a route captured (digits only): exact also past 2^53. */
+const idParam = (params: string[]): Id => exactInteger(params[0]!);
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function isDate(value: string): boolean {
@@ -77,7 +82,7 @@ function reportQuery(query: URLSearchParams): { start: string; end: string; desc
 export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
   const render = (project: Project) => projectJson(project, (id) => store.customer(id));
   const projectNotFound = () => failure(404, 'Project not found');
-  const customerExists = (id: number) => store.customer(id) !== undefined;
+  const customerExists = (id: Id) => store.customer(id) !== undefined;
 
   return {
     login({ form, userAgent }) {
@@ -105,7 +110,7 @@ export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
     },
 
     getProject({ params }) {
-      const project = store.project(Number(params[0]));
+      const project = store.project(idParam(params));
       return project ? json(200, { data: render(project) }) : projectNotFound();
     },
 
@@ -118,7 +123,7 @@ export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
     },
 
     updateProject({ params, form }) {
-      const id = Number(params[0]);
+      const id = idParam(params);
       if (!store.project(id)) return projectNotFound();
       const result = projectChanges(form, customerExists);
       if (!result.ok) return failure(400, result.message);
@@ -126,7 +131,7 @@ export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
     },
 
     deleteProject({ params }) {
-      return store.deleteProject(Number(params[0])) ? empty() : projectNotFound();
+      return store.deleteProject(idParam(params)) ? empty() : projectNotFound();
     },
 
     detailedReport({ query }) {
@@ -135,7 +140,7 @@ export function timeApi(store: TimeStore, tokens: TokenStore): TimeApi {
     },
 
     updateCustomer({ params, form }) {
-      const id = Number(params[0]);
+      const id = idParam(params);
       if (!store.customer(id)) return failure(404, 'Customer not found');
       const name = form.get('name')?.trim() ?? '';
       if (name === '') return failure(400, 'name must not be empty');

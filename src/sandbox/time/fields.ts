@@ -1,5 +1,7 @@
 // Validation of the writable project fields of a form body. Only the fields present in the form become
 // changes (a partial update changes nothing else); unknown fields are ignored, as the service does.
+import { exactInteger } from '../../core/json/big-integers.js';
+import type { Id } from '../../time/ids.js';
 import type { ProjectChanges } from './store.js';
 
 export type FieldsResult = { ok: true; changes: ProjectChanges } | { ok: false; message: string };
@@ -20,7 +22,7 @@ function parseBool(field: string, raw: string): boolean | string {
 }
 
 /** `customerExists` decides whether a customer_id is acceptable. */
-export function projectChanges(form: URLSearchParams, customerExists: (id: number) => boolean): FieldsResult {
+export function projectChanges(form: URLSearchParams, customerExists: (id: Id) => boolean): FieldsResult {
   const changes: ProjectChanges = {};
   const fail = (message: string): FieldsResult => ({ ok: false, message });
 
@@ -61,8 +63,8 @@ export function projectChanges(form: URLSearchParams, customerExists: (id: numbe
     if (trimmed === '') {
       changes.customerId = null;
     } else {
-      const id = /^\d+$/.test(trimmed) ? Number(trimmed) : NaN;
-      if (!Number.isSafeInteger(id) || !customerExists(id)) return fail(`customer_id ${customerId} does not exist`);
+      const id = /^\d{1,30}$/.test(trimmed) ? exactInteger(trimmed) : undefined;
+      if (id === undefined || !customerExists(id)) return fail(`customer_id ${customerId} does not exist`);
       changes.customerId = id;
     }
   }

@@ -1,6 +1,7 @@
 // Projects as the public service really sends them: loose. Booleans are 0/1 in some places and true/false
 // in others, timestamps carry an offset without a colon, and the change time is `date_changed` on some
 // projects and `date_updated` on others. Clients must cope with all of it, so the sandbox serves all of it.
+import type { Id } from '../../time/ids.js';
 import type { Customer, Project } from './store.js';
 
 /** The account's time zone, as the service renders it (the public example shows -0200). */
@@ -24,10 +25,10 @@ export function formatDuration(seconds: number): string {
 
 const int = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
-export function projectJson(project: Project, customerOf: (id: number) => Customer | undefined): Record<string, unknown> {
+export function projectJson(project: Project, customerOf: (id: Id) => Customer | undefined): Record<string, unknown> {
   const customer = project.customerId === null ? undefined : customerOf(project.customerId);
   // Even ids follow the public example exactly; odd ids use the other spellings seen in the wild.
-  const likeExample = project.id % 2 === 0;
+  const likeExample = BigInt(project.id) % 2n === 0n;
   const changed = project.changedAt === null ? null : formatTimestamp(project.changedAt);
   return {
     id: project.id,

@@ -8,6 +8,7 @@ import { projectJson } from './project-json.js';
 import { TimeStore } from './store.js';
 import { TokenStore, type TokenCheck } from './tokens.js';
 import { makeSandboxTls, type SandboxTls } from '../http/tls.js';
+import type { Id } from '../../time/ids.js';
 
 export { SANDBOX_TIME_USER };
 
@@ -28,7 +29,11 @@ export interface TimeControl {
   hasToken(token: string): boolean;
   /** Every project, as the API renders it. */
   projects(): unknown[];
-  customers(): Array<{ id: number; name: string }>;
+  customers(): Array<{ id: Id; name: string }>;
+  /** Adds a customer with an id of the test's choosing (one past 2^53, say). */
+  addCustomer(customer: { id: Id; name: string }): void;
+  /** Adds a project with an id of the test's choosing; its other fields as a new project has them. */
+  addProject(id: Id, fields: { name: string; customerId?: Id | null }): void;
 }
 
 export interface TimeSandbox {
@@ -158,6 +163,8 @@ export async function startTimeSandbox(options: TimeSandboxOptions = {}): Promis
     hasToken: (token) => tokens.has(token),
     projects: () => store.projects().map((project) => projectJson(project, (id) => store.customer(id))),
     customers: () => store.customers(),
+    addCustomer: (customer) => store.addCustomer(customer),
+    addProject: (id, fields) => void store.createProject(fields, id),
   };
 
   return {

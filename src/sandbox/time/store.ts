@@ -1,14 +1,16 @@
 // The time sandbox's data: customers and projects in memory, seeded with names that trip up naive clients
-// (non-ASCII, commas, quotes).
+// (non-ASCII, commas, quotes). Ids past 2^53 are bigints (a test adds such a project or customer), as clients
+// must keep them exact.
+import type { Id } from '../../time/ids.js';
 
 export interface Customer {
-  id: number;
+  id: Id;
   name: string;
 }
 
 export interface Project {
-  id: number;
-  customerId: number | null;
+  id: Id;
+  customerId: Id | null;
   name: string;
   description: string | null;
   /** Epoch milliseconds. */
@@ -77,8 +79,8 @@ const SEED_PROJECTS: SeedProject[] = [
 ];
 
 export class TimeStore {
-  private readonly customersById = new Map<number, Customer>();
-  private readonly projectsById = new Map<number, Project>();
+  private readonly customersById = new Map<Id, Customer>();
+  private readonly projectsById = new Map<Id, Project>();
   private nextProjectId: number;
 
   constructor(private readonly now: () => number, private readonly userId: number) {
@@ -91,18 +93,23 @@ export class TimeStore {
         createdBy: userId,
       });
     }
-    this.nextProjectId = Math.max(...this.projectsById.keys()) + 1;
+    this.nextProjectId = Math.max(...SEED_PROJECTS.map((project) => project.id as number)) + 1;
   }
 
   customers(): Customer[] {
-    return [...this.customersById.values()].sort((a, b) => a.id - b.id).map((c) => ({ ...c }));
+    return [...this.customersById.values()].sort(byId).map((c) => ({ ...c }));
   }
 
-  customer(id: number): Customer | undefined {
+  /** Adds a customer (a test's, with an id of its choosing). */
+  addCustomer(customer: Customer): void {
+    this.customersById.set(customer.id, { ...customer });
+  }
+
+  customer(id: Id): Customer | undefined {
     return this.customersById.get(id);
   }
 
-  renameCustomer(id: number, name: string): Customer | undefined {
+  renameCustomer(id: Id, name: string): Customer | undefined {
     const customer = this.customersById.get(id);
     if (!customer) return undefined;
     customer.name = name;
@@ -110,16 +117,17 @@ export class TimeStore {
   }
 
   projects(): Project[] {
-    return [...this.projectsById.values()].sort((a, b) => a.id - b.id);
+    return [...this.projectsById.values()].sort(byId);
   }
 
-  project(id: number): Project | undefined {
+  project(id: Id): Project | undefined {
     return this.projectsById.get(id);
   }
 
-  createProject(changes: ProjectChanges & { name: string }): Project {
+  /** A new project, with the next id unless one is given (a test's). */
+  createProject(changes: ProjectChanges & { name: string }, id?: Id): Project {
     const project: Project = {
-      id: this.nextProjectId++,
+      id: id ?? this.nextProjectId++,
       customerId: null,
       description: null,
       createdAt: this.now(),
@@ -142,14 +150,16 @@ export class TimeStore {
     return project;
   }
 
-  updateProject(id: number, changes: ProjectChanges): Project | undefined {
+  updateProject(id: Id, changes: ProjectChanges): Project | undefined {
     const project = this.projectsById.get(id);
     if (!project) return undefined;
     Object.assign(project, changes, { changedAt: this.now() });
     return project;
   }
 
-  deleteProject(id: number): boolean {
+  deleteProject(id: Id): boolean {
     return this.projectsById.delete(id);
   }
 }
+
+const byId = (a: { id: Id }, b: { id: Id }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

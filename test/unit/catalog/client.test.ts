@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../../src/catalog/client.js';
 import type { Page } from '../../../src/catalog/wire.js';
-import { PAGES_AHEAD, pages } from '../../../src/catalog/pages.js';
+import { PAGES_AHEAD, pages, rowsAllowed } from '../../../src/catalog/pages.js';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import { createHttpClient } from '../../../src/core/http/client.js';
 
@@ -187,15 +187,44 @@ describe('pages', () => {
     expect(rest).toEqual([2, 3]);
   });
 
+  /** Every row of a walk until it ends or fails, and the failure's message. */
+  async function walk<T>(fetchPage: (limit: number, offset: number) => Promise<Page<T>>, limit: number): Promise<{ rows: T[]; error?: string }> {
+    const rows: T[] = [];
+    try {
+      for await (const page of pages(fetchPage, { limit, offset: 0 })) rows.push(...page);
+      return { rows };
+    } catch (error) {
+      return { rows, error: (error as Error).message };
+    }
+  }
+
   it('stops at a page that repeats the one before it, but not at one that only shares its first and last rows', async () => {
     const middles: Record<number, number> = { 0: 1, 3: 2, 6: 2 };
-    const fetchPage = async (limit: number, offset: number): Promise<Page<number>> => ({ items: [0, middles[offset]!, 9], meta: { limit, offset, total: 12 } });
-    const rows: number[] = [];
-    const walk = (async () => {
-      for await (const page of pages(fetchPage, { limit: 3, offset: 0 })) rows.push(...page);
-    })();
-    await expect(walk).rejects.toThrow('stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset');
-    expect(rows).toEqual([0, 1, 9, 0, 2, 9]);
+    expect(await walk(async (limit, offset) => ({ items: [0, middles[offset]!, 9], meta: { limit, offset, total: 12 } }), 3)).toEqual({
+      rows: [0, 1, 9, 0, 2, 9],
+      error: 'stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset',
+    });
+  });
+
+  it('stops at a page seen any number of pages before (pages that go round in a circle), each row given once', async () => {
+    const cycle = [[1, 2], [3, 4], [5, 6]];
+    expect(await walk(async (limit, offset) => ({ items: cycle[(offset / 2) % 3]!, meta: { limit, offset, total: 1e12 } }), 2)).toEqual({
+      rows: [1, 2, 3, 4, 5, 6],
+      error: "stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 0: the service's pages go round in a circle",
+    });
+  });
+
+  it('follows a list that grows by what rowsAllowed grants, and stops at the first page past that', async () => {
+    expect(rowsAllowed(250, 100)).toBe(350);
+    expect(rowsAllowed(5000, 100)).toBe(5500);
+    // New rows on every page, and after the first a total far ahead: only the first total bounds the walk.
+    const growing = (first: number) => async (limit: number, offset: number) => ({
+      items: Array.from({ length: limit }, (_, i) => offset + i),
+      meta: { limit, offset, total: offset === 0 ? first : 1e9 },
+    });
+    const [small, large] = [await walk(growing(100), 10), await walk(growing(1000), 10)];
+    expect([small.rows.length, small.error]).toEqual([110, 'stopped following the pages of the catalog service: its pages hold more rows than the 100 its first page said the list has (120 so far)']);
+    expect([large.rows.length, large.error]).toEqual([1100, 'stopped following the pages of the catalog service: its pages hold more rows than the 1000 its first page said the list has (1110 so far)']);
   });
 
   it('stops on an empty list, an empty page, and passes a failing page on', async () => {
