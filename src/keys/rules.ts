@@ -1,6 +1,7 @@
 // The spec's input rules, checked before any request is sent (exit 2, naming the rule).
 import { usageError } from '../core/errors.js';
 import { checkName } from '../core/names.js';
+import { looksTagged } from './mint/tag.js';
 import { DEFAULT_SCOPES, type NewKey } from './client.js';
 
 export interface KeyInputOptions {
@@ -19,6 +20,9 @@ const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
 export function requireName(value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw usageError('--name is required: every key needs a name (rule: name is a required string)');
+  // trident proves a key its own by the tag it adds to the name: a name given with such a tag could be taken
+  // for another request's key, and deleted by that request's settlement.
+  if (looksTagged(value)) throw usageError(`invalid --name "${value}": a name ending in "~" and 8 hex digits is the form of trident's request tags`, 'choose a name without that ending (trident adds its own tag)');
   return checkName(value, '--name');
 }
 

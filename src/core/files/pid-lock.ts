@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { processAlive, processStartTime } from '../process-identity.js';
 import { failedAt } from './file-system-failure.js';
+import { assertOwnEntry } from './file-trust.js';
 
 export interface Holder {
   pid: number;
@@ -52,6 +53,8 @@ export function takePidLock(file: string): PidLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
+      // A lock someone else could have planted (another user's, writable by others, a link) is refused.
+      assertOwnEntry(lock, 'lock file', 'file');
       const seen = readHolder(lock);
       if (seen === undefined) continue;
       if (processAlive(seen.holder.pid, seen.holder.start)) return { held: false, holder: seen.holder };

@@ -17,6 +17,9 @@ export function mintTools(ctx: Context, url: URL, client: MintTools['client'], c
       return probe.list().then(
         () => true,
         (error: unknown) => {
+          // 401: the signature is not this key's. 403: it is, but the key may not list keys (a subaccount's,
+          // an FCM subtrader's, one without the read scope): the private half is the key's all the same.
+          if (error instanceof TridentError && error.status === 403) return true;
           if (error instanceof TridentError && error.exitCode === ExitCode.auth) return false;
           throw error;
         },

@@ -132,7 +132,14 @@ export async function mintKey(tools: MintTools, request: MintRequest, steps: Min
     await staged?.discard();
     throw error;
   }
-  await steps.recorded?.(pending);
+  try {
+    await steps.recorded?.(pending);
+  } catch (error) {
+    // Nothing was sent: the record would only make later commands look for a key that was never asked for.
+    await staged?.discard();
+    await removePending(pending);
+    throw error;
+  }
   await tools.checkpoint('pending');
 
   let answer: CreatedKey & { privateKeyPem?: string };

@@ -5,7 +5,7 @@
 // nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import { moveSecretFile, removeSecretFile } from '../../core/files/secret-file.js';
+import { moveSecretFile, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { Checkpoint } from '../crash-points.js';
 import { keyIdProblem } from '../key-ids.js';
@@ -61,6 +61,30 @@ async function holds(tools: MintTools, id: string, file: string | undefined): Pr
   return privateKey !== undefined && (await tools.accepts(id, privateKey));
 }
 
+/**
+ * A key kept by a settlement has its private half at <config dir>/keys/<api_key>.pem, a name no later write can
+ * take: the command that settles may go on to write its own new key to the --out the record named, with --force.
+ */
+async function placeKept(staged: string, keyPath: string): Promise<string> {
+  try {
+    await moveSecretFile(staged, keyPath);
+    return keyPath;
+  } catch {
+    return staged;
+  }
+}
+
+/** The same for a generated key stored at its --out: a copy goes to <config dir>/keys/<api_key>.pem too. */
+async function keepCopy(file: string, keyPath: string): Promise<string> {
+  if (file === keyPath || existsSync(keyPath)) return existsSync(keyPath) ? keyPath : file;
+  try {
+    await writeSecretFile(keyPath, readFileSync(file));
+    return keyPath;
+  } catch {
+    return file;
+  }
+}
+
 async function deleteKey(tools: MintTools, id: string, file?: string): Promise<KeyOutcome> {
   await tools.client.delete(id);
   if (file !== undefined) await removeSecretFile(file);
@@ -79,8 +103,8 @@ async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools
     }
     const file = storedFile(record, id, tools);
     const held = await holds(tools, id, file);
-    if (!proven) outcomes.push(held ? { id, outcome: 'kept', file: file! } : { id, outcome: 'unknown' });
-    else if (held && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: file! });
+    if (held && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: await keepCopy(file!, tools.keyPath(id)) });
+    else if (!proven) outcomes.push({ id, outcome: 'unknown' });
     else outcomes.push(await deleteKey(tools, id, held ? file : undefined));
   }
   return outcomes;
@@ -95,26 +119,21 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
     const usable = keyIdProblem(id) === undefined;
     if (stagedKey !== undefined && !found && usable && (await tools.accepts(id, stagedKey))) {
       found = true;
-      const file = record.target_file ?? tools.keyPath(id);
+      const target = record.target_file ?? tools.keyPath(id);
       // A move cut short leaves the same key in both places.
-      const placedAlready = existsSync(file) && readFileSync(file).equals(readFileSync(staged));
+      const placedAlready = existsSync(target) && readFileSync(target).equals(readFileSync(staged));
       if (record.unwanted) {
-        outcomes.push(await deleteKey(tools, id, placedAlready ? file : undefined));
+        outcomes.push(await deleteKey(tools, id, placedAlready ? target : undefined));
         await removeSecretFile(staged);
         continue;
       }
-      try {
-        if (placedAlready) await removeSecretFile(staged);
-        else await moveSecretFile(staged, file, { force: record.force });
-        outcomes.push({ id, outcome: 'kept', file });
-      } catch {
-        outcomes.push({ id, outcome: 'kept', file: staged });
-      }
+      if (placedAlready) await removeSecretFile(staged);
+      outcomes.push({ id, outcome: 'kept', file: placedAlready ? target : await placeKept(staged, tools.keyPath(id)) });
       continue;
     }
     // The staged half is gone: it was moved into place before the process died, or never written.
     const file = record.target_file ?? tools.keyPath(id);
-    if (stagedKey === undefined && usable && (await holds(tools, id, file))) outcomes.push(record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file });
+    if (stagedKey === undefined && usable && (await holds(tools, id, file))) outcomes.push(record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file: await keepCopy(file, tools.keyPath(id)) });
     else outcomes.push({ id, outcome: 'unknown' });
   }
   if (!found && stagedKey !== undefined && mayStillAppear(record, tools.now())) return { kind: 'not yet' };

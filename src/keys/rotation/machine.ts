@@ -176,10 +176,12 @@ export class Rotation {
 
   // ---- journal
 
+  /** The journal in memory changes only once it is on disk: what a failure reports is what the disk says. */
   private async save(changes: Partial<Journal> = {}, step?: StepRecord): Promise<void> {
-    Object.assign(this.journal, changes, { updated_at: this.ctx.now().toISOString() });
-    if (step) this.record(step);
-    await saveJournal(this.path, this.journal);
+    const next: Journal = { ...this.journal, ...changes, updated_at: this.ctx.now().toISOString(), steps: step ? [...this.journal.steps, step] : this.journal.steps };
+    await saveJournal(this.path, next);
+    Object.assign(this.journal, next);
+    if (step) logStep(this.ctx, step);
   }
 
   /** Journals the phase, then gives the crash tests their chance. */
