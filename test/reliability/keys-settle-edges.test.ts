@@ -9,7 +9,7 @@ import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { expectEveryKeyHeld, keysNamed, pendingFiles, requestsFrom, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
-import { profileWithKey, rotate } from '../helpers/keys-rotation.js';
+import { keysOfTest, profileWithKey, rotate } from '../helpers/keys-rotation.js';
 import { errorOf } from './harness.js';
 
 let sandbox: KeysSandbox;
@@ -96,5 +96,24 @@ describe('a rotation lock someone else planted', () => {
     expect(result.exitCode, result.stderr).toBe(2);
     expect(errorOf(result).message).toBe(`lock file ${lock} belongs to another user (uid 4242): refused`);
     expect(sent()).toEqual([]);
+  });
+});
+
+describe('two --resume at once', () => {
+  it('one finishes the rotation, the other is refused (exit 2) while it works, and nothing is done twice', async () => {
+    const setup = profileWithKey(sandbox);
+    const killed = await spawnCli(['--profile', setup.profile, 'keys', 'rotate', '--yes', '-o', 'json'], { configDir: setup.configDir, env: { [CRASH_ENV]: 'switched' } });
+    expect(killed.signal).toBe('SIGKILL');
+    // The verification of the first resume to arrive waits, so that the second comes while it works.
+    sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'delay', ms: 1500 } });
+    const [a, b] = await Promise.all([rotate(setup, ['--resume', '--yes', '-o', 'json']), rotate(setup, ['--resume', '--yes', '-o', 'json'])]);
+    const results = [a, b];
+    expect(results.map((result) => result.exitCode).sort(), results.map((result) => result.stderr).join('\n')).toEqual([0, 2]);
+    const refused = results.find((result) => result.exitCode === 2)!;
+    expect(refused.stderr).toMatch(/^trident: another trident process \(pid \d+\) is working on this rotation \(journal \S+\)\nhint: let it finish; /);
+    const done = JSON.parse(results.find((result) => result.exitCode === 0)!.stdout) as { outcome: string; new_key: { api_key: string } };
+    expect(done.outcome).toBe('rotated');
+    expect(deletes().filter((id) => id === setup.oldId)).toHaveLength(1);
+    expect(keysOfTest(sandbox, setup).map((key) => key.api_key)).toEqual([done.new_key.api_key]);
   });
 });
