@@ -1,4 +1,4 @@
-// npm run bench: trident side by side with what a script could do without it (DESIGN: issue 8 targets).
+// npm run bench: trident side by side with what a script could do without it, each comparison with its target.
 // Prints markdown tables: median, min and max of both sides, the ratio of medians, the median of paired runs' ratios, and peak RSS.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,11 +10,12 @@ import { BENCH_DIR, ROOT, TRIDENT, startBenchSandbox } from './sandbox.mjs';
 const node = process.execPath;
 const quick = process.argv.includes('--quick');
 const runs = quick ? 5 : 15;
-// Issue 19's goals: ≥ 21 interleaved runs a side, the ratio's range over ≥ 2 rounds (--rounds N).
+// The goals against the floor (dependency-free scripts, bare Node, curl): ≥ 21 interleaved runs a side, the
+// ratio's range over ≥ 2 rounds (--rounds N): on a shared, noisy machine one round can mislead.
 const goalRuns = quick ? 5 : 21;
 const roundsFlag = process.argv.indexOf('--rounds');
 const rounds = roundsFlag >= 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 1 : 2;
-// --goals: only issue 19's comparisons and the start-up profile (a few minutes instead of a quarter of an hour).
+// --goals: only the comparisons against the floor and the start-up profile (a few minutes instead of a quarter of an hour).
 const goalsOnly = process.argv.includes('--goals');
 const baselineScript = (name, env, args = []) => ({ label: [name, ...args].join(' '), cmd: node, args: [join(ROOT, 'bench/baselines', name), ...args], env });
 const trident = (args, env) => ({ label: 'trident', cmd: node, args: [TRIDENT, ...args], env });

@@ -111,9 +111,9 @@ try {
   await buildInto(join(staging, 'all-commands'), undefined);
   await buildInto(join(staging, 'dist'), await commandStubs(load(join(staging, 'all-commands'))));
   await renderHelp(join(staging, 'dist'), load(join(staging, 'dist')));
-  // V8's code cache of dist/ (bin/dist-loader.cjs), made by a Node with its default flags. Only a speed-up: a
-  // build where it cannot be made (no loopback, say) goes on without it, as trident runs without one
-  // (test/e2e/code-cache.test.ts fails the test run instead).
+  // V8's code cache of dist/ (read back by createDistLoader in bin/trident.cjs), made by a Node with its default
+  // flags. Only a speed-up: a build where it cannot be made (no loopback, say) goes on without it, as trident runs
+  // without one (test/e2e/code-cache.test.ts fails the test run instead).
   try {
     execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), join(staging, 'dist')], {
       stdio: 'inherit',

@@ -1,5 +1,6 @@
-// The commander program: global options (DESIGN §2.1), and the command groups, each loaded only when
-// the command line names it, so that `trident --help` and `--version` cost little more than Node itself.
+// The commander program: global options (valid before or after the command's name), and the command groups,
+// each loaded only when the command line names it, so that `trident --help` and `--version` cost little more
+// than Node itself.
 import { Command, CommanderError, Option } from 'commander';
 import type { Binder, Group } from './command.js';
 import { makeBinder, once } from './command.js';

@@ -1,7 +1,7 @@
-// `trident api <keys|time|catalog> <path>` (DESIGN §2.2): one raw request with the service's own
-// authentication. Prints the answer's body (pretty JSON on a terminal, as it came otherwise); the exit
-// code follows the status (§2.8). A 4xx answer's body is printed too; 429 and 5xx go through the retries of
-// the HTTP core and end as any command's failure; a 3xx is exit 8 naming where it points.
+// `trident api <keys|time|catalog> <path>`, as `gh api`: one raw request with the service's own authentication.
+// Prints the answer's body (pretty JSON on a terminal, as it came otherwise); the exit code follows the status
+// as for any command. A 4xx answer's body is printed too; 429 and 5xx go through the retries of the HTTP core
+// and end as any command's failure; a 3xx is exit 8 naming where it points.
 import { Argument, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';

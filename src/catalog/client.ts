@@ -1,6 +1,6 @@
-// A typed client for the 13 GET routes of the catalog service (spec/catalog-service.md, real-services.md §3).
-// No commander, no printing: methods take the service's own parameter names and return its answers,
-// checked for shape at this boundary. Single answers are returned as they came (DESIGN §2.8).
+// A typed client for the 13 GET routes of the public read-only catalog service. No commander, no printing:
+// methods take the service's own parameter names and return its answers, checked for shape at this boundary.
+// Single answers are returned as they came: a script gets the service's JSON object unchanged.
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { HttpClient } from '../core/http/client.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';

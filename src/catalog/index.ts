@@ -1,4 +1,4 @@
-// `trident catalog`: the 13 read-only routes of the catalog service, one command each (DESIGN §2.5).
+// `trident catalog`: the 13 read-only routes of the catalog service, one command each.
 import { commandGroup } from '../subcommands.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from './examples.js';
 

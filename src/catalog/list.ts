@@ -1,6 +1,6 @@
 // What every paged list command shares: --limit/--offset/--all, the one page or every page, and the rows
 // written as they arrive. In -o json one page is {"items", "meta"} so that a script can page on; --all
-// gives the array of every item (DESIGN §2.7).
+// gives the array of every item.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Column } from '../core/term/output.js';

@@ -1,6 +1,6 @@
 // A misspelled --store is no error to the service: it answers with nothing, or a count of 0. When a result
-// comes back empty, the stores asked for are checked against the ones the service knows (its sync cursors,
-// DESIGN §2.5) and a store it does not know is named in a warning, with the ones it does.
+// comes back empty, the stores asked for are checked against the ones the service knows (its sync cursors)
+// and a store it does not know is named in a warning, with the ones it does.
 import type { Context } from '../context.js';
 import type { CatalogClient } from './client.js';
 

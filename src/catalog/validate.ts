@@ -1,5 +1,6 @@
-// Client-side checks that mirror the catalog service's own rules (spec/real-services.md §3), so that what it
-// would refuse is refused first, with exit 2 and no request sent.
+// Client-side checks that mirror the public catalog service's own rules (its enums, a page of 1 to 100 items,
+// at most 20000 dynamics points, times with an offset), so that what it would refuse is refused first, with
+// exit 2 and no request sent.
 import { usageError } from '../core/errors.js';
 import { isoWithOffset, microsOf, type TimeRange } from './time-range.js';
 

@@ -1,5 +1,5 @@
-// The catalog service's answers as spec/catalog-service.md names them: the client checks answers against
-// these shapes and the sandbox serves them, so both take them from here.
+// The catalog service's answers, with its own field names: the client checks answers against these shapes
+// and the sandbox serves them, so both take them from here.
 export type Item = Record<string, unknown>;
 
 export interface ListMeta {

@@ -1,4 +1,5 @@
-// Error kinds and the exit codes of DESIGN §2.7. Anything thrown that is not a TridentError is a bug (exit 1).
+// Error kinds and trident's exit codes (the table in README.md). Anything thrown that is not a TridentError is
+// a bug (exit 1).
 import { oneLine } from './term/printable.js';
 
 export const ExitCode = {

@@ -1,6 +1,6 @@
 // The key service's base URL from a configured value: `production` and `demo` stand for the exchange's
-// documented hosts (real-services.md §1), a bare origin gets the default base path. Kept apart from the rest
-// of the connection so that `config list` and `status` can show what a value resolves to cheaply.
+// documented hosts, a bare origin gets the default base path. Kept apart from the rest of the connection so
+// that `config list` and `status` can show what a value resolves to cheaply.
 import { usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 

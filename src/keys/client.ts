@@ -1,6 +1,7 @@
 // A typed client for the key service: list, create, generate, delete. Plain methods: no commander, no
-// printing, no settings. Answers are normalized here into the spec's ApiKey, whether the service answered
-// in the spec's shapes or in the public exchange's (`api_key_id`, flat create/generate answers, 201/204).
+// printing, no settings. Answers are normalized here into one ApiKey (`api_key`, `name`, `scopes`,
+// `created_ts`, `subaccount`), whether the service answered in that shape (nested create/generate answers, as
+// the sandbox serves) or in the public exchange's (`api_key_id`, flat create/generate answers, 201/204).
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { HttpClient, HttpResponse, OnRateLimited } from '../core/http/client.js';
 import type { Method } from '../core/http/retry.js';
@@ -73,7 +74,7 @@ export function toApiKey(raw: Json, requested?: NewKey): ApiKey {
   return key;
 }
 
-/** The ApiKey of a create/generate answer: nested `{api_key: {...}}` (spec) or flat `{api_key_id, ...}` (public). */
+/** The ApiKey of a create/generate answer: nested `{api_key: {...}}` (the sandbox) or flat `{api_key_id, ...}` (the exchange). */
 function createdKey(body: unknown, status: number, requested: NewKey): CreatedKey {
   if (!isObject(body)) throw unexpected('a body that is not a JSON object', status);
   const record = isObject(body.api_key) ? body.api_key : body;

@@ -121,7 +121,7 @@ export async function openKeysClient(ctx: Context, connection: KeysConnection): 
   return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
 }
 
-/** Before a command's own requests: what an earlier run left pending against this service is settled (DESIGN §4). */
+/** Before a command's own requests: what an earlier run left pending against this service is settled, so that no key is left that nobody holds. */
 export async function settleEarlierRequests(ctx: Context, connection: KeysConnection, client?: KeysClient): Promise<void> {
   if (!anyPending(ctx.configDir)) return;
   const { settlePending } = await import('./mint/settle-pending.js');

@@ -12,7 +12,7 @@ export interface NewKeyOptions extends KeyInputOptions, ConnectionOptions {
   force?: boolean;
 }
 
-/** A write's result (DESIGN §2.8). Never holds the private key itself. */
+/** A write's result: what was made, where its private half went, what was done. Never holds the private key itself. */
 export interface NewKeyResult {
   api_key: ApiKey;
   private_key_file: string | null;
@@ -50,7 +50,7 @@ const FIELDS: Array<Column<Row>> = [
 
 /**
  * The service's warning on stderr, then the result: a two-column table for people, for scripts one flat
- * object, the key in the spec's field names (`api_key` is its id, as in `keys list`) plus what was done.
+ * object, the key in `keys list`'s field names (`api_key` is its id) plus what was done.
  */
 export async function printNewKey(ctx: Context, result: NewKeyResult): Promise<void> {
   if (result.warning) ctx.log.warn(`the keys service says: ${result.warning}`);

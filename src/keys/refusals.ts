@@ -3,7 +3,7 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import { KEYS_URL_ALIASES, type KeysUrlAlias } from './base-url.js';
 import type { Signer } from './signing.js';
 
-// The exchange's two environments (spec/real-services.md §1): a key works only in the one that issued it.
+// The exchange's two documented environments: a key works only in the one that issued it.
 // Their hosts, the recommended one (the alias's URL) and the other documented one.
 const ENVIRONMENTS: Record<KeysUrlAlias, { hosts: string[]; other: KeysUrlAlias }> = {
   production: { hosts: [new URL(KEYS_URL_ALIASES.production).hostname, 'api.elections.kalshi.com'], other: 'demo' },

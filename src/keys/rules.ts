@@ -1,4 +1,5 @@
-// The spec's input rules, checked before any request is sent (exit 2, naming the rule).
+// The key service's input rules (a name, known scopes, write with read, subaccount 0-63 or an FCM subtrader id
+// but not both), checked before any request is sent (exit 2, naming the rule).
 import { usageError } from '../core/errors.js';
 import { checkName } from '../core/names.js';
 import { looksTagged } from './mint/tag.js';
@@ -28,7 +29,7 @@ export function requireName(value: string | undefined): string {
 
 /**
  * `read,write::transfer` → ['read', 'write::transfer']; default read and write. Parents come first, then child
- * scopes in the order given. A child scope needs no parent, but write needs read (real-services.md §1).
+ * scopes in the order given. A child scope needs no parent, but write needs read.
  */
 export function parseScopes(value: string | undefined): string[] {
   if (value === undefined) return [...DEFAULT_SCOPES];

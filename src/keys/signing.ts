@@ -1,6 +1,6 @@
-// Request signing as the exchange documents it (spec/real-services.md §1): three KALSHI-ACCESS-* headers,
-// the signature over `timestamp(ms) + METHOD + path`, where path is the URL's full path (base path included,
-// query excluded). RSA keys sign with PSS/SHA-256/MGF1-SHA-256, salt = digest length; Ed25519 keys sign the same message.
+// Request signing as the exchange documents it: three KALSHI-ACCESS-* headers, the signature over
+// `timestamp(ms) + METHOD + path`, where path is the URL's full path (base path included, query excluded). RSA
+// keys sign with PSS/SHA-256/MGF1-SHA-256, salt = digest length; Ed25519 keys sign the same message.
 import { constants, sign, type KeyObject } from 'node:crypto';
 
 export interface Signer {

@@ -1,6 +1,6 @@
-// `trident status [--service keys|time|catalog]` (DESIGN §2.2): for each service, what is configured, from
-// where, and whether a harmless request works. Exit 0 when every configured service works, else the highest
-// exit code among the failures; a service with no URL is shown as not configured, which is no failure.
+// `trident status [--service keys|time|catalog]`: for each service, what is configured, from where, and whether
+// a harmless request works. Exit 0 when every configured service works, else the highest exit code among the
+// failures; a service with no URL is shown as not configured, which is no failure.
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';

@@ -1,6 +1,6 @@
-// A typed client for the time tracker (spec/time-service.md, spec/real-services.md §2): form-encoded
-// bodies, JSON answers normalized at this boundary, the token in the Authorization header.
-// No commander, no printing, no settings: the caller hands in everything.
+// A typed client for the hosted time tracker's REST API v1: form-encoded bodies, JSON answers normalized at
+// this boundary, the token in the Authorization header. No commander, no printing, no settings: the caller
+// hands in everything.
 import { ExitCode, TridentError, notFoundError } from '../core/errors.js';
 import type { HttpClient, HttpResponse, OnRateLimited, RequestOptions } from '../core/http/client.js';
 import type { Method } from '../core/http/retry.js';
@@ -35,7 +35,7 @@ export interface TimeClientOptions {
   authScheme?: AuthScheme;
 }
 
-/** `Bearer <token>` as the public docs show it, or the bare token as the spec shows it. */
+/** `Bearer <token>` as the service's public docs show it, or the bare token, which it also takes. */
 export function authorizationHeader(token: string, scheme: Exclude<AuthScheme, 'x-api-token'> = 'bearer'): string {
   return scheme === 'raw' ? token : `Bearer ${token}`;
 }

@@ -1,6 +1,6 @@
-// The time tracker answers loosely (spec/real-services.md §2): `{"data": ...}` envelopes, booleans as 0/1 or
-// true/false, offsets without a colon, `date_changed` on some projects and `date_updated` on others.
-// Everything is put into one shape here, at the boundary, so that commands and scripts see only that.
+// The time tracker answers loosely: `{"data": ...}` envelopes, booleans as 0/1 or true/false, offsets without a
+// colon, `date_changed` on some projects and `date_updated` on others. Everything is put into one shape here,
+// at the boundary, so that commands and scripts see only that.
 import { exactInteger } from '../core/json/big-integers.js';
 import type { Id } from './ids.js';
 

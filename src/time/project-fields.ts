@@ -1,5 +1,6 @@
 // The writable project fields as command-line flags, and their translation into the service's form fields
-// (spec/real-services.md §2). Values are checked here, before any request (exit 2).
+// (booleans as true/false, privacy 1 public or 2 private, bill_by project or user). Values are checked here,
+// before any request (exit 2).
 import { Option, type Command } from 'commander';
 import { usageError } from '../core/errors.js';
 import { checkName } from '../core/names.js';

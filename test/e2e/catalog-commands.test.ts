@@ -1,5 +1,5 @@
 // Every catalog command run as a user would, against the sandbox on a small hand-made catalog whose answers
-// are known exactly (the worked examples of spec/real-services.md §3).
+// are known exactly (the public service's worked examples).
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';

@@ -1,5 +1,5 @@
-// The catalog client as the public service is (issue 18): the flag filters it has, times sent at full
-// precision in any form the service takes, and health failures explained for what they are.
+// The catalog client as the public service is: the flag filters it has, times sent at full precision in any
+// form the service takes, and health failures explained for what they are.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 // --jq end to end: gh's printing, the expression checked before any request, what a streamed list gives jq,
-// and the issue's own example (a rotation in CI picking the new key's id without jq installed).
+// and the README's example (a rotation in CI picking the new key's id without jq installed).
 import { existsSync } from 'node:fs';
 import { untagged } from '../../src/keys/mint/tag.js';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('--jq', () => {
     expect(errorOf(result).message).toMatch(/^--jq failed on the output: string \(".*"\) cannot be parsed as a number$/);
   });
 
-  it("the issue's example: keys rotate --yes --json --jq .new_key.api_key prints the new key's id", async () => {
+  it("the README's example: keys rotate --yes --json --jq .new_key.api_key prints the new key's id", async () => {
     await withServices(['keys'], async (own) => {
       const old = own.keys.bootstrap.keyId;
       const result = await trident(['keys', 'rotate', '--yes', '--json', '--jq', '.new_key.api_key'], { env: envFor.keys(own) });

@@ -1,5 +1,5 @@
-// The exchange as documented today (issue 18, keys): the production/demo aliases, child scopes, the 403 an
-// upload gets below the higher API usage levels, and a delete of many keys that paces itself after a 429.
+// The exchange as documented today: the production/demo aliases, child scopes, the 403 an upload gets below the
+// higher API usage levels, and a delete of many keys that paces itself after a 429.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

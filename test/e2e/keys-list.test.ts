@@ -23,7 +23,7 @@ describe('keys list', () => {
     expect(result.stdout).toMatch(/desk-7 +│ read +│ 7 /);
   });
 
-  it('prints the spec fields as JSON, and tsv when piped', async () => {
+  it('prints the ApiKey fields as JSON, and tsv when piped', async () => {
     const json = await runKeys(sandbox, ['list', '--json']);
     expect(json.exitCode).toBe(0);
     const keys = JSON.parse(json.stdout) as Array<Record<string, unknown>>;

@@ -1,6 +1,8 @@
-// Every `trident ...` command of README.md, run as written, in README order, against a `trident sandbox` started
-// the way the README says (a child process; its `sandbox` profile). A line that fails is a README defect. A line
-// that cannot run here is in SKIP with its reason; a placeholder (`7f1c...`) is replaced by a real sandbox value.
+// Every `trident ...` command of README.md and of the command pages it links to in docs/, run as written, page
+// after page in PAGES order, against a `trident sandbox` started the way the README says (a child process; its
+// `sandbox` profile). A line that fails is a documentation defect. A line that cannot run here is in SKIP with its
+// reason; a placeholder (`7f1c...`) is replaced by a real sandbox value. A line a page repeats from an earlier
+// one (the README's examples are also on their group's page) runs once, where it first appears.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +16,24 @@ import { waitForFile } from '../helpers/processes.js';
 import { readmeCommands, type ReadmeCommand } from './readme-lines.js';
 import { untagged } from '../../src/keys/mint/tag.js';
 
-const README = resolve(import.meta.dirname, '../../README.md');
+const ROOT = resolve(import.meta.dirname, '../..');
+/**
+ * The pages whose commands run, in this order: one reader's session. time.md comes after the pages that use the
+ * time service, for it ends with `time logout`.
+ */
+const PAGES = ['README.md', 'docs/keys.md', 'docs/catalog.md', 'docs/api.md', 'docs/configuration.md', 'docs/time.md', 'docs/sandbox.md'];
 
-/** README lines that cannot run here, each with why. A key ending in ` …` names the lines it starts. */
+function pagesText(): string {
+  return PAGES.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
+}
+
+/** The commands of every page, each line once, where it first appears. */
+function documentedCommands(): ReadmeCommand[] {
+  const commands = PAGES.flatMap((page) => readmeCommands(readFileSync(join(ROOT, page), 'utf8')));
+  return commands.filter((command, i) => commands.findIndex((other) => other.line === command.line) === i);
+}
+
+/** Lines that cannot run here, each with why. A key ending in ` …` names the lines it starts. */
 const SKIP: Record<string, string> = {
   'trident sandbox': 'the test starts the sandbox itself, on free ports (--port 0)',
   'trident sandbox [--dir <dir>] …': 'a synopsis of the options, not a command',
@@ -30,7 +47,7 @@ const SKIP: Record<string, string> = {
   "trident keys rotate --yes --deploy 'kubectl …": 'needs kubectl and a cluster',
 };
 
-/** Files the README's commands read, made in the working directory before the first command runs. */
+/** Files the documented commands read, made in the working directory before the first command runs. */
 function writeReadFiles(cwd: string): void {
   const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(join(cwd, 'hsm-public.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
@@ -80,7 +97,7 @@ async function fixpriceProduct(): Promise<{ id: string; sourceId: string }> {
   return { id, sourceId };
 }
 
-/** Placeholders in the README and the sandbox values that stand in for them, looked up when a line needs one. */
+/** Placeholders in the pages and the sandbox values that stand in for them, looked up when a line needs one. */
 const PLACEHOLDERS: Record<string, () => Promise<string>> = {
   '7f1c...': () => keyNamed('ci-reader'), // keys delete: the key made by `keys create --name ci-reader` above
   '/api_keys/KEY_ID': async () => `/api_keys/${await keyNamed('once')}`, // a key not in use
@@ -92,7 +109,7 @@ const PLACEHOLDERS: Record<string, () => Promise<string>> = {
 
 const CI_KEY = 'ci-job';
 
-/** Variables the README's lines expect the reader to have. */
+/** Variables the documented lines expect the reader to have. */
 const VARIABLES: Record<string, () => Promise<string>> = {
   PASSWORD: async () => SANDBOX_TIME_USER.password,
   // The CI job's own key (made by BEFORE below), not the sandbox profile's: the rotation deletes it.
@@ -100,11 +117,10 @@ const VARIABLES: Record<string, () => Promise<string>> = {
   CURRENT_PRIVATE_KEY: async () => readFileSync(join(cwd, `${CI_KEY}.pem`), 'utf8'),
 };
 
-/** What a reader has done before a line, where the README says so in its prose. */
+/** What a reader has done before a line, where the page says so in its prose. */
 const BEFORE: Record<string, { why: string; run: () => Promise<void> }> = {
   'trident keys rotate --resume --yes': { why: 'it finishes a rotation that was interrupted', run: interruptRotation },
   'trident keys rotate --abort --yes': { why: 'it undoes a rotation that was interrupted', run: interruptRotation },
-  'trident status': { why: 'after `time logout` the README logs in again as the sandbox user', run: logInAgain },
   'report=$(trident keys rotate --yes -o json --out ./new-key.pem)': { why: 'a CI job has a key of its own in its secrets', run: makeCiKey },
 };
 
@@ -119,11 +135,6 @@ async function interruptRotation(): Promise<void> {
 async function makeCiKey(): Promise<void> {
   const made = await trident(['keys', 'generate', '--name', CI_KEY, '--out', join(cwd, `${CI_KEY}.pem`)]);
   expect(made.exitCode, made.stderr).toBe(0);
-}
-
-async function logInAgain(): Promise<void> {
-  const login = await runCli(['time', 'login', '--profile', 'sandbox', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], { configDir, input: SANDBOX_TIME_USER.password });
-  expect(login.exitCode, login.stderr).toBe(0);
 }
 
 /** The configuration examples set up the reader's own profiles: they run on `default`, not on the sandbox's. */
@@ -145,7 +156,7 @@ async function scriptOf(command: ReadmeCommand): Promise<string> {
   return script;
 }
 
-/** Runs one README command in bash (`set -e`: each command of a `;` chain counts), `trident` being the built binary,
+/** Runs one documented command in bash (`set -e`: each command of a `;` chain counts), `trident` being the built binary,
  * in the working directory all lines share. */
 async function runCommand(command: ReadmeCommand) {
   const script = await scriptOf(command);
@@ -163,8 +174,8 @@ async function runCommand(command: ReadmeCommand) {
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
-describe('README commands on the sandbox', () => {
-  const commands = readmeCommands(readFileSync(README, 'utf8'));
+describe('documented commands on the sandbox', () => {
+  const commands = documentedCommands();
 
   it('finds the commands as a reader copies them', () => {
     const markdown = [
@@ -204,16 +215,16 @@ describe('README commands on the sandbox', () => {
     expect(found[0]!.exports).toEqual([]);
   });
 
-  it('every README trident line is run or skipped with a reason, and every table entry names a README line', () => {
+  it('every documented trident line is run or skipped with a reason, and every table entry names a documented line', () => {
     expect(commands.length).toBeGreaterThan(50);
     const lines = commands.map((command) => command.line);
-    for (const key of Object.keys(SKIP)) expect(lines.filter((line) => names(key, line)), `SKIP entry names no README line: ${key}`).toHaveLength(1);
-    for (const key of Object.keys(BEFORE)) expect(lines, `BEFORE entry names no README line: ${key}`).toContain(key);
-    const readme = readFileSync(README, 'utf8');
-    for (const placeholder of [...Object.keys(PLACEHOLDERS), ...Object.keys(VARIABLES).map((name) => `$${name}`)]) expect(readme, placeholder).toContain(placeholder);
+    for (const key of Object.keys(SKIP)) expect(lines.filter((line) => names(key, line)), `SKIP entry names no documented line: ${key}`).toHaveLength(1);
+    for (const key of Object.keys(BEFORE)) expect(lines, `BEFORE entry names no documented line: ${key}`).toContain(key);
+    const text = pagesText();
+    for (const placeholder of [...Object.keys(PLACEHOLDERS), ...Object.keys(VARIABLES).map((name) => `$${name}`)]) expect(text, placeholder).toContain(placeholder);
   });
 
-  it('every line that can run here exits 0 with no error, in README order', async () => {
+  it('every line that can run here exits 0 with no error, in page order', async () => {
     let ran = 0;
     for (const command of commands) {
       if (skipReason(command.line)) continue;

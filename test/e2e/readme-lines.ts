@@ -1,5 +1,6 @@
-// The `trident ...` commands of README.md's code blocks, as a reader would copy them: one command per logical
-// line (` \` continuations and quotes that span lines joined), an `if ...; then` construct up to its `fi`.
+// The `trident ...` commands of a Markdown page's code blocks (README.md, docs/), as a reader would copy them:
+// one command per logical line (` \` continuations and quotes that span lines joined), an `if ...; then`
+// construct up to its `fi`.
 
 export interface ReadmeCommand {
   /** The command on one line, without its trailing comment: what the test's tables name it by. */

@@ -70,7 +70,7 @@ describe('time customer-update', () => {
     expect(result.exitCode).toBe(8);
     expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
       { row: 1, id: 4, name: 'After 429', ok: true, error: null },
-      // A 5xx to a POST may come after the service acted: the row's outcome is unknown (issue 13).
+      // A 5xx to a POST may come after the service acted: the row's outcome is unknown.
       { row: 2, id: 5, name: 'After 503', ok: false, error: 'time service answered 503: maintenance; the request was sent, so its outcome is unknown' },
     ]);
     expect(customerPosts(before).map((r) => r.path)).toEqual(['/api/v1/customers/4', '/api/v1/customers/4', '/api/v1/customers/5']);

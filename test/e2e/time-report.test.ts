@@ -1,6 +1,6 @@
-// time report against the time sandbox's seeded records (issue 18): totals exact in seconds and amounts,
-// csv lines for invoicing, json with rows and totals, dates refused before any request, the x-api-token
-// scheme, and an experimental endpoint that may be missing.
+// time report against the time sandbox's seeded records: totals exact in seconds and amounts, csv lines for
+// invoicing, json with rows and totals, dates refused before any request, the x-api-token scheme, and an
+// experimental endpoint that may be missing.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';

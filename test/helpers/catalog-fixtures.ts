@@ -1,6 +1,6 @@
-// Catalog databases for the e2e tests: a small hand-made one whose answers are known exactly (the worked
-// examples of spec/real-services.md §3), and a seeded one large enough for paging. Each test file gets its
-// own sandbox on 127.0.0.1.
+// Catalog databases for the e2e tests: a small hand-made one whose answers are known exactly (the public
+// service's worked examples: prod-1 from fixprice and chizhik, prod-2 from fixprice, all in Moscow), and a
+// seeded one large enough for paging. Each test file gets its own sandbox on 127.0.0.1.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

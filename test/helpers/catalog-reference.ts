@@ -1,10 +1,10 @@
-// An independent model of the public catalog service's routes, written from spec/real-services.md §3 and
-// spec/catalog-service.md (not from the sandbox): every table is read into memory once, and each answer is
-// computed in plain TypeScript. The differential test asks the sandbox and this model the same requests.
+// An independent model of the public catalog service's routes, written from the service's documented behaviour
+// (not from the sandbox): every table is read into memory once, and each answer is computed in plain
+// TypeScript. The differential test asks the sandbox and this model the same requests.
 //
-// Where the documents leave a detail open, the choice is the public service's (noted where it is made):
-// the snapshot order (observed_at, then id in the same direction), the fields of a source item, and the
-// order of `parsers`, which is whatever order the service's SQLite reads the filtered rows in.
+// Where its documentation leaves a detail open, the choice is what the public service's code does (noted where
+// it is made): the snapshot order (observed_at, then id in the same direction), the fields of a source item,
+// and the order of `parsers`, which is whatever order the service's SQLite reads the filtered rows in.
 import Database from 'better-sqlite3';
 
 type Row = Record<string, unknown>;
@@ -90,7 +90,10 @@ function tokens(values: string[]): string[] {
   return out;
 }
 
-/** `LOWER(x) LIKE %q%` with the service's q, folding every script's case (DESIGN §5). */
+/**
+ * `LOWER(x) LIKE %q%` with the service's q, folding every script's case: the sandbox differs here on purpose from
+ * the public service over SQLite, whose LOWER() folds ASCII only, for the catalog is Russian.
+ */
 function likeFilter(q: string): (value: unknown) => boolean {
   const pattern = `%${q.trim().toLowerCase()}%`;
   let source = '';

@@ -1,5 +1,5 @@
-// The bad invocations, by group: each with the exit code DESIGN §2.7 documents and what its one line must say.
-// None of them may send a request (bad-input.test.ts checks that for each).
+// The bad invocations, by group: each with its documented exit code (mostly 2: found before any request) and
+// what its one line must say. None of them may send a request (bad-input.test.ts checks that for each).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Fixtures } from './bad-input-fixtures.js';

@@ -96,7 +96,7 @@ const listCases: FaultCase[] = [
 ];
 
 const generateCases: FaultCase[] = [
-  // A 5xx may come after the service acted (issue 13): never repeated, settled at once like a lost answer.
+  // A 5xx may come after the service acted: never repeated, settled at once like a lost answer.
   {
     name: 'generate: 503 → exactly one POST, the check finds no key yet, the record kept for later commands',
     faults: [onGenerate({ kind: 'status', status: 503 }, { times: 5 })],

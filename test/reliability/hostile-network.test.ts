@@ -160,7 +160,7 @@ describe.concurrent('servers that never finish', () => {
       const configDir = tempConfigDir();
       const started = performance.now();
       // --timeout 5: the sandbox mints an RSA key before it drips, which takes seconds on a loaded machine; a
-      // check run while it still mints would miss the key (see RELIABILITY.md, hostile servers).
+      // check run while it still mints would miss the key.
       const child = spawnCli(['keys', 'generate', '--name', 'held', '--timeout', '5', '--retries', '0'], { configDir, env: envFor.keys(s) });
       await s.keys.server.faults.next();
       child.kill('SIGINT');

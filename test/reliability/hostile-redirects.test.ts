@@ -1,4 +1,4 @@
-// No 3xx is a success (DESIGN §3): an SSO gateway redirecting to its login page, a host that moved (308).
+// No redirect is followed and no 3xx is a success: an SSO gateway redirecting to its login page, a host that moved (308).
 // Every verb of every group ends in exit 8 naming the status and the Location, the request is not followed
 // and not repeated, and nothing changes here (no key file removed, no token file removed, no profile
 // switched) or on the service. Only a 303 to a POST says the service acted: that is an unknown outcome.

@@ -1,5 +1,5 @@
-// The life of a key under attack (issue 14): two clients racing for one name while an answer is lost, a generate
-// answer whose private key is broken, ids that would change a URL path (from the command line and from a hostile
+// The life of a key under attack: two clients racing for one name while an answer is lost, a generate answer
+// whose private key is broken, ids that would change a URL path (from the command line and from a hostile
 // service), deleting the key in use, and two rotations of one key at once. Each case has a sandbox of its own.
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

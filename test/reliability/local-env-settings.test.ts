@@ -123,7 +123,7 @@ describe('a relative TRIDENT_CONFIG_DIR', () => {
   });
 });
 
-describe('config set and get: values and profiles (issue 17)', () => {
+describe('config set and get: values and profiles', () => {
   it('a URL setting must be http(s): ftp://, file:// and javascript: are refused with exit 2', async () => {
     const configDir = join(scratchDir(), 'config');
     for (const [key, value] of [['keys.url', 'ftp://x'], ['time.url', 'file:///etc/passwd'], ['catalog.url', 'javascript:alert(1)']]) {

@@ -1,6 +1,5 @@
 // Properties of every parser of outside input: --from/--to times, Retry-After, PEM keys, the customer CSV and
 // names. Each either reads its input exactly or refuses it with a usage error (exit 2), whatever it is given.
-// Run counts are fixed here and reported in RELIABILITY.md.
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';

@@ -1,6 +1,6 @@
-// Properties of what the services' answers become: keys in the spec's shape whatever shape they came in,
-// projects in one shape however loosely the tracker spelled them, and the output formats, which must carry
-// any string (Unicode, quotes, line breaks, control characters) and read back the same.
+// Properties of what the services' answers become: keys in trident's ApiKey shape whatever shape they came in,
+// projects in one shape however loosely the tracker spelled them, and the output formats, which must carry any
+// string (Unicode, quotes, line breaks, control characters) and read back the same.
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
@@ -19,20 +19,20 @@ const subaccount = fc.integer({ min: 0, max: 63 });
 const fcmId = fc.stringMatching(/^[a-z0-9]{1,8}_[a-z0-9]{1,8}$/);
 
 describe('keys in any shape (keys/client.ts toApiKey)', () => {
-  it("returns a key in the spec's shape exactly as the spec's shape came", () => {
-    const specKey = fc.record(
+  it('returns a key already in the ApiKey shape (api_key, created_ts, subaccount) exactly as it came', () => {
+    const fullKey = fc.record(
       { api_key: id, name: anyText, scopes, created_ts: fc.oneof(fc.date({ noInvalidDate: true, min: new Date(0), max: new Date('2100-01-01') }).map((d) => d.toISOString()), fc.nat()), subaccount: fc.option(subaccount, { nil: null }), fcm_subtrader_id: fcmId },
       { requiredKeys: ['api_key', 'name', 'scopes', 'created_ts', 'subaccount'] },
     );
     fc.assert(
-      fc.property(specKey, (key) => {
+      fc.property(fullKey, (key) => {
         expect(toApiKey(wire(key))).toEqual(key);
       }),
       { numRuns: 1000 },
     );
   });
 
-  it("maps the public service's shape (api_key_id, no created_ts, subaccount left out) onto the spec's", () => {
+  it("maps the public service's shape (api_key_id, no created_ts, subaccount left out) onto the ApiKey shape", () => {
     const publicKey = fc.record({ api_key_id: id, name: anyText, scopes, subaccount, fcm_subtrader_id: fcmId }, { requiredKeys: ['api_key_id', 'name', 'scopes'] });
     fc.assert(
       fc.property(publicKey, (key) => {
@@ -183,7 +183,7 @@ describe('output formats (core/term/output.ts)', () => {
   /** TSV's own escapes undone: \\ \t \r \n, and the control characters' \e, \x.. and \u..... */
   const unescapeTsv = (field: string) =>
     field.replace(/\\([\\trne]|x[0-9a-f]{2}|u[0-9a-f]{4})/g, (_match, c: string) => ({ '\\': '\\', t: '\t', r: '\r', n: '\n', e: '\u001b' })[c] ?? String.fromCharCode(parseInt(c.slice(1), 16)));
-  /** The control characters csv and tsv escape (issue 14 item 10): a pipe to a terminal must not obey them; the bidi controls too. */
+  /** The control characters csv and tsv escape: a pipe to a terminal must not obey them; the bidi controls too. */
   const DATA_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
   /** A cell a spreadsheet would run as a formula: text, not a number, starting with = + - @, a tab or a CR. */
   const formulaLike = (value: unknown, text: string) => typeof value !== 'number' && /^[=+\-@\t\r]/.test(text);

@@ -1,8 +1,9 @@
-// One deadline per attempt (DESIGN §3): connect, proxy CONNECT, TLS, headers and the whole body together
-// must finish within --timeout. undici's own timeouts do not cover all of it (its bodyTimeout is per chunk,
-// a body dripping one byte a second never trips it; a proxy that never answers the CONNECT is not bounded
-// at all in 7.x, and an AbortSignal does not reach a request still waiting for its tunnel), so the attempt
-// races this timer, and the caller tears down whatever is still going when it fires.
+// One deadline per attempt, so that nothing a server or proxy does can hang trident: connect, proxy CONNECT,
+// TLS, headers and the whole body together must finish within --timeout. undici's own timeouts do not cover all
+// of it (its bodyTimeout is per chunk, a body dripping one byte a second never trips it; a proxy that never
+// answers the CONNECT is not bounded at all in 7.x, and an AbortSignal does not reach a request still waiting
+// for its tunnel), so the attempt races this timer, and the caller tears down whatever is still going when it
+// fires.
 
 /** Where the attempt was when time ran out; messages name it. */
 export type Stage = 'connecting' | 'waiting for the answer' | 'reading the answer';

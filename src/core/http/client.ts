@@ -1,7 +1,7 @@
-// The one HTTP core (DESIGN §3): keep-alive connections, one deadline per attempt, a response size cap, retries
-// only where repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted.
-// Requests go over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined.
-// Imported lazily: only commands that talk to a service pay for it.
+// The one HTTP core: keep-alive connections, one deadline per attempt, a response size cap, retries only where
+// repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted. Requests go
+// over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined. Imported
+// lazily: only commands that talk to a service pay for it.
 import type { Dispatcher } from 'undici';
 import { answerJson } from './answer-json.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';

@@ -1,7 +1,7 @@
-// What a failed attempt means (DESIGN §2.8, §3): an error kind with its exit code, a one-line message that
-// names what failed (the service, the proxy, the stage a deadline ran out in), what to do next, and for the
-// retry rules whether the request can have reached the service. A write that may have acted and whose
-// outcome is not known carries the code UNKNOWN_OUTCOME: it is never repeated and never "try again later".
+// What a failed attempt means: an error kind with its exit code, a one-line message that names what failed (the
+// service, the proxy, the stage a deadline ran out in), what to do next, and for the retry rules whether the
+// request can have reached the service. A write that may have acted and whose outcome is not known carries the
+// code UNKNOWN_OUTCOME: it is never repeated and never "try again later".
 import { DeadlineExceeded } from './attempt-deadline.js';
 import { ExitCode, TridentError, UNKNOWN_OUTCOME, exitCodeForStatus } from '../errors.js';
 import { parseJson } from '../json/parse.js';

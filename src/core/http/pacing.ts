@@ -1,8 +1,8 @@
-// How a batch of requests spaces itself (DESIGN §2.3, §2.4): at full speed until the service answers 429,
-// then with a wait before each next request that doubles with every further 429 and eases off while
-// requests go through, jittered like the retries' backoff. A 429 with a Retry-After also holds every next
-// request until that time (the exchange sends none; the time tracker may). A batch sends each request through
-// paced(), which does all of this.
+// How a batch of requests (keys delete of many keys, customer-update --from-csv) spaces itself: at full speed
+// until the service answers 429, then with a wait before each next request that doubles with every further 429
+// and eases off while requests go through, jittered like the retries' backoff. A 429 with a Retry-After also
+// holds every next request until that time (the exchange sends none; the time tracker may). A batch sends each
+// request through paced(), which does all of this.
 import type { OnRateLimited } from './client.js';
 
 export interface PacerOptions {

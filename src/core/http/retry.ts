@@ -1,4 +1,5 @@
-// When a failed request may be sent again, and how long to wait first (DESIGN §3).
+// When a failed request may be sent again (only where repeating cannot do harm), and how long to wait first:
+// exponential backoff with jitter, honouring Retry-After up to a cap.
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 

@@ -1,5 +1,5 @@
-// Pulls the human message and code out of any of the error body shapes the three services use
-// (spec/real-services.md): {"error":{"code","message","details"}}, flat {"code","message","details"},
+// Pulls the human message and code out of any of the error body shapes the three services use (the sandboxes'
+// and the public services'): {"error":{"code","message","details"}}, flat {"code","message","details"},
 // {"msg"}, {"error":"text"}, {"status","message"}, {"detail":"text"} and FastAPI's {"detail":[{loc,msg}]}.
 import { jsonText } from '../json/big-integers.js';
 

@@ -1,5 +1,5 @@
-// --jq (DESIGN §2.1): the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly,
-// the npm package jq-wasm; jq-engine.ts says where a program runs). Loaded only when --jq is given: the engine
+// --jq, as gh's: the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly, the
+// npm package jq-wasm; jq-engine.ts says where a program runs). Loaded only when --jq is given: the engine
 // costs some 50 ms to start.
 import { usageError } from '../errors.js';
 import { jsonText } from '../json/big-integers.js';

@@ -14,7 +14,7 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** The field of the machine record it shows: the name --columns takes (default: the header). */
   key?: string;
-  /** Hidden to fit a narrow terminal, lowest first (DESIGN §2.7); a column without one is always shown. */
+  /** Hidden to fit a narrow terminal, lowest first (a table never cuts a number or an id); a column without one is always shown. */
   hide?: number;
 }
 

@@ -1,5 +1,5 @@
-// Where private keys live on this machine (DESIGN §4): `<config dir>/keys/<api_key>.pem` unless --out says
-// otherwise, always 0600, written atomically, never over an existing file unless forced.
+// Where private keys live on this machine: `<config dir>/keys/<api_key>.pem` unless --out says otherwise,
+// always 0600, written atomically, never over an existing file unless forced.
 import { randomBytes } from 'node:crypto';
 // fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
 import { promises as fs } from 'node:fs';

@@ -1,5 +1,5 @@
-// The rotation state machine (spec rule 5: make a new key, switch to it, confirm it works, delete the old
-// one). Every step is journaled before and after it runs (journal.ts). run() and resume() go forward
+// The rotation state machine: make a new key, switch to it, confirm it works, and only then delete the old
+// one. Every step is journaled before and after it runs (journal.ts). run() and resume() go forward
 // from the journaled phase; abort() undoes what can still be undone. Each step can be repeated, so a process
 // killed anywhere, even inside resume or abort, leaves a journal that another resume or abort can finish.
 import { existsSync, readFileSync } from 'node:fs';

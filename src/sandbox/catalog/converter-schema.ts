@@ -1,8 +1,8 @@
-// The catalog as the real converter (Open-Inflation/converter) writes it to SQLite, per
-// spec/real-services.md §3: DATETIME columns holding naive UTC text (`2026-02-01 11:53:00.000000`), prices
-// NUMERIC(12,4) (whole numbers read back as integers), BOOLEAN flags, the extra columns of catalog_products,
-// tables the service never reads, and single-column indexes only. The seeded demo catalog uses it, so that
-// the sandbox is exercised on the shape of real data.
+// The catalog as the real converter (Open-Inflation/converter) writes it to SQLite (as running its own write
+// path shows): DATETIME columns holding naive UTC text (`2026-02-01 11:53:00.000000`), prices NUMERIC(12,4)
+// (whole numbers read back as integers), BOOLEAN flags, the extra columns of catalog_products, tables the
+// service never reads, and single-column indexes only. The seeded demo catalog uses it, so that the sandbox is
+// exercised on the shape of real data.
 
 export const CONVERTER_TABLES_SQL = `
 CREATE TABLE catalog_products (

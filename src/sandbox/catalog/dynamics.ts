@@ -1,4 +1,4 @@
-// The dynamics series of the catalog service (spec/real-services.md §3): buckets anchored at date_from,
+// The dynamics series of the public catalog service: buckets anchored at date_from (converted to UTC),
 // each snapshot offering its value to every bucket its validity interval touches, the latest observation
 // winning a bucket, no forward fill.
 import { formatIsoZ, readDbInstant, type Instant } from './time.js';

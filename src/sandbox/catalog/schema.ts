@@ -1,5 +1,5 @@
-// The six converter tables the catalog service reads (spec/real-services.md §3), as SQLite DDL, and the
-// indexes its queries need. Timestamps are TEXT in ISO 8601 (seeded as `2026-03-01T10:00:00+00:00`).
+// The six converter tables the catalog service reads, as SQLite DDL, and the indexes its queries need.
+// Timestamps are TEXT in ISO 8601 (seeded as `2026-03-01T10:00:00+00:00`).
 
 export const CATALOG_TABLES_SQL = `
 CREATE TABLE catalog_products (

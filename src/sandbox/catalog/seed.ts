@@ -1,7 +1,7 @@
-// A deterministic demo catalog written the way the real converter writes one (spec/real-services.md §3):
-// its column types and extra tables, naive UTC timestamps, Russian settlements. Three stores, several
-// regions, a category tree, products sold by one to three stores, and about a year of history per source
-// mixing point observations, validity intervals, price changes, missing discount/loyalty prices and gaps.
+// A deterministic demo catalog written the way the real converter writes one: its column types and extra
+// tables, naive UTC timestamps, Russian settlements. Three stores, several regions, a category tree, products
+// sold by one to three stores, and about a year of history per source mixing point observations, validity
+// intervals, price changes, missing discount/loyalty prices and gaps.
 import { closeSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Rng } from '../rng.js';

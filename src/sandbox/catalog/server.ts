@@ -1,6 +1,6 @@
-// The sandbox catalog service: the public read-only catalog API (spec/catalog-service.md and
-// spec/real-services.md §3) over a SQLite database in the converter's schema. Parameter problems are
-// answered before the handler's own checks, in FastAPI's order and shapes.
+// The sandbox catalog service: the public read-only catalog API (a FastAPI service) over a SQLite database in
+// the converter's schema. Parameter problems are answered before the handler's own checks, in FastAPI's order
+// and shapes.
 import { CatalogDb, SNAPSHOT_SORTS, SOURCE_SORTS, type CommonCount, type SnapshotSort, type SourceSort } from './db.js';
 import { buildSeries, DYNAMICS_INTERVALS, isDynamicsField, isDynamicsInterval, MAX_DYNAMICS_POINTS, pointCount } from './dynamics.js';
 import { ParamReader } from './params.js';

@@ -1,4 +1,6 @@
-// Validation of create/generate bodies and of the fcm_subtrader_id filter, as the spec states the rules.
+// Validation of create/generate bodies and of the fcm_subtrader_id filter: a name is required, scopes are
+// read, write and child scopes (write needs read), subaccount is 0-63 and not given with fcm_subtrader_id,
+// fcm_subtrader_id is `<user_id>_<suffix>`, and an uploaded public key is RSA of 2048 bits or more, or Ed25519.
 import type { KeyObject } from 'node:crypto';
 import { parsePublicKeyPem } from './crypto.js';
 

@@ -1,5 +1,5 @@
 // The exchange's rate limits: a token bucket per class, reads (GET) and writes (everything else); an empty
-// bucket answers 429 `{"error":"too many requests"}` with no Retry-After (real-services.md §1).
+// bucket answers 429 `{"error":"too many requests"}` with no Retry-After, as the exchange does.
 import { json, type SandboxResponse } from '../http/server.js';
 
 export interface RateLimit {

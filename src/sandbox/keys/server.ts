@@ -1,5 +1,5 @@
-// The keys sandbox: a faithful local API-key service (spec/keys-service.md, with the exchange's signing,
-// errors and statuses from spec/real-services.md §1), served by http/server on loopback.
+// The keys sandbox: a faithful local API-key service (list, create from a public key, generate, delete), with
+// the public exchange's request signing, error bodies and statuses, served by http/server on loopback.
 import { createPublicKey } from 'node:crypto';
 import { authenticate } from './auth.js';
 import { createBootstrapKey, type BootstrapKey } from './bootstrap.js';

@@ -1,5 +1,5 @@
 // Logged time of the time sandbox: seeded records of several users on several projects and days, rendered
-// as rows of the service's undocumented `GET /reports/detailed` (real-services.md §2).
+// as rows of the service's undocumented `GET /reports/detailed`, which community scripts use.
 import { formatDuration } from './project-json.js';
 import type { TimeStore } from './store.js';
 

@@ -1,5 +1,6 @@
 // The time-tracker sandbox: HTTPS only, base path /api/v1, verbs GET/POST/DELETE, form bodies only, tokens
-// bound to the User-Agent that created them and sent in any of the three ways (see spec/real-services.md §2).
+// bound to the User-Agent that created them and sent in any of the three ways (`Authorization: Bearer <token>`,
+// `Authorization: <token>`, `x-api-token: <token>`).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type SandboxRequest, type SandboxResponse } from '../http/server.js';
@@ -67,7 +68,7 @@ function routes(api: TimeApi): Route[] {
   ];
 }
 
-/** Accepts `Bearer <token>` (the public docs) and the bare token (our spec). */
+/** Accepts `Bearer <token>` (as the public docs send it) and the bare token. */
 export function tokenFromAuthorization(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();

@@ -1,7 +1,6 @@
-// A catalog database written the way the real converter writes one (spec/real-services.md §3): its DDL,
-// naive UTC DATETIME text with microseconds, NUMERIC prices (whole ones stored as integers), BOOLEAN flags,
-// Russian settlements, category keys by uid or by title hash with a NULL source_uid, rows in its extra
-// columns and tables.
+// A catalog database written the way the real converter writes one: its DDL, naive UTC DATETIME text with
+// microseconds, NUMERIC prices (whole ones stored as integers), BOOLEAN flags, Russian settlements, category
+// keys by uid or by title hash with a NULL source_uid, rows in its extra columns and tables.
 import Database from 'better-sqlite3';
 import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../../../src/sandbox/catalog/converter-schema.js';
 

@@ -1,7 +1,7 @@
 // The sandbox catalog against an independent model of the public service (test/helpers/catalog-reference.ts,
-// written from spec/real-services.md §3): seeded random requests, valid and invalid, over three databases —
-// the hand-made fixture, the seeded demo catalog and one written exactly as the real converter writes —
-// comparing status and JSON body of every answer.
+// written from the service's documented behaviour): seeded random requests, valid and invalid, over three
+// databases — the hand-made fixture, the seeded demo catalog and one written exactly as the real converter
+// writes — comparing status and JSON body of every answer.
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join } from 'node:path';

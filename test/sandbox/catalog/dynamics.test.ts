@@ -1,5 +1,5 @@
-// Dynamics of the sandbox catalog: the worked examples of spec/real-services.md §3, buckets worked out by
-// hand for a source with intervals, points, ties and mixed timestamp spellings, and the order of checks.
+// Dynamics of the sandbox catalog: the public service's worked examples, buckets worked out by hand for a
+// source with intervals, points, ties and mixed timestamp spellings, and the order of checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type CatalogFixture } from './fixture.js';
 
@@ -44,7 +44,7 @@ function query(params: Record<string, string>): string {
   return new URLSearchParams(params).toString();
 }
 
-describe('catalog sandbox: dynamics, worked examples of §3', () => {
+describe('catalog sandbox: dynamics, the worked examples', () => {
   let sandbox: Awaited<ReturnType<typeof startFixture>>;
   beforeAll(async () => {
     sandbox = await startFixture(WORKED);
@@ -201,7 +201,7 @@ describe('catalog sandbox: dynamics checks, in FastAPI order', () => {
     expect(await ask(good, 'no-such-product')).toMatchObject({ status: 404, body: { detail: 'source not found' } });
   });
 
-  it('every field of the spec is served as numbers', async () => {
+  it('every dynamics field is served as numbers', async () => {
     for (const field of ['price', 'discount_price', 'loyal_price', 'available_count']) {
       const answer = await ask({ ...good, field });
       expect(answer.status).toBe(200);

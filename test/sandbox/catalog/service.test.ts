@@ -1,5 +1,5 @@
-// The rest of the sandbox catalog: the count examples of §3, routing and error shapes, health, categories,
-// settlements, sync cursors, and what happens with a database that is not a catalog.
+// The rest of the sandbox catalog: the public service's worked count examples, routing and error shapes,
+// health, categories, settlements, sync cursors, and what happens with a database that is not a catalog.
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,7 +16,7 @@ const WORKED: CatalogFixture = {
   ],
 };
 
-describe('catalog sandbox: count examples of §3', () => {
+describe('catalog sandbox: the worked count examples', () => {
   let sandbox: Awaited<ReturnType<typeof startFixture>>;
   beforeAll(async () => {
     sandbox = await startFixture(WORKED);

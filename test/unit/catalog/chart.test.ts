@@ -20,7 +20,7 @@ describe('chart helpers', () => {
 });
 
 describe('renderChart', () => {
-  it('draws the worked example of the spec with its gap as blank columns', async () => {
+  it("draws the catalog service's worked example (90, a gap, 80) with its gap as blank columns", async () => {
     const chart = await renderChart({ dates: days(3), values: [90, null, 80], label: 'price (RUB) every 1d', width: 80, height: 4 });
     expect(chart).toMatchInlineSnapshot(`
       "price (RUB) every 1d

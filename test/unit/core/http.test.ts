@@ -174,7 +174,7 @@ describe('debug log', () => {
   });
 });
 
-describe('hostile answers (issue 13)', () => {
+describe('hostile answers', () => {
   it('a 3xx is never a success: exit 8 naming the status and Location, not retried, on every verb', async () => {
     const pool = agent.get(ORIGIN);
     for (const method of ['GET', 'POST', 'DELETE'] as const) {

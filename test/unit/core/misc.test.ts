@@ -63,7 +63,7 @@ describe('secret files', () => {
 });
 
 describe('retry rules', () => {
-  it('follows DESIGN §3', () => {
+  it('retries only where repeating cannot do harm', () => {
     expect(mayRetry('GET', { kind: 'unknown' })).toBe(true);
     expect(mayRetry('GET', { kind: 'status', status: 503 })).toBe(true);
     expect(mayRetry('GET', { kind: 'status', status: 400 })).toBe(false);

@@ -1,5 +1,5 @@
-// A batch that paces itself after a 429 (issue 18): the Pacer's waits, the HTTP core telling a batch that a
-// request met a 429 even when a retry got through, and the keys sandbox's token buckets.
+// A batch that paces itself after a 429: the Pacer's waits, the HTTP core telling a batch that a request met a
+// 429 even when a retry got through, and the keys sandbox's token buckets.
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../../src/core/http/client.js';

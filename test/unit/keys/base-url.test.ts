@@ -1,4 +1,4 @@
-// `production` and `demo` in --url, TRIDENT_KEYS_URL and keys.url (DESIGN §2.3, real-services.md §1).
+// `production` and `demo` in --url, TRIDENT_KEYS_URL and keys.url: the exchange's two documented environments.
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, validateValue } from '../../../src/core/files/settings.js';
 import { KEYS_URL_ALIASES, resolveKeysUrl } from '../../../src/keys/base-url.js';

@@ -60,12 +60,12 @@ function signatureValid(request: Seen): boolean {
   return verify('sha256', Buffer.from(message), { key: rsa.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(request.headers['KALSHI-ACCESS-SIGNATURE']!, 'base64'));
 }
 
-const SPEC_KEY = { api_key: 'k1', name: 'one', scopes: ['read'], created_ts: '2026-01-02T03:04:05Z', subaccount: 3 };
+const FULL_KEY = { api_key: 'k1', name: 'one', scopes: ['read'], created_ts: '2026-01-02T03:04:05Z', subaccount: 3 };
 
 describe('list', () => {
-  it('reads the spec shape and signs the full path without the query', async () => {
-    answer('GET', '/api_keys', 200, { api_keys: [SPEC_KEY] });
-    expect(await client.list({ fcmSubtraderId: 'u1_desk' })).toEqual([SPEC_KEY]);
+  it('reads the ApiKey shape and signs the full path without the query', async () => {
+    answer('GET', '/api_keys', 200, { api_keys: [FULL_KEY] });
+    expect(await client.list({ fcmSubtraderId: 'u1_desk' })).toEqual([FULL_KEY]);
     expect(seen[0]!.path).toBe('/trade-api/v2/api_keys?fcm_subtrader_id=u1_desk');
     expect(seen[0]!.headers['KALSHI-ACCESS-KEY']).toBe('me');
     expect(signatureValid(seen[0]!)).toBe(true);
@@ -100,10 +100,10 @@ describe('list', () => {
 });
 
 describe('create', () => {
-  it('posts JSON and reads the spec answer with its warning', async () => {
-    answer('POST', '/api_keys', 201, { api_key: SPEC_KEY, warning: 'no cap' });
+  it('posts JSON and reads a nested answer with its warning', async () => {
+    answer('POST', '/api_keys', 201, { api_key: FULL_KEY, warning: 'no cap' });
     const result = await client.create({ name: 'one', scopes: ['read'], subaccount: 3, publicKeyPem: 'PEM' });
-    expect(result).toEqual({ apiKey: SPEC_KEY, warning: 'no cap' });
+    expect(result).toEqual({ apiKey: FULL_KEY, warning: 'no cap' });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(seen[0]!.body!)).toEqual({ name: 'one', scopes: ['read'], subaccount: 3, public_key: 'PEM' });
     expect(signatureValid(seen[0]!)).toBe(true);
@@ -130,9 +130,9 @@ describe('create', () => {
 });
 
 describe('generate', () => {
-  it('reads the spec answer', async () => {
-    answer('POST', '/api_keys/generate', 201, { api_key: SPEC_KEY, private_key: 'SECRET PEM' });
-    expect(await client.generate({ name: 'one' })).toEqual({ apiKey: SPEC_KEY, privateKeyPem: 'SECRET PEM' });
+  it('reads a nested answer', async () => {
+    answer('POST', '/api_keys/generate', 201, { api_key: FULL_KEY, private_key: 'SECRET PEM' });
+    expect(await client.generate({ name: 'one' })).toEqual({ apiKey: FULL_KEY, privateKeyPem: 'SECRET PEM' });
     expect(seen[0]!.path).toBe('/trade-api/v2/api_keys/generate');
     expect(JSON.parse(seen[0]!.body!)).toEqual({ name: 'one' });
   });

@@ -1,6 +1,5 @@
-// Scopes as the exchange documents them (real-services.md §1): read, write, and child scopes
-// `<parent>::<child>` that may be held without their parent; write needs read. The client's rule and the
-// sandbox's agree.
+// Scopes as the exchange documents them: read, write, and child scopes `<parent>::<child>` that may be held
+// without their parent; write needs read. The client's rule and the sandbox's agree.
 import { describe, expect, it } from 'vitest';
 import { thrownBy } from './fixtures.js';
 import { parseNewKey, parseScopes } from '../../../src/keys/rules.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationSeconds, isoTimestamp, looseBoolean, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData } from '../../../src/time/normalize.js';
 
-// The public example, verbatim (spec/real-services.md §2).
+// The example project of the time tracker's public docs, verbatim.
 const EXAMPLE = {
   data: {
     id: 60, customer_id: 3, customer_name: 'My Customer', name: 'New Project', description: null,
