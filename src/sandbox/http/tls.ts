@@ -35,9 +35,10 @@ function rsaPair(): RsaPair {
 function newCertificate(publicKey: forge.pki.rsa.PublicKey, now: number): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
-  // A positive serial: clear the top bit so DER does not read it as negative.
+  // A positive serial whose first byte is not zero: DER reads a top bit set as negative, and a zero byte before
+  // one under 0x80 is padding that DER forbids.
   const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   cert.serialNumber = serial.toString('hex');
   cert.validity.notBefore = new Date(now - DAY_MS);
   const notAfter = new Date(now - DAY_MS);
