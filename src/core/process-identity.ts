@@ -13,13 +13,21 @@ export function processStartTime(pid: number): string | undefined {
   }
 }
 
+/** Whether a process (a pid) or a process group (minus its id) exists: signal 0 checks without sending. */
+function exists(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export const processGroupAlive = (pgid: number): boolean => exists(-pgid);
+
 /** True while the process `pid` runs and, where its start time was recorded, is the one that started then. */
 export function processAlive(pid: number, startTime?: string): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!exists(pid)) return false;
   const now = startTime === undefined ? undefined : processStartTime(pid);
   return now === undefined || now === startTime;
 }

@@ -220,7 +220,6 @@ describe('keys rotate', () => {
 
   it('refuses what it cannot do before sending anything (exit 2)', async () => {
     const setup = profileWithKey(sandbox);
-    const taken = sandbox.control.addKey({ name: `${setup.name}-taken`, publicKeyPem: sandbox.bootstrap.publicKeyPem });
     const seen = requestsFrom(sandbox);
     const cases: Array<[string[], string, Record<string, string>?]> = [
       [['--out', '-'], '--out - is not available'],

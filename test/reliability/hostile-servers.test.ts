@@ -80,11 +80,13 @@ describe.concurrent('stalls inside the exchange', () => {
 /** A product row as the catalog lists it. */
 const product = (n: number) => ({ canonical_product_id: `p-${n}`, title: `Product ${n}`, brand: null, price_from: 1, price_unit: 'EUR', sources_count: 1, observed_at_latest: null, image_url: null, parsers: [] });
 const queryOf = (requestLine: string) => new URL(requestLine.split(' ')[1]!, 'http://x').searchParams;
+/** A page of 100 products numbered from `first`, under the meta given. */
+const page = (first: number, meta: { offset: number; total: number }) => json({ items: Array.from({ length: 100 }, (_, i) => product(first + i)), meta: { limit: 100, ...meta } });
 
 describe.concurrent('paging that cannot be followed (catalog products --all)', () => {
   it('a service that ignores offset (the same page again): exit 8 after the first page, not the same rows for ever', async () => {
     const { run, server } = await against(({ socket }) => {
-      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(i)), meta: { limit: 100, offset: 0, total: 250 } }));
+      socket.write(page(0, { offset: 0, total: 250 }));
     }, ['catalog', 'products', '--all', '-o', 'ndjson']);
     expect(run.exitCode, run.stderr).toBe(8);
     expect(errorOf({ ...run, stdout: '' }).message).toBe(
@@ -100,7 +102,7 @@ describe.concurrent('paging that cannot be followed (catalog products --all)', (
   it('a total that moves away as fast as the pages are read: exit 8 within a few pages', async () => {
     const { run, server } = await against(({ requestLine, socket }) => {
       const offset = Number(queryOf(requestLine).get('offset') ?? 0);
-      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(offset + i)), meta: { limit: 100, offset, total: offset + 300 } }));
+      socket.write(page(offset, { offset, total: offset + 300 }));
     }, ['catalog', 'products', '--all', '-o', 'ndjson']);
     expect(run.exitCode, run.stderr).toBe(8);
     expect(errorOf({ ...run, stdout: '' }).message).toMatch(/^stopped following the pages of the catalog service: the list's total keeps moving ahead \(\d+ at offset \d+\) as fast as its pages are read$/);
@@ -113,7 +115,7 @@ describe.concurrent('paging that cannot be followed (catalog products --all)', (
     const { run, server } = await against(({ requestLine, socket }) => {
       const offset = Number(queryOf(requestLine).get('offset') ?? 0);
       const first = (offset / 100) % 2 === 0 ? 0 : 100;
-      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(first + i)), meta: { limit: 100, offset, total: 1_000_000_000 } }));
+      socket.write(page(first, { offset, total: 1_000_000_000 }));
     }, ['catalog', 'products', '--all', '-o', 'ndjson']);
     expect(run.exitCode, run.stderr).toBe(8);
     expect(errorOf({ ...run, stdout: '' }).message).toBe(
@@ -130,7 +132,7 @@ describe.concurrent('paging that cannot be followed (catalog products --all)', (
   it('pages of new rows past the total the first page gave (250, then a billion): exit 8 before printing rows beyond what a growing list may add', async () => {
     const { run, server } = await against(({ requestLine, socket }) => {
       const offset = Number(queryOf(requestLine).get('offset') ?? 0);
-      socket.write(json({ items: Array.from({ length: 100 }, (_, i) => product(offset + i)), meta: { limit: 100, offset, total: offset === 0 ? 250 : 1_000_000_000 } }));
+      socket.write(page(offset, { offset, total: offset === 0 ? 250 : 1_000_000_000 }));
     }, ['catalog', 'products', '--all', '-o', 'ndjson']);
     expect(run.exitCode, run.stderr).toBe(8);
     expect(errorOf({ ...run, stdout: '' }).message).toBe(

@@ -34,9 +34,8 @@ export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, 
   if (kept?.outcome === 'kept' && apiKey && verb === 'create') return { apiKey, file: kept.file };
   await removePending(pending);
   const unknown = result.keys.some((key) => key.outcome === 'unknown');
-  const deleted = result.keys.filter((key) => key.outcome === 'deleted').length > 0;
-  return Promise.reject(
-    new TridentError(unknown ? ExitCode.unavailable : error.exitCode, `${unknown ? 'outcome unknown: ' : ''}the ${verb} request for key "${name}" failed (${error.message}); a check found: ${describeKeys(result.keys, pending.record)}`, {
+  const deleted = result.keys.some((key) => key.outcome === 'deleted');
+  throw new TridentError(unknown ? ExitCode.unavailable : error.exitCode, `${unknown ? 'outcome unknown: ' : ''}the ${verb} request for key "${name}" failed (${error.message}); a check found: ${describeKeys(result.keys, pending.record)}`, {
       hint: unknown
         ? 'check with trident keys list; delete a key nobody holds with trident keys delete <api_key>'
         : deleted || result.keys.length === 0
@@ -45,8 +44,7 @@ export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, 
       status: error.status,
       ...(unknown ? { code: UNKNOWN_OUTCOME } : {}),
       cause: error,
-    }),
-  );
+    });
 }
 
 /**

@@ -132,12 +132,15 @@ export async function mintKey(tools: MintTools, request: MintRequest, steps: Min
     await staged?.discard();
     throw error;
   }
+  // The request made nothing (never sent, or refused): its record and staged private half go.
+  const forget = async () => {
+    await staged?.discard();
+    await removePending(pending);
+  };
   try {
     await steps.recorded?.(pending);
   } catch (error) {
-    // Nothing was sent: the record would only make later commands look for a key that was never asked for.
-    await staged?.discard();
-    await removePending(pending);
+    await forget();
     throw error;
   }
   await tools.checkpoint('pending');
@@ -148,8 +151,7 @@ export async function mintKey(tools: MintTools, request: MintRequest, steps: Min
     answer = await send(tools, request, sentName);
   } catch (error) {
     if (!answerLost(error)) {
-      await staged?.discard();
-      await removePending(pending);
+      await forget();
       throw error;
     }
     // Only a create can be found whole: its private half never left this machine.

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { TridentError } from '../../core/errors.js';
+import { processAlive } from '../../core/process-identity.js';
 import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
 import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
 
@@ -88,15 +89,8 @@ export async function removePending(entry: PendingEntry): Promise<void> {
   await removeSecretFile(entry.path);
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Another process, alive: this one's pid on a record means an earlier process that had it. */
+const anotherAlive = (pid: number) => pid !== process.pid && processAlive(pid);
 
 const CLAIMED = /^([0-9a-f]+)\.json\.claimed-(\d+)$/;
 
@@ -155,7 +149,7 @@ export function claimPending(configDir: string, url: string): PendingEntry[] {
     const entry = readPending(configDir, join(dir, name));
     if (entry === undefined || entry.record.url !== url || ownedByRotation(entry.record)) continue;
     // A claim of this process is one it holds already; a record "of" this pid was written by an earlier process.
-    if (stale ? Number(stale[2]) === process.pid || processAlive(Number(stale[2])) : processAlive(entry.record.pid)) continue;
+    if (stale ? Number(stale[2]) === process.pid || anotherAlive(Number(stale[2])) : anotherAlive(entry.record.pid)) continue;
     const path = claim(dir, name, id);
     if (path !== undefined) claimed.push({ path, record: entry.record });
   }

@@ -76,7 +76,7 @@ async function placeKept(staged: string, keyPath: string): Promise<string> {
 
 /** The same for a generated key stored at its --out: a copy goes to <config dir>/keys/<api_key>.pem too. */
 async function keepCopy(file: string, keyPath: string): Promise<string> {
-  if (file === keyPath || existsSync(keyPath)) return existsSync(keyPath) ? keyPath : file;
+  if (existsSync(keyPath)) return keyPath;
   try {
     await writeSecretFile(keyPath, readFileSync(file));
     return keyPath;

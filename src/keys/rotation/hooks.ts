@@ -5,7 +5,7 @@
 // A hook belongs to its rotation's journal: its process group is journaled before its command may start, so
 // that a hook which outlives a killed trident is ended by the --resume or --abort that comes next.
 import { spawn } from 'node:child_process';
-import { processStartTime } from '../../core/process-identity.js';
+import { processGroupAlive, processStartTime } from '../../core/process-identity.js';
 import type { Writable } from 'node:stream';
 import type { OutStream } from '../../context.js';
 import type { RunningHook } from './journal.js';
@@ -69,23 +69,14 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
  */
 const GATED = 'read -r _ <&3 || exit 125; exec /bin/sh -c "$1" 3<&-';
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitGone(pgid: number, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 50) {
-    if (!groupAlive(pgid)) return true;
+    if (!processGroupAlive(pgid)) return true;
     await sleep(50);
   }
-  return !groupAlive(pgid);
+  return !processGroupAlive(pgid);
 }
 
 /**
@@ -93,7 +84,7 @@ async function waitGone(pgid: number, ms: number): Promise<boolean> {
  * pid now belongs to a process that started at another time is somebody else's and is left alone.
  */
 export async function endSurvivingHook(hook: RunningHook): Promise<'ended' | 'gone'> {
-  if (!groupAlive(hook.pgid)) return 'gone';
+  if (!processGroupAlive(hook.pgid)) return 'gone';
   const leaderStart = processStartTime(hook.pgid);
   if (leaderStart !== undefined && hook.leader_start !== undefined && leaderStart !== hook.leader_start) return 'gone';
   killGroup(hook.pgid, 'SIGTERM');

@@ -273,9 +273,8 @@ export class Rotation {
    * the check failed) leaves the rotation paused at "minting" for --resume or --abort.
    */
   private async mintFailed(error: unknown): Promise<unknown> {
-    const j = this.journal;
-    if (j.pending !== undefined && existsSync(j.pending)) return error;
-    await removeJournal(this.path);
+    const { pending } = this.journal;
+    if (pending === undefined || !existsSync(pending)) await removeJournal(this.path);
     return error;
   }
 

@@ -3,7 +3,7 @@
 // the journal of a rotation in progress for --resume and --abort.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import { preflightSecretDir } from '../../core/files/secret-file.js';
