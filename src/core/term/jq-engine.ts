@@ -2,8 +2,10 @@
 // nothing else happens meanwhile, not even Ctrl-C or SIGTERM being heard. Most programs take milliseconds, less
 // than starting a thread of their own costs (some 30 ms of CPU), so a program runs here first, for at most
 // MAIN_THREAD_MS. One that takes longer is stopped and run again from the start in a worker thread
-// (jq-worker.ts), where an interrupt ends it at once; so are the run's later programs. Ctrl-C here stops the
-// program as well, and is passed on to trident's own handler. A program that outgrows the engine's memory
+// (jq-worker.ts), where an interrupt ends it at once; so are the run's later programs. An interrupt that comes
+// while a program runs here waits for it to end or be stopped, then trident's own handler has it (vm's
+// breakOnSigint would take it instead, and lose it when the time-out stops the program at the same moment). A
+// program that outgrows the engine's memory
 // (256 MiB) makes it abort, printing "Aborted()": it is reported as JqEngineAborted instead, and the next
 // program gets a fresh engine.
 import { baselineWasmCompilerOnly } from '../wasm-tier.js';
@@ -43,7 +45,7 @@ export async function runInEngine(expression: string, input: string): Promise<Jq
 let runner: { script: import('node:vm').Script; context: { work?: () => JqRun } } | undefined;
 
 /**
- * `work`, unless it outlasts MAIN_THREAD_MS or Ctrl-C stops it: undefined then. Either way the engine was cut
+ * `work`, unless it outlasts MAIN_THREAD_MS: undefined then. Either way the engine was cut
  * off mid-program and is dropped.
  */
 function runBounded(work: () => JqRun): JqRun | undefined {
@@ -54,16 +56,11 @@ function runBounded(work: () => JqRun): JqRun | undefined {
   const print = console.error;
   console.error = () => undefined;
   try {
-    return runner.script.runInContext(runner.context as import('node:vm').Context, { timeout: MAIN_THREAD_MS, breakOnSigint: true }) as JqRun;
+    return runner.script.runInContext(runner.context as import('node:vm').Context, { timeout: MAIN_THREAD_MS }) as JqRun;
   } catch (error) {
     here = undefined;
     const { code, name } = error as NodeJS.ErrnoException;
     if (code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return undefined;
-    if (code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
-      // Ctrl-C was taken for the program: trident's handler has its say (exit 130, or protected work first).
-      process.kill(process.pid, 'SIGINT');
-      return undefined;
-    }
     // Out of memory the engine aborts, out of stack it traps: both are a WebAssembly.RuntimeError.
     if (name === 'RuntimeError') throw new JqEngineAborted((error as Error).message);
     throw error;
