@@ -83,14 +83,3 @@ export function sameOutput(a, b) {
   const out = ({ cmd, args = [], env = process.env }) => spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
   return out(a) === out(b);
 }
-
-/**
- * One run of a node command with bench/startup-profile.cjs preloaded: the modules it loaded, in load order. The
- * profile hooks Node's loader, so dist/ is loaded through it (TRIDENT_CODE_CACHE=0), without the code cache.
- */
-export function startupProfile({ args, env = process.env }) {
-  const preload = new URL('./startup-profile.cjs', import.meta.url).pathname;
-  const result = spawnSync(process.execPath, ['-r', preload, ...args], { env: { ...env, TRIDENT_CODE_CACHE: '0' }, encoding: 'utf8', maxBuffer: 1 << 26 });
-  const line = result.stderr.split('\n').find((l) => l.startsWith('{"trident-startup-profile"'));
-  return line ? JSON.parse(line)['trident-startup-profile'] : [];
-}

@@ -1,5 +1,5 @@
 // npm run chaos -- --runs 500 [--from N] [--seed N] [--jobs 2]: the chaos harness of the key lifecycle
-// (test/chaos, docs/chaos.md) over many seeds, outside vitest. Builds dist/ with the test hooks as the tests
+// (test/chaos, docs/chaos.md) over many seeds, outside vitest. Builds .test-build/ with the test hooks as the tests
 // do, bundles the harness (TypeScript) with esbuild into a temporary file and runs its main.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-execFileSync(process.execPath, ['scripts/build.mjs', '--no-clean', '--test-hooks'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, ['scripts/build.mjs', '--test'], { cwd: root, stdio: 'inherit' });
 
 // The harness finds the CLI and the stand-in application next to its own sources (import.meta.dirname):
 // each file keeps its own directory in the bundle.

@@ -7,14 +7,12 @@ import { makeBinder, once } from './command.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
+import { VERSION } from './core/version.js';
 import { interruptHint, onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
 import { whenStdioCreated } from './core/term/stdio-created.js';
-import { subcommandTerm } from './subcommands.js';
 
-declare const __TRIDENT_VERSION__: string;
-export const VERSION = typeof __TRIDENT_VERSION__ === 'string' ? __TRIDENT_VERSION__ : '0.0.0-dev';
 
 interface GroupEntry {
   name: string;
@@ -80,18 +78,18 @@ export function buildProgram(): Command {
 const mayAskForHelp = (arg: string) => arg === 'help' || arg === '--help' || /^-[^-]*h/.test(arg);
 
 /**
- * Registers every group: the ones named on the command line fully, the others as one-line stubs. A command line
- * that starts with a group and asks for no help is parsed within that group: the others are not defined at all.
+ * Registers every group: those named on the command line fully, the others with their summary only. A command
+ * line that starts with a group and asks for no help is parsed within that group: the others are not defined.
  */
 export async function registerGroups(program: Command, argv: string[], bind: Binder, all = false): Promise<void> {
   const named = new Set(argv);
   const loadAll = all || named.has('completion');
   const startsWithGroup = !loadAll && GROUPS.some((entry) => entry.name === argv[0]) && !argv.some(mayAskForHelp);
-  const wanted = Object.assign(loadAll ? () => true : (name: string) => named.has(name), startsWithGroup ? { leading: argv.slice(0, 2) } : {});
   for (const entry of GROUPS) {
-    if (startsWithGroup && !wanted(entry.name)) continue;
+    const wanted = loadAll || named.has(entry.name);
+    if (startsWithGroup && !wanted) continue;
     const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
-    if (wanted(entry.name)) await (await entry.load()).register(group, bind, wanted);
+    if (wanted) await (await entry.load()).register(group, bind);
   }
   addHelpCommand(program);
   applyToTree(program);
@@ -135,7 +133,7 @@ const MIN_DESCRIPTION_WIDTH = 20;
 function applyToTree(command: Command): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH, subcommandTerm });
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   for (const sub of command.commands) applyToTree(sub);
 }
 

@@ -1,7 +1,6 @@
 // What every command file uses to plug into commander: a binder that turns `run(ctx, opts, ...args)`
 // into a commander action with a Context built from the global options, and help examples.
 import type { Command } from 'commander';
-import type { Wanted } from './subcommands.js';
 import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
 import { explainMissingSetting } from './core/files/missing-setting.js';
 import { usageError } from './core/errors.js';
@@ -12,8 +11,8 @@ export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<numbe
 export type Binder = <O>(run: Run<O>) => (...args: unknown[]) => Promise<void>;
 
 export interface Group {
-  /** Defines the group's commands: fully those `wanted` names, the others as stand-ins (src/subcommands.ts). */
-  register(group: Command, bind: Binder, wanted: Wanted): void | Promise<void>;
+  /** Defines the group's commands on `group`. */
+  register(group: Command, bind: Binder): void | Promise<void>;
 }
 
 export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void): Binder {

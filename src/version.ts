@@ -1,7 +1,7 @@
 // `trident version`: the version with what a bug report needs besides it. `--version` stays the bare number
-// (scripts parse it; bin/trident.cjs answers it without loading the CLI).
+// (scripts parse it).
 import type { Command } from 'commander';
-import { VERSION } from './cli.js';
+import { VERSION } from './core/version.js';
 import type { Binder } from './command.js';
 import { printBareOr } from './config/print.js';
 import type { Context } from './context.js';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The chaos harness on its own (npm test runs it too, as the project "chaos"). It runs the built binary, so the
-// global setup builds dist/ with the test hooks first.
+// global setup builds .test-build/ with the test hooks first.
 //   npx vitest run --config test/chaos/vitest.config.ts
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),

@@ -10,21 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const rendered = (path: string[]) => readFileSync(join(ROOT, 'dist/help', `${(path.length ? path : ['index']).join('/')}.txt`), 'utf8');
+/** The build the test run made (test/global-setup.ts). */
+const BUILD = join(ROOT, '.test-build');
+const rendered = (path: string[]) => readFileSync(join(BUILD, 'dist/help', `${(path.length ? path : ['index']).join('/')}.txt`), 'utf8');
 
 /** The live rendering of every command's help in a process with `env`: { "keys list": text, ... }. */
 function liveRenderings(env: Record<string, string>): Record<string, string> {
   const script = `
     import { createRequire } from 'node:module';
-    import { commandPaths, liveHelp } from ${JSON.stringify(join(ROOT, 'scripts/render-help.mjs'))};
-    const cli = createRequire(import.meta.url)(${JSON.stringify(join(ROOT, 'dist/cli.cjs'))});
-    const out = {};
-    for (const path of await commandPaths(cli)) {
-      const help = await liveHelp(cli, path, process.env);
-      if (help.exitCode !== 0 || help.stderr) throw new Error(path.join(' ') + ': ' + help.exitCode + ' ' + help.stderr);
-      out[path.join(' ')] = help.stdout;
-    }
-    process.stdout.write(JSON.stringify(out));`;
+    import { renderAll } from ${JSON.stringify(join(ROOT, 'scripts/render-help.mjs'))};
+    const cli = createRequire(import.meta.url)(${JSON.stringify(join(BUILD, 'dist/cli.cjs'))});
+    process.stdout.write(JSON.stringify(await renderAll(cli, process.env)));`;
   const dir = mkdtempSync(join(tmpdir(), 'trident-help-'));
   try {
     writeFileSync(join(dir, 'live.mjs'), script);
@@ -59,7 +55,7 @@ describe('prerendered help', () => {
 
   it('exists for every command, and is the live rendering in a plain and in an unusual environment', () => {
     const live = liveRenderings(plain);
-    const files = readdirSync(join(ROOT, 'dist/help'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.txt'));
+    const files = readdirSync(join(BUILD, 'dist/help'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.txt'));
     expect(files.length).toBe(Object.keys(live).length);
     expect(Object.keys(live).length).toBeGreaterThan(40);
     for (const [path, text] of Object.entries(live)) expect([path, rendered(path ? path.split(' ') : [])]).toEqual([path, text]);
@@ -67,7 +63,7 @@ describe('prerendered help', () => {
   }, 60_000);
 
   it('is what the binary prints for --help and -h of every command, exit 0, nothing on stderr', async () => {
-    const paths = readdirSync(join(ROOT, 'dist/help'), { recursive: true, encoding: 'utf8' })
+    const paths = readdirSync(join(BUILD, 'dist/help'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.txt'))
       .map((file) => (file === 'index.txt' ? [] : file.slice(0, -4).split('/')));
     for (let at = 0; at < paths.length; at += 4) {
@@ -83,9 +79,7 @@ describe('prerendered help', () => {
   describe('served by the launcher', () => {
     // A copy of the package whose rendered help is marked, to see which path answered.
     const copy = mkdtempSync(join(tmpdir(), 'trident-launcher-'));
-    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
-    cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
-    cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+    cpSync(BUILD, copy, { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     writeFileSync(join(copy, 'dist/help/keys/list.txt'), 'RENDERED\n');
     afterAll(() => rmSync(copy, { recursive: true, force: true }));

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 
-export const BIN = resolve(import.meta.dirname, '../../bin/trident.cjs');
+/** The CLI the test run built (test/global-setup.ts), with its test-only hooks: never the user's dist/. */
+export const BIN = resolve(import.meta.dirname, '../../.test-build/bin/trident.cjs');
 
 export interface CliResult {
   exitCode: number;

@@ -15,7 +15,6 @@ import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js
 import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
 import { nodeTransport } from './node-transport.js';
 import { fromDispatcher, isPipelined, type Transport, type TransportResponse } from './transport.js';
-import type { EnvHttpProxyAgent } from './undici-proxy.js';
 
 export interface HttpClientOptions {
   /** Name used in messages: "keys service answered 404: ...". */
@@ -35,8 +34,6 @@ export interface HttpClientOptions {
    * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
    */
   pipelining?: number;
-  /** undici's proxy agent, when a proxy is set: openHttpClient() loads it. */
-  proxyAgent?: typeof EnvHttpProxyAgent;
   /** undici's pools, for a proxy or pipelining: openHttpClient() loads them. */
   undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
@@ -109,14 +106,13 @@ const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'c
 
 class ResponseTooLarge extends Error {}
 
-/** The client for a command: undici is loaded only for pipelining, its proxy support only when HTTPS_PROXY or HTTP_PROXY is set. */
+/** The client for a command: undici is loaded only for pipelining or when HTTPS_PROXY or HTTP_PROXY is set. */
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   if (options.dispatcher) return createHttpClient(options);
   const proxied = proxiesFrom(options.env ?? process.env) !== undefined;
   return createHttpClient({
     ...options,
     ...(proxied || isPipelined(options.pipelining) ? { undici: await import('./undici-transport.js') } : {}),
-    ...(proxied ? { proxyAgent: (await import('./undici-proxy.js')).EnvHttpProxyAgent } : {}),
   });
 }
 
@@ -149,7 +145,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
     if (route === 'direct' && !isPipelined(options.pipelining)) return nodeTransport(ca, watch);
     if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
-    return options.undici.undiciTransport({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining, ProxyAgent: options.proxyAgent });
+    return options.undici.undiciTransport({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining });
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {

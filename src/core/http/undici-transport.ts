@@ -1,11 +1,9 @@
-// undici's connection pools, for the routes node-transport.ts does not take: through a proxy (its proxy agent,
-// loaded by undici-proxy.ts) and with HTTP/1.1 pipelining (catalog --all). Loaded only by clients that need it.
-import type { Dispatcher } from 'undici';
+// undici's connection pools, for the routes node-transport.ts does not take: through a proxy and with HTTP/1.1
+// pipelining (catalog --all). Loaded only by clients that need it.
+import { Agent, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 import type { ConnectionWatch } from './connection-watch.js';
 import type { Proxies } from './proxies.js';
-import { Agent, Pool } from './undici-lite.js';
-import type { EnvHttpProxyAgent } from './undici-proxy.js';
 import { fromDispatcher, isPipelined, type Transport } from './transport.js';
 
 export interface UndiciRoute {
@@ -14,14 +12,13 @@ export interface UndiciRoute {
   proxies: Proxies | undefined;
   watch: ConnectionWatch;
   pipelining?: number;
-  ProxyAgent?: typeof EnvHttpProxyAgent;
 }
 
 export function undiciTransport(route: UndiciRoute): Transport {
   return fromDispatcher(makeDispatcher(route), isPipelined(route.pipelining));
 }
 
-function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent }: UndiciRoute): Dispatcher {
+function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining }: UndiciRoute): Dispatcher {
   baselineWasmCompilerOnly();
   const settings = {
     keepAliveTimeout: 10_000,
@@ -32,10 +29,9 @@ function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining, ProxyAgent 
     ...(isPipelined(pipelining) ? { pipelining, connections: 1 } : {}),
   };
   if (!proxies) return new Agent(settings);
-  if (!ProxyAgent) throw new Error('a proxy is set: open the HTTP client with openHttpClient()');
   // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy
   // apart from `connect`: the extra CA goes to both.
-  return new ProxyAgent({
+  return new EnvHttpProxyAgent({
     ...settings,
     httpProxy: proxies.httpProxy?.value,
     httpsProxy: proxies.httpsProxy?.value,

@@ -402,7 +402,7 @@ export class Output {
     for (const cells of rows) table.push(head ? cells : [this.bold(cells[0]!), ...cells.slice(1)]);
     const lines = table.toString().split('\n');
     // The header keeps a rule under it.
-    if (head && !ruled && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));
+    if (head && !ruled && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤'));
     return `${lines.join('\n')}\n`;
   }
 }
