@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
 import type { Column } from '../../core/term/output.js';
 import { Pacer } from '../../core/http/pacing.js';
-import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { openSettledClient } from '../settled-client.js';
 import { checkKeyId } from '../key-ids.js';
 
 export interface DeleteOptions extends ConnectionOptions {

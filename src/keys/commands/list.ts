@@ -3,7 +3,8 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/term/output.js';
 import type { ApiKey } from '../client.js';
-import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { openSettledClient } from '../settled-client.js';
 import { formatAge, keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
 
