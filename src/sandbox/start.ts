@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { isLoopback } from '../core/http/url.js';
-import { CatalogDb, CatalogDbError } from './catalog/db.js';
+import { CatalogDb, CatalogDbError } from './catalog/db/catalog-db.js';
 import { seedCatalogDb } from './catalog/seed.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
