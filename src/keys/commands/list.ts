@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
