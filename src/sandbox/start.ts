@@ -6,7 +6,7 @@ import { usageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db/catalog-db.js';
-import { seedCatalogDb } from './catalog/seed.js';
+import { seedCatalogDb } from './catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
 import { startTimeSandbox, type TimeSandbox } from './time/server.js';
