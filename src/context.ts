@@ -129,7 +129,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
       const client = await openHttpClient({
         ...options,
         // Extra CAs matter only to TLS: for a plain-HTTP service one from the profile or the environment is not
-        // read (nor node:tls loaded, ~7 ms); one given as a flag is still checked.
+        // read (nor node:tls loaded); one given as a flag is still checked.
         caFile: baseUrl?.protocol === 'http:' && ca.source !== 'flag' ? undefined : ca.value,
         maxResponseBytes: options.maxResponseBytes ?? maxResponseBytes,
         timeoutMs,
