@@ -4,7 +4,8 @@ import { mebibytesFromEnv } from './core/files/capped-read.js';
 import { usageError } from './core/errors.js';
 import { configureFileTrust } from './core/files/file-trust.js';
 import type { HttpClient, HttpClientOptions } from './core/http/client.js';
-import { Output, chooseFormat, useColor, type Format, type JsonFilter } from './core/term/output.js';
+import { chooseFormat, useColor, type Format } from './core/term/output/format.js';
+import { Output, type JsonFilter } from './core/term/output/output.js';
 import { escapeControls, oneLine } from './core/term/printable.js';
 import { createPrompter, type Prompter } from './core/term/prompt.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
@@ -128,7 +129,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
       const client = await openHttpClient({
         ...options,
         // Extra CAs matter only to TLS: for a plain-HTTP service one from the profile or the environment is not
-        // read (nor node:tls loaded, ~7 ms); one given as a flag is still checked.
+        // read (nor node:tls loaded); one given as a flag is still checked.
         caFile: baseUrl?.protocol === 'http:' && ca.source !== 'flag' ? undefined : ca.value,
         maxResponseBytes: options.maxResponseBytes ?? maxResponseBytes,
         timeoutMs,

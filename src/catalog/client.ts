@@ -5,7 +5,7 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import type { HttpClient } from '../core/http/client.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
 import type { DynamicsField, Interval } from './validate.js';
-import type { CommonCountAnswer, CountAnswer, Cursor, DynamicsAnswer, Item, ListMeta, Page, ProductItem } from './wire.js';
+import type { CommonCountAnswer, CountAnswer, Cursor, DynamicsAnswer, Item, ListMeta, Page, ProductItem } from '../wire/catalog/answers.js';
 
 export interface PageRequest {
   limit?: number;

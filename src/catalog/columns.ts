@@ -2,8 +2,8 @@
 // field as the service sent it (the *_FIELDS lists name them in the service's order, for the header of an
 // empty csv and for --columns). A table hides columns to fit a narrow terminal, lowest `hide` first; the
 // columns without one (ids, titles, prices) are always shown.
-import type { Column } from '../core/term/output.js';
-import type { Cursor, Item, ProductItem } from './wire.js';
+import type { Column } from '../core/term/output/columns.js';
+import type { Cursor, Item, ProductItem } from '../wire/catalog/answers.js';
 
 const field = <T extends Item>(header: string, key: string = header, hide?: number): Column<T> => ({ header, key, value: (row) => row[key], ...(hide ? { hide } : {}) });
 

@@ -3,9 +3,9 @@
 // gives the array of every item.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Column } from '../core/term/output.js';
+import type { Column } from '../core/term/output/columns.js';
 import type { CatalogClient, PageRequest } from './client.js';
-import type { Page } from './wire.js';
+import type { Page } from '../wire/catalog/answers.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from './connection.js';
 import { pages } from './pages.js';
 import { pageProgress } from './progress.js';

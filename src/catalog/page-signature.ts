@@ -1,7 +1,7 @@
 // What tells one page of a list from another without keeping it: a hash of its rows. --all remembers the
 // hash of every page it read, so that a page served again, however many pages later, is known.
-// The rows are serialized once more for it (about 0.2 ms a page of 100 products, where the service takes some
-// 2.5 ms to serve one and trident reads ahead). The hash is cyrb53's mixing on four lanes: about 106 bits, so
+// The rows are serialized once more for it, a small part of what the service takes to serve a page (and
+// trident reads ahead). The hash is cyrb53's mixing on four lanes: about 106 bits, so
 // that over a million pages the odds that two different ones meet are near 10^-20; it is fast, and not meant to
 // resist a service that wants its own walk stopped.
 

@@ -8,7 +8,7 @@
 // is remembered by a hash, not kept.
 import { ExitCode, TridentError } from '../core/errors.js';
 import { pageSignature } from './page-signature.js';
-import type { Page } from './wire.js';
+import type { Page } from '../wire/catalog/answers.js';
 
 export type FetchPage<T> = (limit: number, offset: number) => Promise<Page<T>>;
 

@@ -1,8 +1,8 @@
 // Repeatable --store/--region of `count` and `common-count`: each becomes one repeated query parameter.
 // The service trims, lower-cases and de-duplicates them, and echoes what it used.
 import type { Command } from 'commander';
-import type { Column } from '../core/term/output.js';
-import type { Item } from './wire.js';
+import type { Column } from '../core/term/output/columns.js';
+import type { Item } from '../wire/catalog/answers.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
 
 export interface StoreRegionOptions extends ConnectionOptions {

@@ -3,7 +3,7 @@
 // now (-30d), to the whole second. A time without an offset is refused: the service would refuse it too,
 // and guessing the zone would shift every bucket. Times keep their microseconds, as the service does.
 import { usageError } from '../core/errors.js';
-import { DATETIME_MAX_MICROS, DATETIME_MIN_MICROS, pythonFromIsoFormat } from './python-isoformat.js';
+import { DATETIME_MAX_MICROS, DATETIME_MIN_MICROS, pythonFromIsoFormat } from '../wire/catalog/python-isoformat.js';
 
 export const DEFAULT_SPAN_DAYS = 30;
 

@@ -13,7 +13,6 @@ import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
 import { checkKeyAges } from './key-ages.js';
 import { privateKeyFromPem } from './mint/keypair.js';
-import { anyPending } from './mint/pending.js';
 import type { Signer } from './signing.js';
 
 export { DEFAULT_BASE_PATH, resolveKeysUrl } from './base-url.js';
@@ -119,22 +118,4 @@ export async function openKeysClient(ctx: Context, connection: KeysConnection): 
   checkKeyAges(ctx);
   const http = await ctx.http({ serviceName: 'keys service', baseUrl: connection.baseUrl });
   return new KeysClient(http, connection.baseUrl, connection.signer, () => ctx.now().getTime());
-}
-
-/** Before a command's own requests: what an earlier run left pending against this service is settled, so that no key is left that nobody holds. */
-export async function settleEarlierRequests(ctx: Context, connection: KeysConnection, client?: KeysClient): Promise<void> {
-  if (!anyPending(ctx.configDir)) return;
-  const { settlePending } = await import('./mint/settle-pending.js');
-  await settlePending(ctx, connection, client ?? (await openKeysClient(ctx, connection)));
-}
-
-/** The command's client, once what an earlier run left pending against its service is settled. */
-export async function openSettledClient(ctx: Context, connection: KeysConnection): Promise<KeysClient> {
-  const client = await openKeysClient(ctx, connection);
-  await settleEarlierRequests(ctx, connection, client);
-  return client;
-}
-
-export async function connect(ctx: Context, opts: ConnectionOptions): Promise<KeysClient> {
-  return openSettledClient(ctx, resolveConnection(ctx, opts));
 }

@@ -1,7 +1,7 @@
 // What create and generate share: their key options and the report of the key they made.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Column } from '../core/term/output.js';
+import type { Column } from '../core/term/output/columns.js';
 import type { ApiKey } from './client.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
 import type { KeyInputOptions } from './rules.js';

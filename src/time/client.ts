@@ -7,7 +7,7 @@ import type { Method } from '../core/http/retry.js';
 import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { jsonOrUndefined } from '../core/json/parse.js';
-import type { Id } from './ids.js';
+import type { Id } from '../wire/time/ids.js';
 import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;

@@ -6,7 +6,8 @@ import { requireSetting } from '../core/files/missing-setting.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
-import { isTokenShaped, loadToken, readTokenFile, tokenPath } from './token-store.js';
+import { isTokenShaped, loadToken, readTokenFile } from './token-store.js';
+import { tokenPath } from '../wire/time/token-file.js';
 
 export interface UrlFlag {
   url?: string;

@@ -4,7 +4,8 @@ import { mebibytesFromEnv } from '../core/files/capped-read.js';
 import { usageError } from '../core/errors.js';
 import type { ReadInputOptions } from '../core/term/read-input.js';
 import { nameProblem } from '../core/names.js';
-import { positiveId, type Id } from './ids.js';
+import type { Id } from '../wire/time/ids.js';
+import { positiveId } from './ids.js';
 
 export interface CustomerRow {
   /** 1-based number of the data row (the header is not a row). */

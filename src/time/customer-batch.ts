@@ -6,7 +6,7 @@ import { ExitCode, TridentError } from '../core/errors.js';
 import { Pacer } from '../core/http/pacing.js';
 import type { TimeClient } from './client.js';
 import type { CustomerRow } from './csv.js';
-import type { Id } from './ids.js';
+import type { Id } from '../wire/time/ids.js';
 import { mapInOrder } from './pool.js';
 
 export interface RowResult {

@@ -2,9 +2,7 @@
 // 2^53: those are bigints from the answer to the output and from the command line to the URL, never rounded.
 import { usageError } from '../core/errors.js';
 import { exactInteger } from '../core/json/big-integers.js';
-
-/** A number when a double holds it exactly, else a bigint. */
-export type Id = number | bigint;
+import type { Id } from '../wire/time/ids.js';
 
 /** The largest signed 64-bit integer: past it a number is no id a database hands out, only a typo. */
 const MAX_ID = 2n ** 63n - 1n;

@@ -4,7 +4,8 @@
 import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { timeClient } from './connection.js';
-import { isTokenShaped, saveToken, type StoredToken } from './token-store.js';
+import { isTokenShaped } from './token-store.js';
+import { saveToken, type StoredToken } from '../wire/time/token-file.js';
 
 const KEPT = 'the stored token, if any, was left as it was';
 

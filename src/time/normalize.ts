@@ -2,7 +2,7 @@
 // colon, `date_changed` on some projects and `date_updated` on others. Everything is put into one shape here,
 // at the boundary, so that commands and scripts see only that.
 import { exactInteger } from '../core/json/big-integers.js';
-import type { Id } from './ids.js';
+import type { Id } from '../wire/time/ids.js';
 
 export type Privacy = 'public' | 'private';
 

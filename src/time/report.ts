@@ -1,7 +1,7 @@
 // Logged time from the tracker's detailed report (experimental: the endpoint is not in the published docs):
 // rows normalized from whatever the service sent, grouped by project or day, and totals summed exactly —
 // time in whole seconds, amounts in decimal digits, never in floating point.
-import type { Id } from './ids.js';
+import type { Id } from '../wire/time/ids.js';
 import { durationSeconds, isObject, looseInteger } from './normalize.js';
 
 export const GROUP_BY = ['project', 'day', 'none'] as const;

@@ -1,35 +1,17 @@
-// The token `time login` obtained, one file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
-// in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
-// It also remembers the User-Agent the token was created with: the service destroys a token used from another.
+// The stored time token (wire/time/token-file.ts) as the time commands use it: its place checked before a login,
+// read back with the checks a secret file needs, removed at logout; and a --token-file of the user's.
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
-import { preflightSecretPath, removeSecretFile, writeSecretFile } from '../core/files/secret-file.js';
-
-export interface StoredToken {
-  token: string;
-  userAgent: string;
-  accountId: string | null;
-  email: string | null;
-  /** ISO 8601. */
-  createdAt: string;
-}
-
-export function tokenPath(configDir: string, profile: string): string {
-  return join(configDir, 'tokens', `${profile}.json`);
-}
+import { preflightSecretPath, removeSecretFile } from '../core/files/secret-file.js';
+import { tokenPath, type StoredToken } from '../wire/time/token-file.js';
 
 /** Throws (exit 2) before a login if the token could not be stored afterwards, or not read back. */
 export function preflightTokenPath(configDir: string, path: string): void {
   assertConfigDir(configDir, 'tokens', 'directory');
   preflightSecretPath(path, { force: true });
-}
-
-export async function saveToken(path: string, stored: StoredToken): Promise<void> {
-  await writeSecretFile(path, `${JSON.stringify(stored, null, 2)}\n`, { force: true });
 }
 
 /** The profile's stored token, or undefined when there is none. `warn` hears about a file others can read. */

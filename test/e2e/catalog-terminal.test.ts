@@ -12,7 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
-import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { BIN, childEnv, runCli } from '../helpers/cli.js';
 

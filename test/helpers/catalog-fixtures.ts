@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CATALOG_SCHEMA_SQL } from '../../src/sandbox/catalog/schema.js';
-import { seedCatalogDb } from '../../src/sandbox/catalog/seed.js';
+import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 
 export const PROD_1 = '11111111-1111-4111-8111-111111111111';

@@ -5,7 +5,9 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { Output, cellText, type Format } from '../../src/core/term/output.js';
+import { cellText } from '../../src/core/term/output/cells.js';
+import type { Format } from '../../src/core/term/output/format.js';
+import { Output } from '../../src/core/term/output/output.js';
 import { escapeDataControls, oneLine } from '../../src/core/term/printable.js';
 import { toApiKey, type ApiKey, type NewKey } from '../../src/keys/client.js';
 import { normalizeProject } from '../../src/time/normalize.js';
@@ -170,7 +172,7 @@ describe('projects however loosely spelled (time/normalize.ts)', () => {
   });
 });
 
-describe('output formats (core/term/output.ts)', () => {
+describe('output formats (core/term/output/)', () => {
   function capture(format: Format) {
     const stream = new PassThrough();
     let text = '';

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { CatalogClient, DynamicsQuery } from '../client.js';
-import type { DynamicsAnswer } from '../wire.js';
+import type { DynamicsAnswer } from '../../wire/catalog/answers.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
 import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';

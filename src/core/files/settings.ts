@@ -72,7 +72,7 @@ export function assertProfileName(name: string): string {
 
 /**
  * `$TRIDENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/trident`, else `~/.config/trident`. A relative
- * XDG_CONFIG_HOME or HOME is ignored (as the XDG spec says): keys and tokens must not land in whatever
+ * XDG_CONFIG_HOME or HOME is ignored, as XDG's own rule is: keys and tokens must not land in whatever
  * directory a CI job runs in; the home directory then comes from the user database. A relative
  * TRIDENT_CONFIG_DIR is refused rather than ignored: it was set for trident alone, and a cron job started
  * elsewhere would silently read another config (and another rotation journal).

@@ -1,6 +1,6 @@
 // Where jq programs run. The engine (jq-wasm) runs a program synchronously to its end, and on the main thread
-// nothing else happens meanwhile, not even Ctrl-C or SIGTERM being heard. Most programs take milliseconds, less
-// than starting a thread of their own costs (some 30 ms of CPU), so a program runs here first, for at most
+// nothing else happens meanwhile, not even Ctrl-C or SIGTERM being heard. Most programs take less time than
+// starting a thread of their own costs, so a program runs here first, for at most
 // MAIN_THREAD_MS. One that takes longer is stopped and run again from the start in a worker thread
 // (jq-worker.ts), where an interrupt ends it at once; so are the run's later programs. An interrupt that comes
 // while a program runs here waits for it to end or be stopped, then trident's own handler has it (vm's

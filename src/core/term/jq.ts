@@ -1,6 +1,6 @@
 // --jq, as gh's: the JSON that -o json would print, filtered by real jq (jq 1.8 compiled to WebAssembly, the
 // npm package jq-wasm; jq-engine.ts says where a program runs). Loaded only when --jq is given: the engine
-// costs some 50 ms to start.
+// is slow to start.
 import { usageError } from '../errors.js';
 import { jsonText } from '../json/big-integers.js';
 import { JqEngineAborted, runInEngine, type JqRun } from './jq-engine.js';

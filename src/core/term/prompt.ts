@@ -11,7 +11,7 @@ export interface Prompter {
 }
 
 export interface PrompterOptions {
-  /** stdin is looked at only when needed: Node builds process.stdin, a stream, on first access (~2 ms). */
+  /** stdin is looked at only when needed: Node builds process.stdin, a stream, on first access. */
   io: {
     readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
     readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };

@@ -1,4 +1,4 @@
-// Node makes process.stderr on first use, and for a pipe that costs ~1 ms (a socket). Most commands never write
+// Node makes process.stderr on first use, and for a pipe that costs a socket. Most commands never write
 // to stderr, so its listeners are added when something first reads it, not at start-up.
 
 type StdioName = 'stdout' | 'stderr';

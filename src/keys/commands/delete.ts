@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import { Pacer } from '../../core/http/pacing.js';
-import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { openSettledClient } from '../settled-client.js';
 import { checkKeyId } from '../key-ids.js';
 
 export interface DeleteOptions extends ConnectionOptions {

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
-import { addConnectionOptions, openSettledClient, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { openSettledClient } from '../settled-client.js';
 import { formatAge, keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
 

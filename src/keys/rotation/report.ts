@@ -1,7 +1,7 @@
 // What `keys rotate` prints: the report of a rotation (every step with its timing, ids and files; never a
 // private key), and for --dry-run the plan of what it would do.
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
 import { keysDir } from '../mint/key-files.js';
 import type { RotationResult } from './machine.js';

@@ -3,7 +3,7 @@
 // items from the filtered rows of the products on a page.
 import { dbTimestampToIsoZ, readDbInstant, type Instant } from './time.js';
 import { asFloat, pythonStrip, safeStr, splitCsv } from './values.js';
-import type { ProductItem } from '../../catalog/wire.js';
+import type { ProductItem } from '../../wire/catalog/answers.js';
 
 export const PRODUCT_SORTS = ['observed_at_desc', 'observed_at_asc', 'price_asc', 'price_desc', 'rating_desc'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];

@@ -1,7 +1,9 @@
 // The sandbox catalog service: the public read-only catalog API (a FastAPI service) over a SQLite database in
 // the converter's schema. Parameter problems are answered before the handler's own checks, in FastAPI's order
 // and shapes.
-import { CatalogDb, SNAPSHOT_SORTS, SOURCE_SORTS, type CommonCount, type SnapshotSort, type SourceSort } from './db.js';
+import { CatalogDb } from './db/catalog-db.js';
+import type { CommonCount } from './db/count-queries.js';
+import { SNAPSHOT_SORTS, SOURCE_SORTS, type SnapshotSort, type SourceSort } from './db/source-queries.js';
 import { buildSeries, DYNAMICS_INTERVALS, isDynamicsField, isDynamicsInterval, MAX_DYNAMICS_POINTS, pointCount } from './dynamics.js';
 import { ParamReader } from './params.js';
 import { PRODUCT_SORTS, type ProductSort } from './products.js';
@@ -10,7 +12,7 @@ import { formatIsoZ, IsoDateTimeError, parseRequestDateTime, type Instant } from
 import { normalizeTokens, pythonStrip } from './values.js';
 import { startServer, type Handler, type RunningServer, type SandboxResponse } from '../http/server.js';
 
-export { CatalogDbError } from './db.js';
+export { CatalogDbError } from './db/catalog-db.js';
 
 export interface CatalogSandboxOptions {
   host?: string;
@@ -116,7 +118,7 @@ function listProducts(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const problem = invalid(reader);
   if (problem) return problem;
   if (!(PRODUCT_SORTS as readonly string[]).includes(sort)) return detail(400, `unsupported sort: ${sort}`);
-  const page = db.listProducts(
+  const page = db.products.listProducts(
     { q, parserName, categoryId, settlementId, brand, promo, isNew, hit, adult, priceMin, priceMax },
     sort as ProductSort,
     { limit: limit!, offset: offset! },
@@ -129,7 +131,7 @@ function countProducts(db: CatalogDb, { query }: RouteContext): SandboxResponse 
   const stores = normalizeTokens(reader.list('store'));
   const regions = normalizeTokens(reader.list('region'));
   return json(200, {
-    products_count: db.countProducts(stores, regions),
+    products_count: db.counts.countProducts(stores, regions),
     stores: stores.length ? stores : null,
     regions: regions.length ? regions : null,
   });
@@ -142,7 +144,7 @@ function countCommon(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const regions = normalizeTokens(reader.list('region'));
   if (scope !== 'stores' && scope !== 'regions') return detail(400, 'scope must be one of: stores, regions');
   const byStores = scope === 'stores';
-  const { count, required } = byStores ? db.countCommonByStores(stores, regions) : db.countCommonByRegions(regions, stores);
+  const { count, required } = byStores ? db.counts.countCommonByStores(stores, regions) : db.counts.countCommonByRegions(regions, stores);
   const answer: CommonCount = {
     scope,
     common_products_count: count,
@@ -155,7 +157,7 @@ function countCommon(db: CatalogDb, { query }: RouteContext): SandboxResponse {
 }
 
 function getProduct(db: CatalogDb, { params }: RouteContext): SandboxResponse {
-  const item = db.getProduct(params.canonical_product_id!);
+  const item = db.products.getProduct(params.canonical_product_id!);
   return item ? json(200, item) : detail(404, 'product_not_found');
 }
 
@@ -168,8 +170,8 @@ function listSources(db: CatalogDb, { query, params }: RouteContext): SandboxRes
   const problem = invalid(reader);
   if (problem) return problem;
   if (!(SOURCE_SORTS as readonly string[]).includes(sort)) return detail(400, `unsupported sort: ${sort}`);
-  const page = db.listSources(id, sort as SourceSort, { limit: limit!, offset: offset! });
-  if (page.meta.total === 0 && !db.hasCanonical(id)) return detail(404, 'product_not_found');
+  const page = db.sources.listSources(id, sort as SourceSort, { limit: limit!, offset: offset! });
+  if (page.meta.total === 0 && !db.products.hasCanonical(id)) return detail(404, 'product_not_found');
   return json(200, page);
 }
 
@@ -184,8 +186,8 @@ function listSnapshots(db: CatalogDb, { query, params }: RouteContext): SandboxR
   const problem = invalid(reader);
   if (problem) return problem;
   if (!(SNAPSHOT_SORTS as readonly string[]).includes(sort)) return detail(400, `unsupported sort: ${sort}`);
-  const page = db.listSnapshots(id, { parserName, sourceId }, sort as SnapshotSort, { limit: limit!, offset: offset! });
-  if (page.meta.total === 0 && !db.hasCanonical(id)) return detail(404, 'product_not_found');
+  const page = db.sources.listSnapshots(id, { parserName, sourceId }, sort as SnapshotSort, { limit: limit!, offset: offset! });
+  if (page.meta.total === 0 && !db.products.hasCanonical(id)) return detail(404, 'product_not_found');
   return json(200, page);
 }
 
@@ -217,7 +219,7 @@ function dynamics(db: CatalogDb, { query, params }: RouteContext): SandboxRespon
   const step = DYNAMICS_INTERVALS[interval];
   if (pointCount(from, to, step) > MAX_DYNAMICS_POINTS) return detail(400, 'requested range is too large');
 
-  const snapshots = db.sourceCoverage(id, parserName, sourceId, field);
+  const snapshots = db.sources.sourceCoverage(id, parserName, sourceId, field);
   if (!snapshots.length) return detail(404, 'source not found');
   const series = buildSeries(snapshots, from, to, step);
   return json(200, {
@@ -245,7 +247,7 @@ function listCategories(db: CatalogDb, { query }: RouteContext): SandboxResponse
   const q = reader.str('q');
   const problem = invalid(reader);
   if (problem) return problem;
-  return json(200, db.listCategories({ parserName, depth, parentSourceUid, q }, { limit: limit!, offset: offset! }));
+  return json(200, db.references.listCategories({ parserName, depth, parentSourceUid, q }, { limit: limit!, offset: offset! }));
 }
 
 function getCategory(db: CatalogDb, { query, params }: RouteContext): SandboxResponse {
@@ -253,7 +255,7 @@ function getCategory(db: CatalogDb, { query, params }: RouteContext): SandboxRes
   const id = reader.int('category_id', { source: 'path', required: true });
   const problem = invalid(reader);
   if (problem) return problem;
-  const item = db.getCategory(id!);
+  const item = db.references.getCategory(id!);
   return item ? json(200, item) : detail(404, 'category_not_found');
 }
 
@@ -266,7 +268,7 @@ function listSettlements(db: CatalogDb, { query }: RouteContext): SandboxRespons
   const q = reader.str('q');
   const problem = invalid(reader);
   if (problem) return problem;
-  return json(200, db.listSettlements({ country, region, q }, { limit: limit!, offset: offset! }));
+  return json(200, db.references.listSettlements({ country, region, q }, { limit: limit!, offset: offset! }));
 }
 
 function getSettlement(db: CatalogDb, { query, params }: RouteContext): SandboxResponse {
@@ -274,12 +276,12 @@ function getSettlement(db: CatalogDb, { query, params }: RouteContext): SandboxR
   const id = reader.int('settlement_id', { source: 'path', required: true });
   const problem = invalid(reader);
   if (problem) return problem;
-  const item = db.getSettlement(id!);
+  const item = db.references.getSettlement(id!);
   return item ? json(200, item) : detail(404, 'settlement_not_found');
 }
 
 function syncCursors(db: CatalogDb, { query }: RouteContext): SandboxResponse {
   const reader = new ParamReader(query);
   const parserName = reader.str('parser_name');
-  return json(200, { items: db.listSyncCursors(parserName) });
+  return json(200, { items: db.references.listSyncCursors(parserName) });
 }

@@ -2,7 +2,7 @@
 // `datetime.fromisoformat` after `Z` → `+00:00`), and UTC output with a `Z` suffix. An instant is a bigint
 // of microseconds since the epoch, so that bucket arithmetic stays exact like Python's timedelta.
 
-import { civilFromDays, DATETIME_MAX_MICROS, DATETIME_MIN_MICROS, pythonFromIsoFormat } from '../../catalog/python-isoformat.js';
+import { civilFromDays, DATETIME_MAX_MICROS, DATETIME_MIN_MICROS, pythonFromIsoFormat } from '../../wire/catalog/python-isoformat.js';
 import { pythonStrip } from './values.js';
 
 export type Instant = bigint;

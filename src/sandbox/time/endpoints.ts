@@ -1,7 +1,7 @@
 // The endpoints of the time sandbox: what each route does once the request got past method, auth and
 // body checks (server.ts). Errors use the public service's body, `{"status": <code>, "message": "..."}`.
 import { exactInteger } from '../../core/json/big-integers.js';
-import type { Id } from '../../time/ids.js';
+import type { Id } from '../../wire/time/ids.js';
 import { json, type SandboxResponse } from '../http/server.js';
 import { projectChanges } from './fields.js';
 import { projectJson } from './project-json.js';

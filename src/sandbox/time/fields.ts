@@ -1,7 +1,7 @@
 // Validation of the writable project fields of a form body. Only the fields present in the form become
 // changes (a partial update changes nothing else); unknown fields are ignored, as the service does.
 import { exactInteger } from '../../core/json/big-integers.js';
-import type { Id } from '../../time/ids.js';
+import type { Id } from '../../wire/time/ids.js';
 import type { ProjectChanges } from './store.js';
 
 export type FieldsResult = { ok: true; changes: ProjectChanges } | { ok: false; message: string };

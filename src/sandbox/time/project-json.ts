@@ -1,7 +1,7 @@
 // Projects as the public service really sends them: loose. Booleans are 0/1 in some places and true/false
 // in others, timestamps carry an offset without a colon, and the change time is `date_changed` on some
 // projects and `date_updated` on others. Clients must cope with all of it, so the sandbox serves all of it.
-import type { Id } from '../../time/ids.js';
+import type { Id } from '../../wire/time/ids.js';
 import type { Customer, Project } from './store.js';
 
 /** The account's time zone, as the service renders it (the public example shows -0200). */

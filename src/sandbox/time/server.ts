@@ -9,7 +9,7 @@ import { projectJson } from './project-json.js';
 import { TimeStore } from './store.js';
 import { TokenStore, type TokenCheck } from './tokens.js';
 import { makeSandboxTls, type SandboxTls } from '../http/tls.js';
-import type { Id } from '../../time/ids.js';
+import type { Id } from '../../wire/time/ids.js';
 
 export { SANDBOX_TIME_USER };
 

@@ -1,7 +1,7 @@
 // The time sandbox's data: customers and projects in memory, seeded with names that trip up naive clients
 // (non-ASCII, commas, quotes). Ids past 2^53 are bigints (a test adds such a project or customer), as clients
 // must keep them exact.
-import type { Id } from '../../time/ids.js';
+import type { Id } from '../../wire/time/ids.js';
 
 export interface Customer {
   id: Id;

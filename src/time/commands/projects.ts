@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import type { Project } from '../normalize.js';
 import * as create from './project-create.js';

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { TridentError } from '../../core/errors.js';
-import type { Column } from '../../core/term/output.js';
+import type { Column } from '../../core/term/output/columns.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { reportRange } from '../report-dates.js';
 import { reportLines, type ReportLine } from '../report-lines.js';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../../src/sandbox/catalog/seed.js';
+import { seedCatalogDb } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
 import { CatalogReference, KNOWN_TIMES } from '../../helpers/catalog-reference.js';
 import { buildConverterDb } from './converter-db.js';

@@ -4,7 +4,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../../src/sandbox/catalog/seed.js';
+import { seedCatalogDb } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
 import { call, tempDir as makeTempDir } from './fixture.js';
 

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../../src/catalog/client.js';
-import type { Page } from '../../../src/catalog/wire.js';
+import type { Page } from '../../../src/wire/catalog/answers.js';
 import { PAGES_AHEAD, pages, rowsAllowed } from '../../../src/catalog/pages.js';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import { createHttpClient } from '../../../src/core/http/client.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import { ExitCode } from '../../../src/core/errors.js';
 import { applyJq, checkJq, runJq } from '../../../src/core/term/jq.js';
-import { Output } from '../../../src/core/term/output.js';
+import { Output } from '../../../src/core/term/output/output.js';
 import { rejectionOf, thrownBy } from '../keys/fixtures.js';
 
 interface ManualExample {

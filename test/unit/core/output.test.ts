@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { Output, cellText, chooseFormat, tsvField, useColor, type Format } from '../../../src/core/term/output.js';
+import { cellText, tsvField } from '../../../src/core/term/output/cells.js';
+import { chooseFormat, useColor, type Format } from '../../../src/core/term/output/format.js';
+import { Output } from '../../../src/core/term/output/output.js';
 
 function capture(format: Format, color = false) {
   const stream = new PassThrough();

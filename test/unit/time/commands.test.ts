@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../../src/core/term/prompt.js';
 import * as login from '../../../src/time/commands/login.js';
 import * as projectDelete from '../../../src/time/commands/project-delete.js';
-import { tokenPath } from '../../../src/time/token-store.js';
+import { tokenPath } from '../../../src/wire/time/token-file.js';
 import { BASE_URL, fakeContext, mockHttp, mockService, recordingReply } from './fixtures.js';
 
 function terminal(answers: string[], confirmAnswer = true): Prompter & { asked: Array<{ question: string; hidden: boolean }> } {

@@ -2,7 +2,8 @@ import { mkdirSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connect, guardUserAgent, resolveToken, timeBaseUrl, timeUserAgent } from '../../../src/time/connection.js';
-import { loadToken, readTokenFile, saveToken, tokenPath } from '../../../src/time/token-store.js';
+import { loadToken, readTokenFile } from '../../../src/time/token-store.js';
+import { saveToken, tokenPath } from '../../../src/wire/time/token-file.js';
 import { fakeContext, tridentError } from './fixtures.js';
 
 const URL_ENV = { TRIDENT_TIME_URL: 'https://time.test/api/v1' };

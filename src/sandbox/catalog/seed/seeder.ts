@@ -1,11 +1,9 @@
-// A deterministic demo catalog written the way the real converter writes one: its column types and extra
-// tables, naive UTC timestamps, Russian settlements. Three stores, several regions, a category tree, products
-// sold by one to three stores, and about a year of history per source mixing point observations, validity
-// intervals, price changes, missing discount/loyalty prices and gaps.
-import { closeSync, openSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { Rng } from '../rng.js';
-import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from './converter-schema.js';
+// The rows of the demo catalog, drawn from one seeded generator in a fixed order (so that a seed always
+// gives the same catalog): settlements, the category tree of each store, then each product's source rows with
+// their images and about a year of snapshots, and last the converter's sync cursor of each store.
+import type Database from 'better-sqlite3';
+import type { Rng } from '../../rng.js';
+import { prepareInserts, type ConverterTable } from './converter-inserts.js';
 import {
   CATEGORIES,
   COUNTRY,
@@ -16,50 +14,11 @@ import {
   STORES,
   type ProductKind,
   type Store,
-} from './seed-data.js';
-
-export interface SeedCatalogOptions {
-  /** Distinct products (canonical ids); default 2000. */
-  products?: number;
-  /** PRNG seed; default 1. */
-  seed?: number;
-  /** The end of the history; default the current time, floored to the hour. */
-  now?: Date;
-}
+} from './vocabulary.js';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+export const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** Creates a new SQLite file (never over an existing one) and fills it in one transaction. */
-export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): void {
-  const products = options.products ?? 2000;
-  if (!Number.isInteger(products) || products < 0) throw new RangeError(`products must be a non-negative integer, got ${products}`);
-  const nowMs = options.now ? Math.floor(options.now.getTime() / 1000) * 1000 : Math.floor(Date.now() / HOUR) * HOUR;
-  if (!Number.isFinite(nowMs)) throw new RangeError('now must be a valid date');
-
-  closeSync(openSync(file, 'wx')); // refuses an existing file
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file);
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.exec(CONVERTER_TABLES_SQL);
-    const seeder = new Seeder(db, new Rng(options.seed ?? 1), nowMs);
-    db.transaction(() => seeder.run(products))();
-    db.exec(CONVERTER_INDEXES_SQL);
-    db.pragma('journal_mode = DELETE');
-    db.close();
-  } catch (error) {
-    try {
-      db?.close();
-    } catch {
-      // already failing; the file goes anyway
-    }
-    rmSync(file, { force: true });
-    throw error;
-  }
-}
 
 /** The converter's DATETIME text: naive UTC with microseconds, `2026-03-01 10:00:00.000000`. */
 function iso(ms: number): string {
@@ -84,8 +43,8 @@ interface SourceHistory {
   lastSeen: number;
 }
 
-class Seeder {
-  private readonly insert: Record<'settlement' | 'category' | 'product' | 'asset' | 'snapshot' | 'cursor' | 'source' | 'store', Database.Statement>;
+export class Seeder {
+  private readonly insert: Record<ConverterTable, Database.Statement>;
   private readonly storesSeen = new Set<string>();
   private readonly categoryIds = new Map<string, number>();
   private rowId = 0;
@@ -98,38 +57,7 @@ class Seeder {
     private readonly rng: Rng,
     private readonly now: number,
   ) {
-    const insert = (table: string, columns: string[]) =>
-      db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-    this.insert = {
-      settlement: insert('catalog_settlements', [
-        'id', 'geo_key', 'country', 'country_normalized', 'region', 'region_normalized', 'name', 'name_normalized',
-        'settlement_type', 'alias', 'latitude', 'longitude', 'first_seen_at', 'last_seen_at', 'updated_at',
-      ]),
-      category: insert('catalog_categories', [
-        'id', 'category_key', 'parser_name', 'source_uid', 'parent_source_uid', 'title', 'title_normalized', 'alias',
-        'depth', 'sort_order', 'first_seen_at', 'last_seen_at', 'updated_at',
-      ]),
-      product: insert('catalog_products', [
-        'id', 'canonical_product_id', 'parser_name', 'source_id', 'plu', 'sku', 'title_original',
-        'title_normalized_no_stopwords', 'brand', 'price', 'discount_price', 'loyal_price', 'price_unit', 'rating',
-        'reviews_count', 'promo', 'is_new', 'hit', 'adult', 'unit', 'available_count', 'package_quantity', 'package_unit',
-        'primary_category_id', 'settlement_id', 'composition_original', 'composition_normalized', 'observed_at',
-        'created_at', 'updated_at', 'source_page_url', 'producer_name', 'producer_country', 'expiration_date_in_days',
-        'season', 'data_matrix',
-      ]),
-      asset: insert('catalog_product_assets', ['product_id', 'asset_kind', 'sort_order', 'value', 'created_at', 'updated_at']),
-      snapshot: insert('catalog_product_snapshots', [
-        'id', 'canonical_product_id', 'parser_name', 'source_id', 'source_run_id', 'receiver_product_id',
-        'receiver_artifact_id', 'receiver_sort_order', 'source_event_uid', 'content_fingerprint', 'price',
-        'discount_price', 'loyal_price', 'price_unit', 'available_count', 'valid_from_at', 'valid_to_at', 'observed_at',
-        'created_at',
-      ]),
-      cursor: insert('converter_sync_state', ['key', 'value', 'updated_at']),
-      source: insert('catalog_product_sources', [
-        'parser_name', 'source_id', 'canonical_product_id', 'first_seen_at', 'last_seen_at', 'updated_at',
-      ]),
-      store: insert('catalog_stores', ['store_key', 'parser_name', 'code', 'settlement_id', 'first_seen_at', 'last_seen_at', 'updated_at']),
-    };
+    this.insert = prepareInserts(db);
   }
 
   run(products: number): void {
@@ -235,7 +163,7 @@ class Seeder {
       rng.chance(0.1) ? 1 : 0, p.kind.adult ? 1 : 0, p.kind.unit, history.last.available, p.size[0], p.size[2],
       this.categoryIds.get(`${p.store}:${p.kind.category}`) ?? null, p.settlementId, null, null,
       iso(history.lastSeen), iso(history.first), iso(history.lastSeen),
-      // The converter's extra columns, from what is already known (no draws: the data stays as it was).
+      // The converter's extra columns, from what is already known: a draw here would shift every later one.
       `https://${p.store}.example/catalog/${sourceId}`, p.brand, p.brand === null ? null : 'Россия',
       SHELF_LIFE_DAYS[p.kind.category] ?? null, 0, p.kind.category in SHELF_LIFE_DAYS ? 1 : 0,
     );

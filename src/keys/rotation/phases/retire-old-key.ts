@@ -1,0 +1,51 @@
+// The last phases: the old key deleted on the service (signed by the new key), then the local clean-up that
+// ends every rotation that went forward, with or without that delete.
+import { ExitCode, TridentError } from '../../../core/errors.js';
+import { removeSecretFile } from '../../../core/files/secret-file.js';
+import { PRIVATE_KEY_ENV } from '../../connection.js';
+import { forgetKey } from '../../key-ages.js';
+import { removeJournal, type StepRecord } from '../journal.js';
+import { since, type RotationResult, type RotationSession } from '../session.js';
+
+/** 404 counts as deleted. A failure ends the rotation with both keys valid, and says so. */
+export async function deleteOldKey(session: RotationSession): Promise<RotationResult | undefined> {
+  const j = session.journal;
+  const old = j.old_key.api_key;
+  const start = performance.now();
+  let outcome: string;
+  try {
+    outcome = await (await session.client('new')).delete(old);
+  } catch (error) {
+    if (!(error instanceof TridentError)) throw error;
+    session.record({ step: 'delete-old', status: 'failed', ms: since(start), api_key: old, error: error.message });
+    const newId = session.newKey().api_key;
+    const inUse = j.owner.mode === 'profile' ? `profile "${j.owner.profile}" uses the new key ${newId}` : `the new key ${newId} works`;
+    session.warn(`the old key ${old} was not deleted (${error.message}): both keys are valid; ${inUse}; the old key's file is kept`);
+    const result = await finishRotation(session);
+    const problem = new TridentError(error.exitCode, `the rotation is done but the old key ${old} could not be deleted: ${error.message}`, {
+      hint: `both keys are valid; delete the old one with: trident keys delete ${old}`,
+    });
+    return { ...result, exitCode: error.exitCode, problem };
+  }
+  const step: StepRecord = { step: 'delete-old', status: 'done', ms: since(start), api_key: old, result: outcome };
+  await session.enter('old-deleted', { old_key_deleted: true }, step);
+  return undefined;
+}
+
+/** Local clean-up: the old key's file goes only if trident wrote it and the old key is gone. */
+export async function finishRotation(session: RotationSession): Promise<RotationResult> {
+  const j = session.journal;
+  if (j.keep_old) session.record({ step: 'delete-old', status: 'skipped', ms: 0, api_key: j.old_key.api_key, reason: '--keep-old' });
+  const file = j.old_key.private_key_file;
+  const start = performance.now();
+  if (j.old_key_deleted && j.old_key.file_created_by_trident && file !== null) {
+    await removeSecretFile(file);
+    session.record({ step: 'remove-old-file', status: 'done', ms: since(start), file });
+  } else {
+    const reason = !j.old_key_deleted ? 'the old key was not deleted' : file === null ? `the old key came from ${PRIVATE_KEY_ENV}` : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
+    session.record({ step: 'remove-old-file', status: 'skipped', ms: 0, file: file ?? undefined, reason });
+  }
+  await removeJournal(session.path);
+  if (j.old_key_deleted) await forgetKey(session.ctx, j.old_key.api_key);
+  return { outcome: 'rotated', journal: j, exitCode: ExitCode.ok };
+}
