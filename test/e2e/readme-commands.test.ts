@@ -4,7 +4,7 @@
 // reason; a placeholder (`7f1c...`) is replaced by a real sandbox value. A line a page repeats from an earlier
 // one (the README's examples are also on their group's page) runs once, where it first appears.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -21,7 +21,17 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * The pages whose commands run, in this order: one reader's session. time.md comes after the pages that use the
  * time service, for it ends with `time logout`.
  */
-const PAGES = ['README.md', 'docs/keys.md', 'docs/catalog.md', 'docs/api.md', 'docs/configuration.md', 'docs/time.md', 'docs/sandbox.md'];
+const PAGES = [
+  'README.md',
+  'docs/keys.md',
+  'docs/catalog.md',
+  'docs/api.md',
+  'docs/configuration.md',
+  'docs/automation.md',
+  'docs/security.md',
+  'docs/time.md',
+  'docs/sandbox.md',
+];
 
 function pagesText(): string {
   return PAGES.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
@@ -243,5 +253,8 @@ describe('documented commands on the sandbox', () => {
     expect((await trident(['keys', 'list', '--jq', '.[] | select(.in_use) | .api_key'])).stdout.trim()).toBe(sandboxProfile()['keys.keyId']);
     // The cron example appended one dated record.
     expect(readFileSync(join(cwd, 'counts.ndjson'), 'utf8')).toMatch(/^\{"at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ","products_count":\d+/);
+    // The cron rotation found the key not due, and the catalog export replaced the last one whole.
+    expect(readFileSync(join(cwd, 'rotations.ndjson'), 'utf8')).toMatch(/^\{"outcome":"not due",/);
+    expect(existsSync(join(cwd, 'products.ndjson.part'))).toBe(false);
   }, 120_000);
 });
