@@ -32,7 +32,7 @@ async function trident(args, { capture = false } = {}) {
   try {
     ({ stdout, stderr } = await run(process.execPath, [join(root, 'bin/trident.cjs'), ...args], { env, encoding: 'utf8' }));
   } catch (error) {
-    throw new Error(`the demo stopped: "trident ${args.join(' ')}" exited ${error.code}\n${error.stderr}`);
+    throw new Error(`the demo stopped: "trident ${args.join(' ')}" exited ${error.code}\n${error.stderr}`, { cause: error });
   }
   process.stderr.write(stderr);
   if (!capture) process.stdout.write(stdout);

@@ -19,7 +19,7 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
   return <O>(run: Run<O>) =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
-      const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? arg : [arg])) as string[];
+      const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? (arg as string[]) : [arg as string]));
       const globals = command.optsWithGlobals<GlobalOptions & { columns?: string }>();
       const ctx = createContext(globals, deps);
       try {

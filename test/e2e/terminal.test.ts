@@ -2,7 +2,7 @@
 // --no-input or under CI, nothing is asked (see the keys and time e2e tests for that side).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { tempConfigDir } from '../helpers/cli.js';

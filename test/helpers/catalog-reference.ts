@@ -13,7 +13,6 @@ export interface ReferenceAnswer {
   body: unknown;
 }
 
-const DAY_US = 86_400_000_000n;
 const HOUR_US = 3_600_000_000n;
 const INTERVALS: Record<string, bigint> = { '1h': HOUR_US, '6h': 6n * HOUR_US, '1d': 24n * HOUR_US, '7d': 168n * HOUR_US };
 const FIELDS = ['price', 'discount_price', 'loyal_price', 'available_count'];

@@ -147,7 +147,7 @@ describe.concurrent('ids that would change the URL path', () => {
     withSandbox(async (sandbox) => {
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'reset', afterProcessing: true } });
       // The check's list names the request's own (tagged) name, under an id that would climb out of the path.
-      sandbox.server.faults.next().then(() => {
+      void sandbox.server.faults.next().then(() => {
         const [made] = keysNamed(sandbox, 'listed');
         const payload = JSON.stringify({ api_keys: [{ api_key: '../x', name: made!.name, scopes: ['read', 'write'], created_ts: 'now', subaccount: null }] });
         sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, payload } });

@@ -72,7 +72,7 @@ function send(request: TransportRequest, agentFor: (protocol: string) => Agent, 
       req = start(url, { method: request.method, headers, agent: agentFor(url.protocol) });
     } catch (error) {
       // A header value or path Node will not send (a control character): nothing was sent.
-      reject(error);
+      reject(error as Error);
       return;
     }
     // The deadline ends the request wherever it is (connecting, waiting, in the body), as `signal` in the options

@@ -29,19 +29,23 @@ type Reply = { id: number; run: JqRun } | { id: number; failed: string; aborted:
  * jq-wasm is required from beside this file (dist/ or src/), as the main thread would find it.
  */
 function workerMain(): void {
-  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const threads = process.getBuiltinModule('node:worker_threads');
+  const { parentPort } = threads;
+  const { from } = threads.workerData as { from: string };
   // Not to be printed: the engine's "Aborted()" (its error reaches the main thread).
   console.error = () => undefined;
-  const ready = process.getBuiltinModule('node:module').createRequire(workerData.from)('jq-wasm').loadJq();
+  const jqWasm = process.getBuiltinModule('node:module').createRequire(from)('jq-wasm') as typeof import('jq-wasm');
+  const ready = jqWasm.loadJq();
   ready.catch(() => undefined);
-  parentPort!.on('message', async ({ id, expression, input, flags }: Job) => {
+  const answer = async ({ id, expression, input, flags }: Job) => {
     try {
       parentPort!.postMessage({ id, run: (await ready).raw(input, expression, flags) });
     } catch (error) {
       // A WebAssembly.RuntimeError is the engine failing on this program, out of memory or stack (see jq-engine.ts).
       parentPort!.postMessage({ id, failed: String((error as Error)?.message ?? error), aborted: (error as Error)?.name === 'RuntimeError' });
     }
-  });
+  };
+  parentPort!.on('message', (job: Job) => void answer(job));
 }
 
 /** A worker and the programs it has been given and not answered yet. */

@@ -31,7 +31,7 @@ export function createPrompter(options: PrompterOptions): Prompter {
     const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline'), import('node:stream')]);
     let muted = false;
     const output = new Writable({
-      write(chunk, _encoding, done) {
+      write(chunk: Buffer, _encoding, done) {
         if (!muted) io.stderr.write(chunk);
         done();
       },

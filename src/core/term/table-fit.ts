@@ -100,7 +100,6 @@ function wrapLine(line: string, width: number): string[] {
       continue;
     }
     if (current !== '') lines.push(current);
-    current = '';
     let rest = '';
     for (const char of word) {
       if (stringWidth(rest + char) > width) {

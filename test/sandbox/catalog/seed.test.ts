@@ -63,7 +63,7 @@ describe('seedCatalogDb', () => {
       const source = db.prepare('SELECT canonical_product_id, parser_name, source_id FROM catalog_products WHERE id = 1').get() as Record<string, string>;
       db.close();
       const query = new URLSearchParams({ ...source, field: 'price', interval: '1d', date_from: '2025-03-01T12:00:00Z', date_to: '2026-03-01T12:00:00Z' });
-      const series = await call(sandbox.url, `/products/${source.canonical_product_id}/dynamics?${query}`);
+      const series = await call(sandbox.url, `/products/${source.canonical_product_id}/dynamics?${query.toString()}`);
       expect(series.status).toBe(200);
       expect(series.body.values).toHaveLength(366);
       expect(series.body.values.some((value: number | null) => typeof value === 'number')).toBe(true);

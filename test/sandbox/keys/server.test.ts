@@ -38,7 +38,6 @@ interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
   body: any;
 }
 
