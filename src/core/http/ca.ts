@@ -15,14 +15,14 @@ export function readCa(caFile: string | undefined): string[] | undefined {
   if (!isCertificatePem(pem)) {
     throw usageError(`CA file ${caFile} holds no PEM certificate`, 'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile');
   }
-  // node:tls is loaded here, not at start-up: a plain-HTTP command never needs it (~7 ms).
+  // node:tls is loaded here, not at start-up: a plain-HTTP command never needs it.
   return [...process.getBuiltinModule('node:tls').rootCertificates, pem];
 }
 
 function isCertificatePem(pem: string): boolean {
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) return false;
   try {
-    // node:crypto is loaded here, only for a CA file: a plain request never needs it (~3 ms of start-up).
+    // node:crypto is loaded here, only for a CA file: a plain request never needs it.
     new (process.getBuiltinModule('node:crypto').X509Certificate)(pem);
     return true;
   } catch {

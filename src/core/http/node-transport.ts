@@ -1,6 +1,5 @@
 // Requests that go straight to the service (no proxy, no pipelining) travel over Node's own http/https with a
-// keep-alive agent: loading and starting undici costs a short command more than the request itself (~15 ms of
-// its ~30). The core's rules do not depend on the transport: the attempt's deadline (attempt-deadline.ts) still
+// keep-alive agent: loading undici would more than double the work of a short command (docs/build.md). The core's rules do not depend on the transport: the attempt's deadline (attempt-deadline.ts) still
 // bounds connect, TLS, headers and body, a 3xx is still not followed (Node never follows one), and the errors
 // below keep the words failures.ts knows from undici for answers that break HTTP.
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
@@ -37,8 +36,8 @@ export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch):
   const watched = new WeakSet<Socket>();
   // A command closes its client once every request is answered, so what is left are idle keep-alive sockets. Node's
   // agent has unref'd them: they hold nothing, and end with the process (or when the service ends them first).
-  // Destroying them would cost a short command ~1 ms, for Node's net makes process.stderr (for a pipe, a socket
-  // of its own) in every socket's destroy. A socket still in use is ended.
+  // They are not destroyed: Node's net makes process.stderr (for a pipe, a socket of its own) in every socket's
+  // destroy, which a quiet command never needs. A socket still in use is ended.
   const endBusy = async (): Promise<void> => {
     for (const agent of agents.values()) for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
   };
@@ -76,8 +75,7 @@ function send(request: TransportRequest, agentFor: (protocol: string) => Agent, 
       return;
     }
     // The deadline ends the request wherever it is (connecting, waiting, in the body), as `signal` in the options
-    // would, without the stream machinery (~0.5 ms) Node's http loads to tie a signal to a request, nor the
-    // EventTarget listener (~0.3 ms, the first in a process) a listener on the signal would be.
+    // would, without the stream machinery Node's http loads to tie a signal to a request.
     request.onDeadline((error) => req.destroy(error));
     let informational = false;
     /** An error of the request after its answer began (broken chunking): the body's own error only says "aborted". */
