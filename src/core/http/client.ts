@@ -2,95 +2,20 @@
 // repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted. Requests go
 // over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined. Imported
 // lazily: only commands that talk to a service pay for it.
-import type { Dispatcher } from 'undici';
-import { answerJson } from './answer-json.js';
+import { readCapped, ResponseTooLarge, toResponse } from './answer.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { readCa } from './ca.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
-import type { JsonOptions } from '../json/parse.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
 import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
-import { backoffMs, mayRetry, parseRetryAfter, type Method } from './retry.js';
+import { backoffMs, mayRetry, parseRetryAfter } from './retry.js';
 import { nodeTransport } from './node-transport.js';
 import { fromDispatcher, isPipelined, type Transport, type TransportResponse } from './transport.js';
+import type { Answer, HttpClient, HttpClientOptions, RequestOptions } from './types.js';
 
-export interface HttpClientOptions {
-  /** Name used in messages: "keys service answered 404: ...". */
-  serviceName: string;
-  timeoutMs?: number;
-  retries?: number;
-  caFile?: string;
-  userAgent?: string;
-  env?: NodeJS.ProcessEnv;
-  debug?: (line: string) => void;
-  maxResponseBytes?: number;
-  /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
-  maxRetryAfterMs?: number;
-  /**
-   * Requests sent on one connection before the earlier answers are in (HTTP/1.1 pipelining). Only for
-   * services where every request is a GET (the catalog): undici never pipelines behind a non-idempotent one,
-   * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
-   */
-  pipelining?: number;
-  /** undici's pools, for a proxy or pipelining: openHttpClient() loads them. */
-  undici?: typeof import('./undici-transport.js');
-  /** For tests: a MockAgent, a fake sleep and a fixed random. */
-  dispatcher?: Dispatcher;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  now?: () => number;
-}
-
-export interface RequestOptions {
-  method: Method;
-  url: string | URL;
-  /** A function is called before every attempt (signatures carry a fresh timestamp). */
-  headers?: Record<string, string> | (() => Record<string, string>);
-  body?: string;
-  /** DELETE only: the caller reports a 404 on a retry as "already deleted", so a retry is harmless. */
-  deleteIsRetrySafe?: boolean;
-  /** Statuses handed back to the caller instead of thrown (e.g. 404 for --ignore-missing). */
-  accept?: number[];
-  maxResponseBytes?: number;
-  onRateLimited?: OnRateLimited;
-}
-
-/**
- * Told of every 429 as it comes, with its Retry-After in ms when it gave one trident waits for (readable, and
- * not over the longest wait, 60 s): a batch holds its next requests from that moment, not from when this one
- * is through (core/http/pacing.ts). A longer one is reported as none: the request fails at once, and a batch is
- * never held that long.
- */
-export type OnRateLimited = (retryAfterMs: number | undefined) => void;
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  /** How many attempts it took (1 = no retry). */
-  attempts: number;
-  /**
-   * An earlier attempt failed in a way that leaves open whether the service acted on it (the connection
-   * dropped after sending, or an error status other than 429). A retried DELETE that then finds nothing
-   * may call the thing "already deleted"; after a 429 or a connection never made it may not.
-   */
-  earlierAttemptMayHaveTakenEffect: boolean;
-  /** An earlier attempt was refused with 429: a batch should slow down even though this one went through. */
-  rateLimited: boolean;
-  requestId?: string;
-  text(): string;
-  json<T = unknown>(options?: JsonOptions): T;
-}
-
-/** One attempt's answer; the request as a whole adds what the attempts before it tell. */
-type Answer = Omit<HttpResponse, 'earlierAttemptMayHaveTakenEffect' | 'rateLimited'>;
-
-export interface HttpClient {
-  request(options: RequestOptions): Promise<HttpResponse>;
-  close(): Promise<void>;
-}
+export type { HttpClient, HttpClientOptions, HttpResponse, OnRateLimited, RequestOptions } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /**
@@ -102,9 +27,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Longer request URLs are refused by common servers (nginx and uvicorn stop at 8 KiB request lines). */
 export const MAX_URL_LENGTH = 8192;
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'cf-ray'];
-
-class ResponseTooLarge extends Error {}
 
 /** The client for a command: undici is loaded only for pipelining or when HTTPS_PROXY or HTTP_PROXY is set. */
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
@@ -260,44 +182,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (options.dispatcher) return;
       const open = Object.values(routes).map((route) => route.transport);
       await Promise.all(open.map((transport) => (abandoned ? transport.destroy() : transport.close())));
-    },
-  };
-}
-
-/** 16777216 → "16 MiB"; 1000 → "1000 bytes". */
-function byteSize(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-/** The whole body, counted into `progress` as it comes; a Content-Length over the cap is refused unread. */
-async function readCapped(body: TransportResponse['body'], max: number, progress: { bytes: number; expected?: string }): Promise<Buffer> {
-  if (Number(progress.expected) > max) throw new ResponseTooLarge(byteSize(max));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    progress.bytes = size;
-    if (size > max) {
-      body.destroy();
-      throw new ResponseTooLarge(byteSize(max));
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function toResponse(response: TransportResponse, body: Buffer, attempts: number, serviceName: string): Answer {
-  const headers = response.headers;
-  const requestId = REQUEST_ID_HEADERS.map((name) => headerValue(headers[name])).find(Boolean);
-  return {
-    status: response.statusCode,
-    headers,
-    body,
-    attempts,
-    requestId,
-    text: () => body.toString('utf8'),
-    json<T>(options?: JsonOptions) {
-      return answerJson(body.toString('utf8'), serviceName, { status: response.statusCode, requestId }, options) as T;
     },
   };
 }

@@ -1,0 +1,80 @@
+// What the HTTP core offers and takes: the client, a request's options, and an answer.
+import type { Dispatcher } from 'undici';
+import type { JsonOptions } from '../json/parse.js';
+import type { Method } from './retry.js';
+
+export interface HttpClientOptions {
+  /** Name used in messages: "keys service answered 404: ...". */
+  serviceName: string;
+  timeoutMs?: number;
+  retries?: number;
+  caFile?: string;
+  userAgent?: string;
+  env?: NodeJS.ProcessEnv;
+  debug?: (line: string) => void;
+  maxResponseBytes?: number;
+  /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
+  maxRetryAfterMs?: number;
+  /**
+   * Requests sent on one connection before the earlier answers are in (HTTP/1.1 pipelining). Only for
+   * services where every request is a GET (the catalog): undici never pipelines behind a non-idempotent one,
+   * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
+   */
+  pipelining?: number;
+  /** undici's pools, for a proxy or pipelining: openHttpClient() loads them. */
+  undici?: typeof import('./undici-transport.js');
+  /** For tests: a MockAgent, a fake sleep and a fixed random. */
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface RequestOptions {
+  method: Method;
+  url: string | URL;
+  /** A function is called before every attempt (signatures carry a fresh timestamp). */
+  headers?: Record<string, string> | (() => Record<string, string>);
+  body?: string;
+  /** DELETE only: the caller reports a 404 on a retry as "already deleted", so a retry is harmless. */
+  deleteIsRetrySafe?: boolean;
+  /** Statuses handed back to the caller instead of thrown (e.g. 404 for --ignore-missing). */
+  accept?: number[];
+  maxResponseBytes?: number;
+  onRateLimited?: OnRateLimited;
+}
+
+/**
+ * Told of every 429 as it comes, with its Retry-After in ms when it gave one trident waits for (readable, and
+ * not over the longest wait, 60 s): a batch holds its next requests from that moment, not from when this one
+ * is through (core/http/pacing.ts). A longer one is reported as none: the request fails at once, and a batch is
+ * never held that long.
+ */
+export type OnRateLimited = (retryAfterMs: number | undefined) => void;
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** How many attempts it took (1 = no retry). */
+  attempts: number;
+  /**
+   * An earlier attempt failed in a way that leaves open whether the service acted on it (the connection
+   * dropped after sending, or an error status other than 429). A retried DELETE that then finds nothing
+   * may call the thing "already deleted"; after a 429 or a connection never made it may not.
+   */
+  earlierAttemptMayHaveTakenEffect: boolean;
+  /** An earlier attempt was refused with 429: a batch should slow down even though this one went through. */
+  rateLimited: boolean;
+  requestId?: string;
+  text(): string;
+  json<T = unknown>(options?: JsonOptions): T;
+}
+
+/** One attempt's answer; the request as a whole adds what the attempts before it tell. */
+export type Answer = Omit<HttpResponse, 'earlierAttemptMayHaveTakenEffect' | 'rateLimited'>;
+
+export interface HttpClient {
+  request(options: RequestOptions): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
