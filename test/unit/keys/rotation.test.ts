@@ -13,8 +13,8 @@ import { mintTools } from '../../../src/keys/mint/live-tools.js';
 import type { PendingRecord } from '../../../src/keys/mint/pending.js';
 import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
-import { contextFor, ed25519Pair, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
-import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from './rotation-checks.js';
+import { contextFor, ed25519Pair, fakeDeps, newWorld, statusError, unknownOutcome, type World } from '../../helpers/rotation-fake.js';
+import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../../helpers/rotation-checks.js';
 
 const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {

@@ -1,17 +1,17 @@
-// A key service in memory for the rotation's unit tests: it checks that a request is signed by the private
+// A key service in memory for the rotation's in-process tests: it checks that a request is signed by the private
 // half of a listed key (Ed25519 pairs, fast to make), and can be told to fail an operation before or after
 // carrying it out. Plus a Context per "process" over one config dir, and the rotation's wiring around both.
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Context } from '../../../src/context.js';
-import { ExitCode, TridentError } from '../../../src/core/errors.js';
-import type { ApiKey, NewKey } from '../../../src/keys/client.js';
-import type { KeyPairPem } from '../../../src/keys/mint/keypair.js';
-import type { KeyService, RotationDeps } from '../../../src/keys/rotation/deps.js';
-import type { Signer } from '../../../src/keys/signing.js';
-import { testContext } from '../../helpers/context.js';
+import type { Context } from '../../src/context.js';
+import { ExitCode, TridentError } from '../../src/core/errors.js';
+import type { ApiKey, NewKey } from '../../src/keys/client.js';
+import type { KeyPairPem } from '../../src/keys/mint/keypair.js';
+import type { KeyService, RotationDeps } from '../../src/keys/rotation/deps.js';
+import type { Signer } from '../../src/keys/signing.js';
+import { testContext } from './context.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
