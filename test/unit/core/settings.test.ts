@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Settings, SettingsStore, configDir } from '../../../src/core/files/settings.js';
 
 const freshDir = () => join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'cfg');
@@ -163,5 +163,79 @@ describe('settings file shape and trust', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(store.values('default')).toEqual({ output: 'json' });
     expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+});
+
+/**
+ * Runs `work` on vitest's fake clock (Date and timers), moving the clock to the next timer only while no
+ * file-system call is in flight: time passes while everyone waits, as it would for real, and the settings
+ * lock's waits for a stale or a held lock are seen without being sat through. Returns how `work` ended and how
+ * long it took on the clock.
+ */
+async function onFakeClock(work: () => Promise<unknown>): Promise<{ outcome: PromiseSettledResult<unknown>; ms: number }> {
+  // Loaded before the clock is faked: the module loader must not wait on a fake timer.
+  await Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]);
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  try {
+    const started = Date.now();
+    let outcome: PromiseSettledResult<unknown> | undefined;
+    work().then(
+      (value) => (outcome = { status: 'fulfilled', value }),
+      (reason: unknown) => (outcome = { status: 'rejected', reason }),
+    );
+    for (;;) {
+      // setImmediate stays real: each turn lets the callbacks of finished file-system calls run.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (outcome) return { outcome, ms: Date.now() - started };
+      if (!process.getActiveResourcesInfo().some((resource) => resource.startsWith('FSReq'))) vi.advanceTimersToNextTimer();
+    }
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+describe('the settings lock, on a fake clock', () => {
+  function storeWithEmptySettings(): SettingsStore {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{}', { mode: 0o600 });
+    return store;
+  }
+
+  it('a lock without a pid (holder unknown) is waited for until it goes stale (10 s): the retries outlast that', async () => {
+    const store = storeWithEmptySettings();
+    mkdirSync(`${store.path}.lock`);
+    const { outcome, ms } = await onFakeClock(() => store.update('default', { output: 'csv' }));
+    expect(outcome.status, String((outcome as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect(ms).toBeGreaterThan(9_000);
+    expect(ms).toBeLessThan(20_000);
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: { default: { output: 'csv' } } });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it('a lock held by a live process (its pid, kept fresh) is not taken: exit 2 naming the lock after the wait (20 s)', async () => {
+    const store = storeWithEmptySettings();
+    const lock = `${store.path}.lock`;
+    mkdirSync(lock);
+    // A live process other than this one: vitest's own.
+    writeFileSync(join(lock, 'pid'), `${process.ppid}\n`);
+    const { outcome, ms } = await onFakeClock(async () => {
+      const fresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 1_000);
+      try {
+        return await store.update('default', { output: 'csv' });
+      } finally {
+        clearInterval(fresh);
+      }
+    });
+    expect(outcome.status).toBe('rejected');
+    expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+      exitCode: 2,
+      message: `the settings in ${store.dir} stay locked by another trident`,
+      hint: `if none is running, remove ${lock}`,
+    });
+    expect(ms).toBeGreaterThanOrEqual(20_000);
+    expect(readFileSync(store.path, 'utf8')).toBe('{}');
+    expect(existsSync(lock)).toBe(true);
   });
 });
