@@ -5,15 +5,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Rotation, type RotationResult } from '../../src/keys/rotation/machine.js';
 import type { Hooks } from '../../src/keys/rotation/journal.js';
 import { beginRotation, findRotation, planRotation } from '../../src/keys/rotation/start.js';
 import { crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../helpers/rotation-checks.js';
-import { contextFor, fakeDeps, newWorld, type World } from '../helpers/rotation-fake.js';
+import { contextFor, fakeDeps, newWorld, removeWorlds, type World } from '../helpers/rotation-fake.js';
 
 const APP_POINTS = ['deploying', 'deployed', 'verifying-app', 'app-verified'];
 const LATER = [...APP_POINTS, 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'];
+afterAll(removeWorlds);
 
 interface App {
   world: World;

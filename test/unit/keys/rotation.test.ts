@@ -2,7 +2,7 @@
 // checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import * as rotate from '../../../src/keys/commands/rotate.js';
 import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
@@ -13,10 +13,11 @@ import { mintTools } from '../../../src/keys/mint/live-tools.js';
 import type { PendingRecord } from '../../../src/keys/mint/pending.js';
 import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
-import { contextFor, ed25519Pair, fakeDeps, newWorld, statusError, unknownOutcome, type World } from '../../helpers/rotation-fake.js';
+import { contextFor, ed25519Pair, fakeDeps, newWorld, removeWorlds, statusError, unknownOutcome, type World } from '../../helpers/rotation-fake.js';
 import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../../helpers/rotation-checks.js';
 
 const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
+afterAll(removeWorlds);
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
   const ctx = contextFor(world, env);
   const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
