@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Settings, SettingsStore, configDir } from '../../../src/core/files/settings.js';
+import { onFakeClock } from '../../helpers/fake-clock.js';
 
 const freshDir = () => join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'cfg');
 
@@ -166,35 +167,10 @@ describe('settings file shape and trust', () => {
   });
 });
 
-/**
- * Runs `work` on vitest's fake clock (Date and timers), moving the clock to the next timer only while no
- * file-system call is in flight: time passes while everyone waits, as it would for real, and the settings
- * lock's waits for a stale or a held lock are seen without being sat through. Returns how `work` ended and how
- * long it took on the clock.
- */
-async function onFakeClock(work: () => Promise<unknown>): Promise<{ outcome: PromiseSettledResult<unknown>; ms: number }> {
-  // Loaded before the clock is faked: the module loader must not wait on a fake timer.
-  await Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]);
-  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  try {
-    const started = Date.now();
-    let outcome: PromiseSettledResult<unknown> | undefined;
-    work().then(
-      (value) => (outcome = { status: 'fulfilled', value }),
-      (reason: unknown) => (outcome = { status: 'rejected', reason }),
-    );
-    for (;;) {
-      // setImmediate stays real: each turn lets the callbacks of finished file-system calls run.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (outcome) return { outcome, ms: Date.now() - started };
-      if (!process.getActiveResourcesInfo().some((resource) => resource.startsWith('FSReq'))) vi.advanceTimersToNextTimer();
-    }
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
 describe('the settings lock, on a fake clock', () => {
+  // What a settings write loads lazily.
+  beforeAll(() => Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]));
+
   function storeWithEmptySettings(): SettingsStore {
     const dir = freshDir();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
