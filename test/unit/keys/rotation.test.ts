@@ -102,8 +102,8 @@ describe('the rotation journal', () => {
   });
 });
 
-// Each case has config dirs of its own and spends most of its time waiting for the disk (the journal, key files
-// and settings are fsynced at every step): run concurrently, the cases wait together.
+// Each case has config dirs of its own and spends much of its time waiting for file-system calls (the journal,
+// key files and settings are written and fsynced at every step): run concurrently, the cases wait together.
 describe.concurrent('a crash at any checkpoint, then another inside the resume or abort', () => {
   for (const first of POINTS) {
     it(`crash after "${first}"`, async ({ expect }) => {
