@@ -1,6 +1,7 @@
 // Broken settings and a stuck settings lock: settings.json of the wrong shape is a usage error (exit 2) that
 // names what is wrong, never a crash (exit 1), and is never rewritten; a lock left by a dead process is taken
-// over at once, and one whose holder is unknown is waited out. Also `config set` values and profiles.
+// over at once (the waits for a holder that is unknown or alive are held on a fake clock in
+// test/unit/core/settings.test.ts). Also `config set` values and profiles.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,35 +73,6 @@ describe('the settings lock', () => {
     expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ profiles: { default: { output: 'json', 'time.url': 'https://time.example.com/api/v1' } } });
     expect(existsSync(lock)).toBe(false);
   });
-
-  it('a lock without a pid (holder unknown) is waited for until it goes stale (10 s): the retries outlast that', async () => {
-    const { configDir, settingsFile } = configWith('{}');
-    const lock = `${settingsFile}.lock`;
-    mkdirSync(lock);
-    const result = await trident(['config', 'set', 'output', 'csv'], { configDir });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.ms).toBeGreaterThan(9_000);
-    expect(result.ms).toBeLessThan(25_000);
-    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ profiles: { default: { output: 'csv' } } });
-    expect(existsSync(lock)).toBe(false);
-  }, 40_000);
-
-  it('a lock held by a live process (its pid, kept fresh) is not taken: exit 2 naming the lock after the wait', async () => {
-    const { configDir, settingsFile } = configWith('{}');
-    const lock = `${settingsFile}.lock`;
-    mkdirSync(lock);
-    writeFileSync(join(lock, 'pid'), `${process.pid}\n`);
-    const { utimesSync } = await import('node:fs');
-    const fresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 1_000);
-    try {
-      const result = await trident(['config', 'set', 'output', 'csv'], { configDir });
-      expect(result.exitCode, result.stderr).toBe(2);
-      expect(errorOf(result)).toEqual({ message: `the settings in ${configDir} stay locked by another trident`, hint: `if none is running, remove ${lock}` });
-      expect(readFileSync(settingsFile, 'utf8')).toBe('{}');
-    } finally {
-      clearInterval(fresh);
-    }
-  }, 40_000);
 });
 
 describe('a relative TRIDENT_CONFIG_DIR', () => {

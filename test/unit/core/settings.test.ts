@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Settings, SettingsStore, configDir } from '../../../src/core/files/settings.js';
+import { onFakeClock } from '../../helpers/fake-clock.js';
 
 const freshDir = () => join(mkdtempSync(join(tmpdir(), 'trident-settings-')), 'cfg');
 
@@ -163,5 +164,54 @@ describe('settings file shape and trust', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(store.values('default')).toEqual({ output: 'json' });
     expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+});
+
+describe('the settings lock, on a fake clock', () => {
+  // What a settings write loads lazily.
+  beforeAll(() => Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]));
+
+  function storeWithEmptySettings(): SettingsStore {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{}', { mode: 0o600 });
+    return store;
+  }
+
+  it('a lock without a pid (holder unknown) is waited for until it goes stale (10 s): the retries outlast that', async () => {
+    const store = storeWithEmptySettings();
+    mkdirSync(`${store.path}.lock`);
+    const { outcome, ms } = await onFakeClock(() => store.update('default', { output: 'csv' }));
+    expect(outcome.status, String((outcome as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect(ms).toBeGreaterThan(9_000);
+    expect(ms).toBeLessThan(20_000);
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: { default: { output: 'csv' } } });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it('a lock held by a live process (its pid, kept fresh) is not taken: exit 2 naming the lock after the wait (20 s)', async () => {
+    const store = storeWithEmptySettings();
+    const lock = `${store.path}.lock`;
+    mkdirSync(lock);
+    // A live process other than this one: vitest's own.
+    writeFileSync(join(lock, 'pid'), `${process.ppid}\n`);
+    const { outcome, ms } = await onFakeClock(async () => {
+      const fresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 1_000);
+      try {
+        return await store.update('default', { output: 'csv' });
+      } finally {
+        clearInterval(fresh);
+      }
+    });
+    expect(outcome.status).toBe('rejected');
+    expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+      exitCode: 2,
+      message: `the settings in ${store.dir} stay locked by another trident`,
+      hint: `if none is running, remove ${lock}`,
+    });
+    expect(ms).toBeGreaterThanOrEqual(20_000);
+    expect(readFileSync(store.path, 'utf8')).toBe('{}');
+    expect(existsSync(lock)).toBe(true);
   });
 });

@@ -5,17 +5,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agesFile, forgetKey, recordKeyInUse, recordKeyMade } from '../../../src/keys/key-ages.js';
 import { testContext } from '../../helpers/context.js';
+import { onFakeClock } from '../../helpers/fake-clock.js';
 
 const ids = Array.from({ length: 12 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 describe('the key-age record', () => {
+  // The updates wait for each other's lock with backoffs: on the fake clock, without sleeping.
   it('keeps every change of updates made at once', async () => {
     const { ctx } = testContext();
-    await Promise.all(ids.map((id, i) => (i % 2 ? recordKeyMade(ctx, id) : recordKeyInUse(ctx, id))));
+    // What the lock loads lazily.
+    await import('proper-lockfile');
+    const made = await onFakeClock(() => Promise.all(ids.map((id, i) => (i % 2 ? recordKeyMade(ctx, id) : recordKeyInUse(ctx, id)))));
+    expect(made.outcome.status).toBe('fulfilled');
     const records = JSON.parse(readFileSync(agesFile(ctx), 'utf8')) as Record<string, { how: string }>;
     expect(Object.keys(records).sort()).toEqual(ids);
     expect(ids.map((id) => records[id]!.how)).toEqual(ids.map((_, i) => (i % 2 ? 'made' : 'seen')));
-    await Promise.all(ids.slice(0, 6).map((id) => forgetKey(ctx, id)));
+    const forgotten = await onFakeClock(() => Promise.all(ids.slice(0, 6).map((id) => forgetKey(ctx, id))));
+    expect(forgotten.outcome.status).toBe('fulfilled');
     expect(Object.keys(JSON.parse(readFileSync(agesFile(ctx), 'utf8'))).sort()).toEqual(ids.slice(6));
   });
 

@@ -2,7 +2,7 @@
 // checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import * as rotate from '../../../src/keys/commands/rotate.js';
 import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
@@ -13,10 +13,11 @@ import { mintTools } from '../../../src/keys/mint/live-tools.js';
 import type { PendingRecord } from '../../../src/keys/mint/pending.js';
 import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
-import { contextFor, ed25519Pair, fakeDeps, newWorld, statusError, unknownOutcome, type World } from './rotation-fake.js';
-import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from './rotation-checks.js';
+import { contextFor, ed25519Pair, fakeDeps, newWorld, removeWorlds, statusError, unknownOutcome, type World } from '../../helpers/rotation-fake.js';
+import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../../helpers/rotation-checks.js';
 
 const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
+afterAll(removeWorlds);
 async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
   const ctx = contextFor(world, env);
   const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
@@ -101,9 +102,11 @@ describe('the rotation journal', () => {
   });
 });
 
-describe('a crash at any checkpoint, then another inside the resume or abort', () => {
+// Each case has config dirs of its own and spends much of its time waiting for file-system calls (the journal,
+// key files and settings are written and fsynced at every step): run concurrently, the cases wait together.
+describe.concurrent('a crash at any checkpoint, then another inside the resume or abort', () => {
   for (const first of POINTS) {
-    it(`crash after "${first}"`, async () => {
+    it(`crash after "${first}"`, async ({ expect }) => {
       for (const action of ['resume', 'abort'] as const) {
         for (const second of [...POINTS, 'rolling-back']) {
           for (const last of ['resume', 'abort'] as const) {

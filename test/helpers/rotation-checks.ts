@@ -1,10 +1,10 @@
-// What the rotation's unit tests check after a rotation ended, however it ended.
+// What the rotation's in-process tests check after a rotation ended, however it ended.
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { RotationResult } from '../../../src/keys/rotation/machine.js';
-import { journalPath } from '../../../src/keys/rotation/journal.js';
+import type { RotationResult } from '../../src/keys/rotation/machine.js';
+import { journalPath } from '../../src/keys/rotation/journal.js';
 import { Crash, type World } from './rotation-fake.js';
 
 export const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'env', keyId: world.oldId });

@@ -1,18 +1,20 @@
 // The application phases of the rotation state machine against the in-memory key service, with real shell
 // hooks that keep the "application's" key in a file: a crash at every checkpoint from "deploying" on, then
-// another inside the resume or abort that follows; the application must end on the profile's key.
+// another inside the resume or abort that follows; the application must end on the profile's key. The hooks
+// are processes (hundreds of them), which is why this runs with the binary tests rather than the unit lane.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
-import type { Hooks } from '../../../src/keys/rotation/journal.js';
-import { beginRotation, findRotation, planRotation } from '../../../src/keys/rotation/start.js';
-import { crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from './rotation-checks.js';
-import { contextFor, fakeDeps, newWorld, type World } from './rotation-fake.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Rotation, type RotationResult } from '../../src/keys/rotation/machine.js';
+import type { Hooks } from '../../src/keys/rotation/journal.js';
+import { beginRotation, findRotation, planRotation } from '../../src/keys/rotation/start.js';
+import { crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../helpers/rotation-checks.js';
+import { contextFor, fakeDeps, newWorld, removeWorlds, type World } from '../helpers/rotation-fake.js';
 
 const APP_POINTS = ['deploying', 'deployed', 'verifying-app', 'app-verified'];
 const LATER = [...APP_POINTS, 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'];
+afterAll(removeWorlds);
 
 interface App {
   world: World;

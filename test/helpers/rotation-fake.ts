@@ -1,17 +1,17 @@
-// A key service in memory for the rotation's unit tests: it checks that a request is signed by the private
+// A key service in memory for the rotation's in-process tests: it checks that a request is signed by the private
 // half of a listed key (Ed25519 pairs, fast to make), and can be told to fail an operation before or after
 // carrying it out. Plus a Context per "process" over one config dir, and the rotation's wiring around both.
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Context } from '../../../src/context.js';
-import { ExitCode, TridentError } from '../../../src/core/errors.js';
-import type { ApiKey, NewKey } from '../../../src/keys/client.js';
-import type { KeyPairPem } from '../../../src/keys/mint/keypair.js';
-import type { KeyService, RotationDeps } from '../../../src/keys/rotation/deps.js';
-import type { Signer } from '../../../src/keys/signing.js';
-import { testContext } from '../../helpers/context.js';
+import type { Context } from '../../src/context.js';
+import { ExitCode, TridentError } from '../../src/core/errors.js';
+import type { ApiKey, NewKey } from '../../src/keys/client.js';
+import type { KeyPairPem } from '../../src/keys/mint/keypair.js';
+import type { KeyService, RotationDeps } from '../../src/keys/rotation/deps.js';
+import type { Signer } from '../../src/keys/signing.js';
+import { testContext } from './context.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -98,9 +98,33 @@ export interface World {
   stderr: string[];
 }
 
+// The rotation fsyncs its journal, key files and settings at every step, and these tests run hundreds of
+// rotations: where there is a memory file system (/dev/shm on Linux), the worlds live there, so that the tests
+// wait for the rotation rather than for the disk. Nothing they check depends on the file system.
+let worlds: string | undefined;
+
+function worldsDir(): string {
+  for (const base of ['/dev/shm', tmpdir()]) {
+    try {
+      accessSync(base, constants.W_OK);
+      return mkdtempSync(join(base, 'trident-rotation-'));
+    } catch {
+      // not here: the next one
+    }
+  }
+  throw new Error('no writable directory for the rotation tests');
+}
+
+/** Removes every world made so far: a memory file system holds them in memory. */
+export function removeWorlds(): void {
+  if (worlds) rmSync(worlds, { recursive: true, force: true });
+  worlds = undefined;
+}
+
 /** A config dir whose profile "ci" uses a key of the fake service, its file at <config dir>/keys/<id>.pem. */
 export function newWorld(): World {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'trident-rotation-')), 'config');
+  worlds ??= worldsDir();
+  const configDir = join(mkdtempSync(join(worlds, 'world-')), 'config');
   const service = new FakeKeyService();
   const pair = ed25519Pair();
   const oldId = service.add('ci-key', pair.publicKeyPem).api_key;
