@@ -13,10 +13,17 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'binary', include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/sandbox/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'binary',
+          include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
       // A fixed set of seeds of the key lifecycle's chaos harness (docs/chaos.md); npm run chaos runs more.
-      { extends: true, test: { name: 'chaos', include: ['test/chaos/**/*.test.ts'], globalSetup: ['test/global-setup.ts'], testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: 'chaos', include: ['test/chaos/**/*.test.ts'], globalSetup: ['test/global-setup.ts'], testTimeout: 120_000 },
+      },
     ],
   },
 });

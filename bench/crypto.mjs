@@ -24,7 +24,11 @@ async function loadTridentModules() {
 
 // The same keypair module, but its node:crypto hands out one pair made beforehand: what is left of its time
 // is trident's own work around the call, without the random prime search that both sides share.
-const FIXED_PAIR = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const FIXED_PAIR = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 globalThis.__tridentBenchFixedPair = FIXED_PAIR;
 const fixedPair = () => globalThis.__tridentBenchFixedPair;
 
@@ -43,7 +47,8 @@ async function loadKeypairWithFixedPair() {
         setup(b) {
           b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'crypto', namespace: 'fixed-pair' }));
           b.onLoad({ filter: /.*/, namespace: 'fixed-pair' }, () => ({
-            contents: "export { createPrivateKey, createPublicKey } from 'crypto'; export const generateKeyPairSync = () => globalThis.__tridentBenchFixedPair;",
+            contents:
+              "export { createPrivateKey, createPublicKey } from 'crypto'; export const generateKeyPairSync = () => globalThis.__tridentBenchFixedPair;",
             resolveDir: ROOT,
           }));
         },
@@ -68,7 +73,11 @@ export async function cryptoComparisons({ keygenRuns = 40, signRuns = 2000 } = {
     ours.push(await elapsed(() => keypair.generateRsaKeyPair(2048)));
     bare.push(
       await elapsed(() =>
-        generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }),
+        generateKeyPairSync('rsa', {
+          modulusLength: 2048,
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        }),
       ),
     );
   }
@@ -91,7 +100,11 @@ export async function cryptoComparisons({ keygenRuns = 40, signRuns = 2000 } = {
   const signBare = [];
   for (let i = 0; i < signRuns; i += 1) {
     signOurs.push(await elapsed(() => signing.signedHeaders(signer, 'GET', url, Date.now())));
-    signBare.push(await elapsed(() => sign('sha256', message, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST })));
+    signBare.push(
+      await elapsed(() =>
+        sign('sha256', message, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }),
+      ),
+    );
   }
   const result = (name, target, a, b) => {
     const s = stats(a);
@@ -103,7 +116,11 @@ export async function cryptoComparisons({ keygenRuns = 40, signRuns = 2000 } = {
   const overheadMs = around.subject.median - around.baseline.median;
   return [
     result('RSA-2048 generation (keys create) vs crypto.generateKeyPairSync', '≤ 1.1x (noisy: a random prime search)', ours, bare),
-    { ...around, target: `≤ 1.1x: ${(1 + Math.max(0, overheadMs) / keygenBare).toFixed(4)}x of a median key generation`, ratio: around.subject.median / around.baseline.median },
+    {
+      ...around,
+      target: `≤ 1.1x: ${(1 + Math.max(0, overheadMs) / keygenBare).toFixed(4)}x of a median key generation`,
+      ratio: around.subject.median / around.baseline.median,
+    },
     result('request signing (signedHeaders) vs crypto.sign', 'negligible', signOurs, signBare),
   ];
 }

@@ -12,7 +12,13 @@ export const hasGnuTime = existsSync(GNU_TIME);
 export function runOnce({ cmd, args = [], env = process.env, input }) {
   const measured = hasGnuTime ? [GNU_TIME, ['-f', '__RSS_KB__ %M', cmd, ...args]] : [cmd, args];
   const start = process.hrtime.bigint();
-  const result = spawnSync(measured[0], measured[1], { env, input, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'ignore', 'pipe'] });
+  const result = spawnSync(measured[0], measured[1], {
+    env,
+    input,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) {
     throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-500)}`);
@@ -46,13 +52,30 @@ export function compare({ name, target, subject, baseline, runs = 15, warmup = 2
   const b = summarize(samples.baseline);
   const pairs = samples.subject.map((sample, i) => sample.ms / samples.baseline[i].ms).sort((x, y) => x - y);
   const paired = { median: stats(pairs).median, low: pairs[Math.floor(pairs.length / 4)], high: pairs[Math.floor((pairs.length * 3) / 4)] };
-  return { name, target, subjectLabel: subject.label, baselineLabel: baseline.label, subject: s, baseline: b, ratio: s.median / b.median, paired };
+  return {
+    name,
+    target,
+    subjectLabel: subject.label,
+    baselineLabel: baseline.label,
+    subject: s,
+    baseline: b,
+    ratio: s.median / b.median,
+    paired,
+  };
 }
 
 const fmt = (n, digits = 1) => (n === undefined ? '—' : n.toFixed(digits));
 
 export function printComparisons(results) {
-  const header = ['comparison', 'trident median (min–max) ms', 'baseline median (min–max) ms', 'ratio (range over rounds)', 'paired ratio (quartiles)', 'target', 'peak RSS MB (trident / baseline)'];
+  const header = [
+    'comparison',
+    'trident median (min–max) ms',
+    'baseline median (min–max) ms',
+    'ratio (range over rounds)',
+    'paired ratio (quartiles)',
+    'target',
+    'peak RSS MB (trident / baseline)',
+  ];
   const rows = results.map((r) => [
     r.name,
     `${fmt(r.subject.median)} (${fmt(r.subject.min)}–${fmt(r.subject.max)})`,

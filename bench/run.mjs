@@ -18,15 +18,42 @@ const rounds = roundsFlag >= 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 
 // --goals: only the comparisons against the floor (a few minutes instead of a quarter of an hour). The start-up
 // budget on each Node line is bench/startup.mjs.
 const goalsOnly = process.argv.includes('--goals');
-const baselineScript = (name, env, args = []) => ({ label: [name, ...args].join(' '), cmd: node, args: [join(ROOT, 'bench/baselines', name), ...args], env });
+const baselineScript = (name, env, args = []) => ({
+  label: [name, ...args].join(' '),
+  cmd: node,
+  args: [join(ROOT, 'bench/baselines', name), ...args],
+  env,
+});
 const trident = (args, env) => ({ label: 'trident', cmd: node, args: [TRIDENT, ...args], env });
 const bareNode = { label: 'node -e 0', cmd: node, args: ['-e', '0'] };
 
-console.log(`# trident benchmarks — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`);
+console.log(
+  `# trident benchmarks — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}\n`,
+);
 
 const results = [];
-if (!goalsOnly) results.push(compare({ name: '`trident --version` vs `node -e 0`', target: '≤ 1.2x', subject: trident(['--version']), baseline: bareNode, runs: runs * 2 }));
-results.push(compareRounds({ name: '`trident catalog --help` vs `node -e 0`', target: '≤ 1.15x', subject: trident(['catalog', '--help']), baseline: bareNode, runs: goalRuns }, rounds));
+if (!goalsOnly)
+  results.push(
+    compare({
+      name: '`trident --version` vs `node -e 0`',
+      target: '≤ 1.2x',
+      subject: trident(['--version']),
+      baseline: bareNode,
+      runs: runs * 2,
+    }),
+  );
+results.push(
+  compareRounds(
+    {
+      name: '`trident catalog --help` vs `node -e 0`',
+      target: '≤ 1.15x',
+      subject: trident(['catalog', '--help']),
+      baseline: bareNode,
+      runs: goalRuns,
+    },
+    rounds,
+  ),
+);
 
 const sandbox = await startBenchSandbox(20_000);
 try {
@@ -39,62 +66,80 @@ try {
     CATALOG_URL: catalogUrl,
   };
   const goals = [
-    { name: '`trident keys list -o json` vs a dependency-free script (node:http, crypto.sign)', target: '≤ 1.25x', subject: trident(['keys', 'list', '-o', 'json'], sandbox.env), baseline: baselineScript('keys-list.cjs', keysEnv) },
-    { name: '`trident catalog count -o json` vs a dependency-free script (node:http)', target: '≤ 1.2x', subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env), baseline: baselineScript('catalog-count.cjs', keysEnv) },
+    {
+      name: '`trident keys list -o json` vs a dependency-free script (node:http, crypto.sign)',
+      target: '≤ 1.25x',
+      subject: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+      baseline: baselineScript('keys-list.cjs', keysEnv),
+    },
+    {
+      name: '`trident catalog count -o json` vs a dependency-free script (node:http)',
+      target: '≤ 1.2x',
+      subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
+      baseline: baselineScript('catalog-count.cjs', keysEnv),
+    },
   ];
   for (const goal of goals) {
     if (!sameOutput(goal.subject, goal.baseline)) console.log(`note: the baseline of ${goal.name} does not print what trident prints\n`);
     results.push(compareRounds({ ...goal, runs: goalRuns }, rounds));
   }
-  if (!goalsOnly) results.push(
-    compare({
-      name: '`trident catalog count` vs a `node -e` fetch one-liner',
-      target: '≤ 1.5x',
-      subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
-      baseline: { cmd: node, args: ['-e', `fetch(${JSON.stringify(`${catalogUrl}/products/count`)}).then((r) => r.json()).then((j) => console.log(j.products_count))`] },
-      runs: runs * 2,
-    }),
-  );
+  if (!goalsOnly)
+    results.push(
+      compare({
+        name: '`trident catalog count` vs a `node -e` fetch one-liner',
+        target: '≤ 1.5x',
+        subject: trident(['catalog', 'count', '-o', 'json'], sandbox.env),
+        baseline: {
+          cmd: node,
+          args: [
+            '-e',
+            `fetch(${JSON.stringify(`${catalogUrl}/products/count`)}).then((r) => r.json()).then((j) => console.log(j.products_count))`,
+          ],
+        },
+        runs: runs * 2,
+      }),
+    );
 
   results.push(...listingComparisons(catalogUrl, sandbox.env, keysEnv, 20_000, goalRuns));
 
-  if (!goalsOnly) results.push(
-    compare({
-      name: '`trident keys list -o json` vs the official SDK (kalshi-typescript 3.30)',
-      target: '≤ 0.7x',
-      subject: trident(['keys', 'list', '-o', 'json'], sandbox.env),
-      baseline: { cmd: node, args: [join(ROOT, 'bench/kalshi-sdk-list.cjs')], env: keysEnv },
-      runs: runs * 2,
-    }),
-  );
-
+  if (!goalsOnly)
+    results.push(
+      compare({
+        name: '`trident keys list -o json` vs the official SDK (kalshi-typescript 3.30)',
+        target: '≤ 0.7x',
+        subject: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+        baseline: { cmd: node, args: [join(ROOT, 'bench/kalshi-sdk-list.cjs')], env: keysEnv },
+        runs: runs * 2,
+      }),
+    );
 
   // --jq loads jq (WebAssembly) only when given: its cost, and that of status (one GET to each service).
-  if (!goalsOnly) results.push(
-    compare({
-      name: '`trident keys list --jq .` vs `trident keys list -o json` (start-up cost of --jq)',
-      target: 'noted',
-      subject: trident(['keys', 'list', '--jq', '.'], sandbox.env),
-      baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
-      runs: runs * 2,
-    }),
-  );
-  if (!goalsOnly) results.push(
-    compare({
-      name: '`trident status -o json` (a GET to each of the three services) vs `trident keys list -o json`',
-      target: 'noted',
-      subject: trident(['status', '-o', 'json'], sandbox.env),
-      baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
-      runs: runs * 2,
-    }),
-  );
+  if (!goalsOnly)
+    results.push(
+      compare({
+        name: '`trident keys list --jq .` vs `trident keys list -o json` (start-up cost of --jq)',
+        target: 'noted',
+        subject: trident(['keys', 'list', '--jq', '.'], sandbox.env),
+        baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+        runs: runs * 2,
+      }),
+    );
+  if (!goalsOnly)
+    results.push(
+      compare({
+        name: '`trident status -o json` (a GET to each of the three services) vs `trident keys list -o json`',
+        target: 'noted',
+        subject: trident(['status', '-o', 'json'], sandbox.env),
+        baseline: trident(['keys', 'list', '-o', 'json'], sandbox.env),
+        runs: runs * 2,
+      }),
+    );
 } finally {
   await sandbox.stop();
 }
 
 console.log('## Side by side\n');
 printComparisons(results);
-
 
 if (!goalsOnly) {
   console.log('\n## Key work in-process (ms per operation)\n');
@@ -137,14 +182,17 @@ function listingComparisons(catalogUrl, env, baselineEnv, total, count) {
   writeFileSync(config, `${lines.join('\n')}\n`);
   const curl = (args) => ({ label: 'curl', cmd: 'curl', args: ['-s', '--fail', ...args] });
   const listAll = trident(['catalog', 'products', '--all', '-o', 'ndjson'], env);
-  const all = compareRounds({
-    name: `\`trident catalog products --all -o ndjson\` (${total.toLocaleString('en')} products) vs one curl over the same pages`,
-    target: '≤ 1.1x, RSS ≤ 80 MB',
-    subject: listAll,
-    baseline: curl(['-K', config]),
-    runs: count,
-    warmup: 1,
-  }, rounds);
+  const all = compareRounds(
+    {
+      name: `\`trident catalog products --all -o ndjson\` (${total.toLocaleString('en')} products) vs one curl over the same pages`,
+      target: '≤ 1.1x, RSS ≤ 80 MB',
+      subject: listAll,
+      baseline: curl(['-K', config]),
+      runs: count,
+      warmup: 1,
+    },
+    rounds,
+  );
   const first = compare({
     name: 'the first page alone',
     subject: trident(['catalog', 'products', '--limit', '100', '-o', 'ndjson'], env),
@@ -169,7 +217,11 @@ function listingComparisons(catalogUrl, env, baselineEnv, total, count) {
     all,
     withoutStartup,
     listing('`trident catalog products --all -o ndjson` vs a dependency-free script (node:http, one page after another)', listAll, script),
-    listing('`trident catalog products --all -o ndjson` vs a dependency-free script asking 2 pages ahead as trident does (`catalog-all.cjs 2`: node:http, a connection each)', listAll, ahead),
+    listing(
+      '`trident catalog products --all -o ndjson` vs a dependency-free script asking 2 pages ahead as trident does (`catalog-all.cjs 2`: node:http, a connection each)',
+      listAll,
+      ahead,
+    ),
     // Where any Node client stands against the goal's reference: Node's start-up alone is ~13% of curl's walk here.
     listing('the floor of a Node client: that script asking ahead (in the trident column) vs the same curl', ahead, curl(['-K', config])),
   ];

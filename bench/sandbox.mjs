@@ -15,10 +15,14 @@ export async function startBenchSandbox(products) {
   const configDir = join(BENCH_DIR, `config-${products}-${process.pid}`);
   mkdirSync(BENCH_DIR, { recursive: true });
   rmSync(configDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, [TRIDENT, 'sandbox', '--port', '0', '--dir', join(BENCH_DIR, 'files'), '--products', String(products)], {
-    env: { ...process.env, TRIDENT_CONFIG_DIR: configDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [TRIDENT, 'sandbox', '--port', '0', '--dir', join(BENCH_DIR, 'files'), '--products', String(products)],
+    {
+      env: { ...process.env, TRIDENT_CONFIG_DIR: configDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const settingsFile = join(configDir, 'settings.json');
   const deadline = Date.now() + 300_000;
   while (!existsSync(settingsFile)) {

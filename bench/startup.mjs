@@ -15,7 +15,9 @@ import { compare, printTable } from './lib.mjs';
 import { ROOT, TRIDENT, startBenchSandbox } from './sandbox.mjs';
 import { nodeBinary } from '../scripts/node-lines.mjs';
 
-const { values: flags } = parseArgs({ options: { lines: { type: 'string', default: '20,22,24' }, runs: { type: 'string', default: '21' }, instructions: { type: 'boolean' } } });
+const { values: flags } = parseArgs({
+  options: { lines: { type: 'string', default: '20,22,24' }, runs: { type: 'string', default: '21' }, instructions: { type: 'boolean' } },
+});
 const lines = flags.lines.split(',');
 const runs = Number(flags.runs);
 const PRODUCTS = 20_000;

@@ -21,7 +21,8 @@ if (text === undefined) {
 /** The rendered help of exactly `[<group> [<command>]] --help|-h`, when stdout is not a terminal. */
 function renderedHelp(args) {
   const names = args.slice(0, -1);
-  if (names.length > 2 || !['--help', '-h'].includes(args.at(-1)) || !names.every((name) => /^[a-z][a-z0-9-]*$/.test(name))) return undefined;
+  if (names.length > 2 || !['--help', '-h'].includes(args.at(-1)) || !names.every((name) => /^[a-z][a-z0-9-]*$/.test(name)))
+    return undefined;
   if (require('node:tty').isatty(1)) return undefined;
   try {
     return fs.readFileSync(path.join(dist, 'help', `${names.length ? names.join('/') : 'index'}.txt`), 'utf8');

@@ -62,7 +62,11 @@ const vendorEntries = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...common, entryPoints: VENDOR.map((name) => ({ in: `vendor-entry:${name}`, out: `vendor/${name}` })), plugins: [vendorEntries] });
+await build({
+  ...common,
+  entryPoints: VENDOR.map((name) => ({ in: `vendor-entry:${name}`, out: `vendor/${name}` })),
+  plugins: [vendorEntries],
+});
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
@@ -73,7 +77,8 @@ await build({
 // esbuild writes non-ASCII text as escapes, except in regular expressions. A single non-ASCII character and Node
 // reads the whole file as two-byte text, which makes loading it cost every command about twice as much.
 for (const file of ['cli.cjs', ...VENDOR.map((name) => `vendor/${name}.cjs`)]) {
-  if (/[^\x00-\x7f]/.test(readFileSync(`${outdir}/${file}`, 'latin1'))) throw new Error(`build: dist/${file} is not ASCII (a regular expression with a non-ASCII character?)`);
+  if (/[^\x00-\x7f]/.test(readFileSync(`${outdir}/${file}`, 'latin1')))
+    throw new Error(`build: dist/${file} is not ASCII (a regular expression with a non-ASCII character?)`);
 }
 await renderHelp(outdir, createRequire(import.meta.url)(`${outdir}/cli.cjs`));
 if (forTests) {

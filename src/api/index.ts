@@ -49,10 +49,14 @@ export async function run(ctx: Context, opts: ApiOptions, service: string, path:
   await printBody(ctx, text, value);
   if (response.status < 400) return ExitCode.ok;
   const { message } = serviceMessage(value);
-  throw new TridentError(exitCodeForStatus(response.status), `${endpoint.name} answered ${response.status}${message ? `: ${message}` : ''}`, {
-    status: response.status,
-    requestId: response.requestId,
-  });
+  throw new TridentError(
+    exitCodeForStatus(response.status),
+    `${endpoint.name} answered ${response.status}${message ? `: ${message}` : ''}`,
+    {
+      status: response.status,
+      requestId: response.requestId,
+    },
+  );
 }
 
 function bodyKindOf(service: ApiService) {
@@ -66,20 +70,31 @@ function bodyKindOf(service: ApiService) {
  */
 async function printBody(ctx: Context, text: string, value: unknown): Promise<void> {
   if (ctx.output.jsonFilter) {
-    if (value === undefined) throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', { hint: 'leave out --jq to see the answer as it came' });
+    if (value === undefined)
+      throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', {
+        hint: 'leave out --jq to see the answer as it came',
+      });
     return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
   }
   if (text === '') return;
   if (!ctx.io.stdout.isTTY) return ctx.output.write(text);
-  await ctx.output.write(value !== undefined ? escapeJsonControls(`${jsonText(value, 2)}\n`) : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`);
+  await ctx.output.write(
+    value !== undefined
+      ? escapeJsonControls(`${jsonText(value, 2)}\n`)
+      : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`,
+  );
 }
 
 function redirected(endpoint: ServiceEndpoint, response: HttpResponse): TridentError {
   const location = response.headers.location;
-  return new TridentError(ExitCode.unavailable, `${endpoint.name} answered ${response.status}${location ? ` pointing to ${String(location)}` : ' without a Location'}; redirects are not followed`, {
-    status: response.status,
-    hint: 'check the path and the service URL',
-  });
+  return new TridentError(
+    ExitCode.unavailable,
+    `${endpoint.name} answered ${response.status}${location ? ` pointing to ${String(location)}` : ' without a Location'}; redirects are not followed`,
+    {
+      status: response.status,
+      hint: 'check the path and the service URL',
+    },
+  );
 }
 
 export function register(command: Command, bind: Binder): void {
@@ -88,16 +103,23 @@ export function register(command: Command, bind: Binder): void {
       'Send one raw request to a service with its own authentication: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service\'s base URL and may carry a query. -f key=value builds a JSON body for keys ("key[]=value" makes a list) and a form body for time; with GET they go into the query. POST is never retried.',
     )
     .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
-    .argument('<path>', 'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused')
+    .argument(
+      '<path>',
+      'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused',
+    )
     .option('-X, --method <method>', `${METHODS.join(', ')} (default GET, or POST with -f or --input)`)
-    .option('-f, --field <key=value>', 'a field of the body (or of the query with GET); repeatable', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '-f, --field <key=value>',
+      'a field of the body (or of the query with GET); repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--input <file>', 'the body as it is, from a file or - for stdin')
     .action(bind(run));
   examples(command, [
     'trident api keys /api_keys',
     'trident api keys /api_keys --jq \'.api_keys[] | select(.name == "ci") | .api_key\'',
     'trident api keys /api_keys/KEY_ID -X DELETE',
-    'trident api time /projects --jq \'.data | length\'',
+    "trident api time /projects --jq '.data | length'",
     "trident api time /projects -f 'name=New project'",
     "trident api catalog '/products?limit=2' --jq '.items[].title'",
   ]);

@@ -43,7 +43,8 @@ export function buildRequest(pathAndQuery: string, input: RequestInput, bodyKind
 function chooseMethod(input: RequestInput): Method {
   if (input.method === undefined) return input.fields.length > 0 || input.input !== undefined ? 'POST' : 'GET';
   const method = input.method.toUpperCase();
-  if (!(METHODS as readonly string[]).includes(method)) throw usageError(`invalid -X "${input.method}": expected one of ${METHODS.join(', ')}`);
+  if (!(METHODS as readonly string[]).includes(method))
+    throw usageError(`invalid -X "${input.method}": expected one of ${METHODS.join(', ')}`);
   return method as Method;
 }
 
@@ -55,17 +56,25 @@ export function splitPath(value: string): { path: string; query: URLSearchParams
   const at = value.search(/[?#]/);
   const path = at < 0 ? value : value.slice(0, at);
   if (!path.startsWith('/') || path.startsWith('//')) {
-    throw usageError(`invalid path "${value}": it must start with one "/" (below the service's base URL)`, 'e.g. trident api keys /api_keys');
+    throw usageError(
+      `invalid path "${value}": it must start with one "/" (below the service's base URL)`,
+      'e.g. trident api keys /api_keys',
+    );
   }
   if (value[at] === '#') throw usageError(`invalid path "${value}": a fragment is never sent`);
   // A URL parser reads "\" in an http(s) path as "/" (so "/a\..\x" is "/x"), and a server may decode "%2f"
   // and "%5c" into separators after the dot segments were checked: either would climb out of the base path.
   if (/\\|%2f|%5c/i.test(path)) {
-    throw usageError(`invalid path "${value}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`, 'separate segments with "/"');
+    throw usageError(
+      `invalid path "${value}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`,
+      'separate segments with "/"',
+    );
   }
   const segments = path.split('/').map(decodeSegment);
-  if (segments.some((segment) => segment === '.' || segment === '..')) throw usageError(`invalid path "${value}": "." and ".." segments are refused`);
-  if (/[\s\u0000-\u001f\u007f]/.test(path)) throw usageError(`invalid path "${value}": it has blanks or control characters (percent-encode them)`);
+  if (segments.some((segment) => segment === '.' || segment === '..'))
+    throw usageError(`invalid path "${value}": "." and ".." segments are refused`);
+  if (/[\s\u0000-\u001f\u007f]/.test(path))
+    throw usageError(`invalid path "${value}": it has blanks or control characters (percent-encode them)`);
   return { path, query: new URLSearchParams(at < 0 ? '' : value.slice(at + 1)) };
 }
 

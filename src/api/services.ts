@@ -28,7 +28,13 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
     const [{ resolveConnection }, { signedHeaders }] = await Promise.all([import('../keys/connection.js'), import('../keys/signing.js')]);
     const { baseUrl, signer } = resolveConnection(ctx, {});
     const http = await ctx.http({ serviceName: 'keys service', baseUrl });
-    return { name: 'keys service', baseUrl, http, bodyKind: 'json', auth: (method, url) => signedHeaders(signer, method, url, ctx.now().getTime()) };
+    return {
+      name: 'keys service',
+      baseUrl,
+      http,
+      bodyKind: 'json',
+      auth: (method, url) => signedHeaders(signer, method, url, ctx.now().getTime()),
+    };
   },
   async time(ctx) {
     const [{ guardUserAgent, requireToken, timeBaseUrl, timeUserAgent, authScheme }, { tokenHeader }] = await Promise.all([
@@ -44,7 +50,11 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
   },
   async catalog(ctx) {
     const setting = ctx.settings.resolve('catalog.url');
-    const value = requireSetting(setting.value, 'catalog service URL', 'set TRIDENT_CATALOG_URL, or run: trident config set catalog.url http://HOST:PORT');
+    const value = requireSetting(
+      setting.value,
+      'catalog service URL',
+      'set TRIDENT_CATALOG_URL, or run: trident config set catalog.url http://HOST:PORT',
+    );
     const baseUrl = parseBaseUrl(value, ctx.settings.origin(setting, '--url'));
     const http = await ctx.http({ serviceName: 'catalog service', baseUrl });
     return { name: 'catalog service', baseUrl, http, bodyKind: 'json', auth: () => ({}) };

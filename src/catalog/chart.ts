@@ -77,7 +77,8 @@ function extent(values: Array<number | null>): { min: number; max: number } | un
 export async function renderChart(input: ChartInput): Promise<string> {
   const label = escapeControls(input.label);
   const range = extent(input.values);
-  if (!range) return `${label}: no values between ${escapeControls(input.dates[0] ?? '?')} and ${escapeControls(input.dates.at(-1) ?? '?')}`;
+  if (!range)
+    return `${label}: no values between ${escapeControls(input.dates[0] ?? '?')} and ${escapeControls(input.dates.at(-1) ?? '?')}`;
   const { min, max } = range;
   const labelWidth = Math.max(formatValue(min).length, formatValue(max).length);
   const prefixWidth = labelWidth + 2; // label, a space, the axis
@@ -86,7 +87,12 @@ export async function renderChart(input: ChartInput): Promise<string> {
 
   const asciichart = await import('asciichart');
   const plot = (asciichart as unknown as { default?: typeof asciichart }).default?.plot ?? asciichart.plot;
-  const config = { min: 0, max: max - min, height: input.height ?? DEFAULT_HEIGHT, format: (value: number) => formatValue(value + min).padStart(labelWidth) };
+  const config = {
+    min: 0,
+    max: max - min,
+    height: input.height ?? DEFAULT_HEIGHT,
+    format: (value: number) => formatValue(value + min).padStart(labelWidth),
+  };
   // Each run gets its last value once more, so that its last point has a column of its own (asciichart
   // draws the step from point x to x+1 in column x, and nothing after the last point).
   const plots = runs.map((run) => plot([...run.values, run.values.at(-1)!], config).split('\n'));

@@ -5,9 +5,24 @@
 import type { Column } from '../core/term/output/columns.js';
 import type { Cursor, Item, ProductItem } from '../wire/catalog/answers.js';
 
-const field = <T extends Item>(header: string, key: string = header, hide?: number): Column<T> => ({ header, key, value: (row) => row[key], ...(hide ? { hide } : {}) });
+const field = <T extends Item>(header: string, key: string = header, hide?: number): Column<T> => ({
+  header,
+  key,
+  value: (row) => row[key],
+  ...(hide ? { hide } : {}),
+});
 
-export const PRODUCT_FIELDS = ['canonical_product_id', 'title', 'brand', 'price_from', 'price_unit', 'sources_count', 'observed_at_latest', 'image_url', 'parsers'];
+export const PRODUCT_FIELDS = [
+  'canonical_product_id',
+  'title',
+  'brand',
+  'price_from',
+  'price_unit',
+  'sources_count',
+  'observed_at_latest',
+  'image_url',
+  'parsers',
+];
 
 export const PRODUCT_COLUMNS: Array<Column<ProductItem>> = [
   field('id', 'canonical_product_id'),
@@ -21,10 +36,35 @@ export const PRODUCT_COLUMNS: Array<Column<ProductItem>> = [
 ];
 
 export const SOURCE_FIELDS = [
-  'id', 'canonical_product_id', 'parser_name', 'source_id', 'plu', 'sku', 'title_original', 'title_normalized_no_stopwords', 'brand',
-  'price', 'discount_price', 'loyal_price', 'price_unit', 'rating', 'reviews_count', 'promo', 'is_new', 'hit', 'adult', 'unit',
-  'available_count', 'package_quantity', 'package_unit', 'composition_original', 'composition_normalized', 'observed_at',
-  'image_urls', 'primary_category', 'settlement',
+  'id',
+  'canonical_product_id',
+  'parser_name',
+  'source_id',
+  'plu',
+  'sku',
+  'title_original',
+  'title_normalized_no_stopwords',
+  'brand',
+  'price',
+  'discount_price',
+  'loyal_price',
+  'price_unit',
+  'rating',
+  'reviews_count',
+  'promo',
+  'is_new',
+  'hit',
+  'adult',
+  'unit',
+  'available_count',
+  'package_quantity',
+  'package_unit',
+  'composition_original',
+  'composition_normalized',
+  'observed_at',
+  'image_urls',
+  'primary_category',
+  'settlement',
 ];
 
 export const SOURCE_COLUMNS: Array<Column<Item>> = [
@@ -41,9 +81,25 @@ export const SOURCE_COLUMNS: Array<Column<Item>> = [
 ];
 
 export const SNAPSHOT_FIELDS = [
-  'id', 'canonical_product_id', 'parser_name', 'source_id', 'source_run_id', 'receiver_product_id', 'receiver_artifact_id',
-  'receiver_sort_order', 'source_event_uid', 'content_fingerprint', 'price', 'discount_price', 'loyal_price', 'price_unit',
-  'available_count', 'valid_from_at', 'valid_to_at', 'observed_at', 'created_at',
+  'id',
+  'canonical_product_id',
+  'parser_name',
+  'source_id',
+  'source_run_id',
+  'receiver_product_id',
+  'receiver_artifact_id',
+  'receiver_sort_order',
+  'source_event_uid',
+  'content_fingerprint',
+  'price',
+  'discount_price',
+  'loyal_price',
+  'price_unit',
+  'available_count',
+  'valid_from_at',
+  'valid_to_at',
+  'observed_at',
+  'created_at',
 ];
 
 export const SNAPSHOT_COLUMNS: Array<Column<Item>> = [
@@ -60,8 +116,19 @@ export const SNAPSHOT_COLUMNS: Array<Column<Item>> = [
 ];
 
 export const CATEGORY_FIELDS = [
-  'id', 'category_key', 'parser_name', 'source_uid', 'parent_source_uid', 'title', 'title_normalized', 'alias', 'depth',
-  'sort_order', 'first_seen_at', 'last_seen_at', 'updated_at',
+  'id',
+  'category_key',
+  'parser_name',
+  'source_uid',
+  'parent_source_uid',
+  'title',
+  'title_normalized',
+  'alias',
+  'depth',
+  'sort_order',
+  'first_seen_at',
+  'last_seen_at',
+  'updated_at',
 ];
 
 export const CATEGORY_COLUMNS: Array<Column<Item>> = [
@@ -74,8 +141,21 @@ export const CATEGORY_COLUMNS: Array<Column<Item>> = [
 ];
 
 export const SETTLEMENT_FIELDS = [
-  'id', 'geo_key', 'country', 'country_normalized', 'region', 'region_normalized', 'name', 'name_normalized', 'settlement_type',
-  'alias', 'latitude', 'longitude', 'first_seen_at', 'last_seen_at', 'updated_at',
+  'id',
+  'geo_key',
+  'country',
+  'country_normalized',
+  'region',
+  'region_normalized',
+  'name',
+  'name_normalized',
+  'settlement_type',
+  'alias',
+  'latitude',
+  'longitude',
+  'first_seen_at',
+  'last_seen_at',
+  'updated_at',
 ];
 
 export const SETTLEMENT_COLUMNS: Array<Column<Item>> = [

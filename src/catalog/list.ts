@@ -46,7 +46,11 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
     const progress = pageProgress(ctx, spec.noun);
     let shown: number;
     try {
-      const every = pages((size, from) => spec.fetch(client, { limit: size, offset: from }), { limit: limit ?? MAX_PAGE, offset: offset ?? 0 }, progress?.update);
+      const every = pages(
+        (size, from) => spec.fetch(client, { limit: size, offset: from }),
+        { limit: limit ?? MAX_PAGE, offset: offset ?? 0 },
+        progress?.update,
+      );
       shown = await ctx.output.list({ pages: every }, spec.columns, undefined, spec.fields);
     } finally {
       progress?.done();
@@ -65,7 +69,12 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
 export function pageMeta<T>(page: Page<T>): { limit: number; offset: number; total: number; next_offset: number | null } {
   const offset = page.meta.offset ?? 0;
   const end = offset + page.items.length;
-  return { limit: page.meta.limit, offset, total: page.meta.total, next_offset: page.items.length > 0 && end < page.meta.total ? end : null };
+  return {
+    limit: page.meta.limit,
+    offset,
+    total: page.meta.total,
+    next_offset: page.items.length > 0 && end < page.meta.total ? end : null,
+  };
 }
 
 async function noneFound<T>(ctx: Context, client: CatalogClient, spec: ListSpec<T>): Promise<void> {

@@ -37,7 +37,11 @@ export function rowsAllowed(firstTotal: number, limit: number): number {
 }
 
 /** Every page's items, in order; an empty page is not yielded. */
-export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number; offset: number }, onPage?: (progress: PageProgress) => void): AsyncGenerator<readonly T[]> {
+export async function* pages<T>(
+  fetchPage: FetchPage<T>,
+  start: { limit: number; offset: number },
+  onPage?: (progress: PageProgress) => void,
+): AsyncGenerator<readonly T[]> {
   let ahead: Array<Promise<Page<T>>> = [];
   let nextOffset = start.offset;
   const ask = () => {
@@ -69,7 +73,9 @@ export async function* pages<T>(fetchPage: FetchPage<T>, start: { limit: number;
     }
     firstTotal ??= Math.max(total - start.offset, 0);
     if (fetched + page.items.length > rowsAllowed(firstTotal, start.limit)) {
-      throw pagingError(`its pages hold more rows than the ${firstTotal} its first page said the list has (${fetched + page.items.length} so far)`);
+      throw pagingError(
+        `its pages hold more rows than the ${firstTotal} its first page said the list has (${fetched + page.items.length} so far)`,
+      );
     }
     withoutProgress = total - end >= left ? withoutProgress + 1 : 0;
     left = total - end;

@@ -13,7 +13,9 @@ export interface StoreRegionOptions extends ConnectionOptions {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addStoreRegionOptions(command: Command, storeHelp: string, regionHelp: string): Command {
-  return addConnectionOptions(command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect));
+  return addConnectionOptions(
+    command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect),
+  );
 }
 
 /** A table row for the normalized stores or regions the service echoes; null means it used them all. */

@@ -73,7 +73,8 @@ export function parseTime(text: string, flag: string, now: Date): Date {
     );
   }
   const utc = parsed.localMicros - parsed.offsetMicros;
-  if (utc < DATETIME_MIN_MICROS || utc > DATETIME_MAX_MICROS) throw usageError(`invalid ${flag} "${text}": in UTC that is outside the years 1 to 9999`);
+  if (utc < DATETIME_MIN_MICROS || utc > DATETIME_MAX_MICROS)
+    throw usageError(`invalid ${flag} "${text}": in UTC that is outside the years 1 to 9999`);
   return PreciseTime.fromMicros(utc);
 }
 

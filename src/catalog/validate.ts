@@ -23,7 +23,8 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], fl
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined;
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw usageError(`invalid ${flag} "${value}": expected one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw usageError(`invalid ${flag} "${value}": expected one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -34,7 +35,12 @@ export function integer(value: string | undefined, flag: string, bounds: { min?:
   const parsed = Number(trimmed);
   const { min, max } = bounds;
   const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : '';
-  if (!/^[+-]?\d+$/.test(trimmed) || !Number.isSafeInteger(parsed) || (min !== undefined && parsed < min) || (max !== undefined && parsed > max)) {
+  if (
+    !/^[+-]?\d+$/.test(trimmed) ||
+    !Number.isSafeInteger(parsed) ||
+    (min !== undefined && parsed < min) ||
+    (max !== undefined && parsed > max)
+  ) {
     throw usageError(`invalid ${flag} "${value}": expected a whole number${range}`);
   }
   return parsed;

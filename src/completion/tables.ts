@@ -29,8 +29,20 @@ export function completionTables({ nodes, globals }: CompletionModel): Table[] {
   const words = (node: CompletionNode) => [...node.subcommands.map((s) => s.name), ...(node.argumentChoices ?? [])].join(' ');
   return [
     { name: 'subcommands', rows: nodes.filter((n) => words(n) !== '').map((n) => [key(n), words(n)]) },
-    { name: 'options', rows: [[GLOBAL_KEY, names(globals)], ...nodes.filter((n) => n.options.length > 0).map((n): [string, string] => [key(n), names(n.options)])] },
-    { name: 'valued_options', rows: [[GLOBAL_KEY, valued(globals)], ...nodes.filter((n) => valued(n.options) !== '').map((n): [string, string] => [key(n), valued(n.options)])] },
+    {
+      name: 'options',
+      rows: [
+        [GLOBAL_KEY, names(globals)],
+        ...nodes.filter((n) => n.options.length > 0).map((n): [string, string] => [key(n), names(n.options)]),
+      ],
+    },
+    {
+      name: 'valued_options',
+      rows: [
+        [GLOBAL_KEY, valued(globals)],
+        ...nodes.filter((n) => valued(n.options) !== '').map((n): [string, string] => [key(n), valued(n.options)]),
+      ],
+    },
     { name: 'option_values', rows: [...values] },
   ];
 }

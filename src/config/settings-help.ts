@@ -9,7 +9,8 @@ interface Spec {
   description: string;
 }
 
-export const NO_SECRETS = 'Secrets are not settings and are never shown: the time token is kept in <config dir>/tokens/, private keys in their PEM files.';
+export const NO_SECRETS =
+  'Secrets are not settings and are never shown: the time token is kept in <config dir>/tokens/, private keys in their PEM files.';
 
 const HELP_WIDTH = 80;
 
@@ -17,7 +18,13 @@ const HELP_WIDTH = 80;
 export function settingsHelp(): string {
   const width = Math.max(...SETTING_KEYS.map((key) => key.length));
   const indent = ' '.repeat(width + 4);
-  const lines = SETTING_KEYS.map((key) => `  ${key.padEnd(width)}  ${new Help().boxWrap(describe(key), HELP_WIDTH - indent.length).split('\n').join(`\n${indent}`)}`);
+  const lines = SETTING_KEYS.map(
+    (key) =>
+      `  ${key.padEnd(width)}  ${new Help()
+        .boxWrap(describe(key), HELP_WIDTH - indent.length)
+        .split('\n')
+        .join(`\n${indent}`)}`,
+  );
   return `\nSettings:\n${lines.join('\n')}`;
 }
 

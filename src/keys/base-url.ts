@@ -35,7 +35,10 @@ export function resolveKeysUrl(value: string, origin = 'keys service URL'): Reso
   const alias = keysUrlAlias(value);
   if (alias !== undefined) return { url: new URL(KEYS_URL_ALIASES[alias]), alias };
   if (!URL.canParse(value)) {
-    throw usageError(`invalid ${origin} "${value}": not a URL`, `give https://<host>${DEFAULT_BASE_PATH}, or production or demo for the exchange's environments`);
+    throw usageError(
+      `invalid ${origin} "${value}": not a URL`,
+      `give https://<host>${DEFAULT_BASE_PATH}, or production or demo for the exchange's environments`,
+    );
   }
   const url = parseBaseUrl(value, origin);
   const path = url.pathname.replace(/\/+$/, '');

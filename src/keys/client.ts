@@ -148,7 +148,11 @@ export class KeysClient {
     // The last line of defence for ids from the service (undo paths): ".." would make the DELETE another path.
     const problem = keyIdProblem(apiKey);
     if (problem !== undefined) throw new TridentError(ExitCode.usage, `refusing to delete key ${JSON.stringify(apiKey)}: it ${problem}`);
-    const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, { deleteIsRetrySafe: true, accept: [404], onRateLimited });
+    const response = await this.send('DELETE', `api_keys/${encodeURIComponent(apiKey)}`, {
+      deleteIsRetrySafe: true,
+      accept: [404],
+      onRateLimited,
+    });
     if (response.status !== 404) return 'deleted';
     return response.earlierAttemptMayHaveTakenEffect ? 'already deleted' : 'not found';
   }
@@ -156,7 +160,14 @@ export class KeysClient {
   private async send(
     method: Method,
     path: string,
-    options: { query?: Record<string, QueryValue>; body?: Json; deleteIsRetrySafe?: boolean; accept?: number[]; refusal?: RefusedCall; onRateLimited?: OnRateLimited } = {},
+    options: {
+      query?: Record<string, QueryValue>;
+      body?: Json;
+      deleteIsRetrySafe?: boolean;
+      accept?: number[];
+      refusal?: RefusedCall;
+      onRateLimited?: OnRateLimited;
+    } = {},
   ): Promise<HttpResponse> {
     const url = joinUrl(this.baseUrl, path, options.query);
     const json: Record<string, string> = options.body === undefined ? {} : { 'content-type': 'application/json' };

@@ -33,9 +33,15 @@ export const PRIVATE_KEY_ENV = 'TRIDENT_PRIVATE_KEY';
 
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--url <url>', 'key service base URL, e.g. https://host/trade-api/v2, or production or demo for the exchange\'s environments (env TRIDENT_KEYS_URL, setting keys.url)')
+    .option(
+      '--url <url>',
+      "key service base URL, e.g. https://host/trade-api/v2, or production or demo for the exchange's environments (env TRIDENT_KEYS_URL, setting keys.url)",
+    )
     .option('--key-id <id>', 'id of the key that signs requests (env TRIDENT_KEY_ID, setting keys.keyId)')
-    .option('--private-key <file>', `PEM file of that key (env TRIDENT_PRIVATE_KEY_FILE, or the PEM in ${PRIVATE_KEY_ENV}; setting keys.privateKeyFile)`);
+    .option(
+      '--private-key <file>',
+      `PEM file of that key (env TRIDENT_PRIVATE_KEY_FILE, or the PEM in ${PRIVATE_KEY_ENV}; setting keys.privateKeyFile)`,
+    );
 }
 
 /** The service's base URL from a configured value: an alias, a bare origin or a full base URL (base-url.ts). */
@@ -51,7 +57,8 @@ function readKeyFile(ctx: Context, file: string): string {
   try {
     const pem = isInConfigDir(ctx.configDir, 'keys', resolve(file)) ? readKeptKeyFile(ctx, file) : readNamedKeyFile(file);
     const mode = statSync(file).mode;
-    if ((mode & 0o077) !== 0) ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+    if ((mode & 0o077) !== 0)
+      ctx.log.warn(`private key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
     return pem;
   } catch (error) {
     if (error instanceof TridentError) throw error;
@@ -101,7 +108,11 @@ export function signerFromFile(ctx: Context, keyId: string, path: string): Signe
 
 export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {
   const setting = ctx.settings.resolve('keys.url', opts.url);
-  const url = requireSetting(setting.value, 'key service URL', 'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2');
+  const url = requireSetting(
+    setting.value,
+    'key service URL',
+    'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2',
+  );
   const baseUrl = keysBaseUrl(url, ctx.settings.origin(setting, '--url'));
   const keyId = requireSetting(
     ctx.settings.get('keys.keyId', opts.keyId),

@@ -43,7 +43,11 @@ export function parseAge(text: string, flag = '--if-older-than'): number {
 export function formatAge(seconds: number): string {
   const parts: string[] = [];
   let left = Math.max(0, Math.floor(seconds / 60));
-  for (const [unit, size] of [['d', 1440], ['h', 60], ['m', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 1440],
+    ['h', 60],
+    ['m', 1],
+  ] as const) {
     const count = Math.floor(left / size);
     left -= count * size;
     if (count > 0 || (unit === 'm' && parts.length === 0)) parts.push(`${count}${unit}`);
@@ -128,7 +132,8 @@ export function keyAges(ctx: Context, keys: ApiKey[]): Map<string, KeyAge> {
     const record = records[key.api_key];
     const recorded = record ? Date.parse(record.since) : NaN;
     if (created !== undefined) ages.set(key.api_key, { seconds: (now - created) / 1000, source: 'service' });
-    else if (Number.isFinite(recorded)) ages.set(key.api_key, { seconds: (now - recorded) / 1000, source: record!.how === 'made' ? 'made by trident' : 'first seen in use' });
+    else if (Number.isFinite(recorded))
+      ages.set(key.api_key, { seconds: (now - recorded) / 1000, source: record!.how === 'made' ? 'made by trident' : 'first seen in use' });
   }
   return ages;
 }

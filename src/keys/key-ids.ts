@@ -15,6 +15,7 @@ export function keyIdProblem(id: string): string | undefined {
 /** A key id from the command line, checked before anything is sent (exit 2). */
 export function checkKeyId(id: string): string {
   const problem = keyIdProblem(id);
-  if (problem !== undefined) throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem} (rule: a key id never changes the URL path)`);
+  if (problem !== undefined)
+    throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem} (rule: a key id never changes the URL path)`);
   return id;
 }

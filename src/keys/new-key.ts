@@ -26,7 +26,10 @@ export interface NewKeyResult {
 export function addNewKeyOptions(command: Command): Command {
   command
     .option('--name <name>', 'name of the new key (required)')
-    .option('--scopes <list>', 'comma-separated scopes: read, write, or a child scope <parent>::<child> such as write::transfer (held without its parent too); write needs read (default read,write)')
+    .option(
+      '--scopes <list>',
+      'comma-separated scopes: read, write, or a child scope <parent>::<child> such as write::transfer (held without its parent too); write needs read (default read,write)',
+    )
     .option('--subaccount <n>', 'restrict the key to one subaccount, 0-63')
     .option('--fcm-subtrader-id <id>', 'bind the key to an FCM subtrader, <user_id>_<suffix> (not with --subaccount)')
     .option('--use', 'point the current profile at the new key (keys.keyId and keys.privateKeyFile)')

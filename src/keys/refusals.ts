@@ -13,7 +13,8 @@ const ENVIRONMENTS: Record<KeysUrlAlias, { hosts: string[]; other: KeysUrlAlias 
 /** A key the service does not know: blame the environments only when the URL is one of the exchange's. */
 function unknownKeyHint(key: string, baseUrl: URL | undefined): string {
   const found = Object.entries(ENVIRONMENTS).find(([, env]) => env.hosts.includes(baseUrl?.hostname.toLowerCase() ?? ''));
-  if (found === undefined) return `${key} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`;
+  if (found === undefined)
+    return `${key} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`;
   const [name, env] = found;
   return `${key} is unknown to the ${name} environment: keys work only in the environment that issued them; a ${env.other} key needs --url ${env.other} (${KEYS_URL_ALIASES[env.other]})`;
 }
@@ -44,5 +45,11 @@ function hintFor(error: TridentError, signer: Signer, baseUrl: URL | undefined, 
 export function explainRefusal(error: unknown, signer: Signer, baseUrl?: URL, call?: RefusedCall): unknown {
   if (!(error instanceof TridentError) || error.exitCode !== ExitCode.auth) return error;
   const hint = [hintFor(error, signer, baseUrl, call), error.hint].filter(Boolean).join('; ');
-  return new TridentError(error.exitCode, error.message, { hint, status: error.status, code: error.code, requestId: error.requestId, cause: error });
+  return new TridentError(error.exitCode, error.message, {
+    hint,
+    status: error.status,
+    code: error.code,
+    requestId: error.requestId,
+    cause: error,
+  });
 }

@@ -20,10 +20,15 @@ const SCOPE_RULE = `scopes may only be ${SCOPES.join(', ')} and child scopes <pa
 const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
 export function requireName(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw usageError('--name is required: every key needs a name (rule: name is a required string)');
+  if (value === undefined || value.trim() === '')
+    throw usageError('--name is required: every key needs a name (rule: name is a required string)');
   // trident proves a key its own by the tag it adds to the name: a name given with such a tag could be taken
   // for another request's key, and deleted by that request's settlement.
-  if (looksTagged(value)) throw usageError(`invalid --name "${value}": a name ending in "~" and 8 hex digits is the form of trident's request tags`, 'choose a name without that ending (trident adds its own tag)');
+  if (looksTagged(value))
+    throw usageError(
+      `invalid --name "${value}": a name ending in "~" and 8 hex digits is the form of trident's request tags`,
+      'choose a name without that ending (trident adds its own tag)',
+    );
   return checkName(value, '--name');
 }
 
@@ -33,7 +38,10 @@ export function requireName(value: string | undefined): string {
  */
 export function parseScopes(value: string | undefined): string[] {
   if (value === undefined) return [...DEFAULT_SCOPES];
-  const given = value.split(',').map((scope) => scope.trim().toLowerCase()).filter(Boolean);
+  const given = value
+    .split(',')
+    .map((scope) => scope.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = given.filter((scope) => !(SCOPES as readonly string[]).includes(scope) && !CHILD_SCOPE.test(scope));
   if (given.length === 0 || unknown.length > 0) {
     throw usageError(`invalid --scopes "${value}": ${SCOPE_RULE} (rule: scopes ⊆ {read, write, <parent>::<child>})`);
@@ -48,7 +56,8 @@ export function parseScopes(value: string | undefined): string[] {
 export function parseSubaccount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= 0 && number <= 63)) throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63 (rule: subaccount 0–63)`);
+  if (!(number >= 0 && number <= 63))
+    throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63 (rule: subaccount 0–63)`);
   return number;
 }
 
@@ -66,7 +75,9 @@ export function parseNewKey(opts: KeyInputOptions): NewKey {
   const subaccount = parseSubaccount(opts.subaccount);
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
   if (subaccount !== undefined && fcmSubtraderId !== undefined) {
-    throw usageError('--subaccount and --fcm-subtrader-id cannot be used together (rule: subaccount and fcm_subtrader_id are mutually exclusive)');
+    throw usageError(
+      '--subaccount and --fcm-subtrader-id cannot be used together (rule: subaccount and fcm_subtrader_id are mutually exclusive)',
+    );
   }
   return {
     name,

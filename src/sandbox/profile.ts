@@ -8,7 +8,11 @@ import { SANDBOX_TIME_USER } from './time/server.js';
 export const SANDBOX_PROFILE = 'sandbox';
 
 /** Writes the `sandbox` profile in one settings write, and a time token bound to the profile's User-Agent. */
-export async function writeSandboxProfile(configDir: string, sandbox: RunningSandbox, userAgent = 'trident-cli'): Promise<Record<string, string>> {
+export async function writeSandboxProfile(
+  configDir: string,
+  sandbox: RunningSandbox,
+  userAgent = 'trident-cli',
+): Promise<Record<string, string>> {
   const token = sandbox.time.control.issueToken(userAgent);
   await saveToken(tokenPath(configDir, SANDBOX_PROFILE), {
     token,

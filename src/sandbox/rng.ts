@@ -29,7 +29,9 @@ export class Rng {
   }
 
   hex32(): string {
-    return Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    return Math.floor(this.next() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   }
 
   uuid(): string {

@@ -39,7 +39,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw usageError(`the sandbox only listens on loopback, not ${host}`, 'use --host 127.0.0.1 or ::1');
   }
   const port = options.port ?? DEFAULT_SANDBOX_PORT;
-  if (!Number.isInteger(port) || port < 0 || (port !== 0 && port > 65533)) throw usageError(`invalid --port ${port}: expected 0 or 1–65533`);
+  if (!Number.isInteger(port) || port < 0 || (port !== 0 && port > 65533))
+    throw usageError(`invalid --port ${port}: expected 0 or 1–65533`);
   const dir = resolve(options.dir);
   try {
     ensurePrivateDir(dir);
@@ -79,7 +80,8 @@ async function listen<T>(name: string, port: number, start: () => Promise<T>): P
     return await start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw usageError(`port ${port} (the ${name} service) is in use`, 'pick another --port, or --port 0 for free ones');
+    if (code === 'EADDRINUSE')
+      throw usageError(`port ${port} (the ${name} service) is in use`, 'pick another --port, or --port 0 for free ones');
     if (code === 'EACCES') throw usageError(`not allowed to listen on port ${port} (the ${name} service)`, 'pick a port above 1023');
     throw error;
   }
@@ -97,7 +99,8 @@ function checkCatalogDb(file: string): string {
 
 /** The seeded demo catalog, made once per size; seeded under a temporary name so no half-made file is ever used. */
 function seededCatalog(dir: string, products: number): string {
-  if (!Number.isInteger(products) || products < 1 || products > 1_000_000) throw usageError(`invalid --products ${products}: expected 1–1000000`);
+  if (!Number.isInteger(products) || products < 1 || products > 1_000_000)
+    throw usageError(`invalid --products ${products}: expected 1–1000000`);
   const file = join(dir, `catalog-${products}.db`);
   if (existsSync(file)) return file;
   const partial = `${file}.${process.pid}.partial`;

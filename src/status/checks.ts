@@ -5,7 +5,15 @@ import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { ResolvedSetting, SettingKey, SettingSource } from '../core/files/settings.js';
 import { openKeysClient, resolveConnection } from '../keys/connection.js';
-import { guardUserAgent, resolveToken, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type ResolvedToken } from '../time/connection.js';
+import {
+  guardUserAgent,
+  resolveToken,
+  storedTokenPath,
+  timeBaseUrl,
+  timeClient,
+  timeUserAgent,
+  type ResolvedToken,
+} from '../time/connection.js';
 
 export const SERVICES = ['keys', 'time', 'catalog'] as const;
 export type Service = (typeof SERVICES)[number];
@@ -45,7 +53,17 @@ export async function serviceStatus(ctx: Context, service: Service): Promise<Ser
 }
 
 function blank(): ServiceStatus {
-  return { configured: false, works: null, url: null, url_source: null, credential: null, credential_source: null, found: null, error: null, exit_code: ExitCode.ok };
+  return {
+    configured: false,
+    works: null,
+    url: null,
+    url_source: null,
+    credential: null,
+    credential_source: null,
+    found: null,
+    error: null,
+    exit_code: ExitCode.ok,
+  };
 }
 
 type Check = (ctx: Context, status: ServiceStatus, url: ResolvedSetting) => Promise<void>;
@@ -61,7 +79,13 @@ const CHECKS: Record<Service, Check> = {
     const inUse = keys.find((key) => key.api_key === connection.signer.keyId);
     status.found = inUse
       ? { api_key: inUse.api_key, name: inUse.name, scopes: inUse.scopes, keys: keys.length }
-      : { api_key: connection.signer.keyId, name: null, scopes: null, keys: keys.length, note: 'the key signs requests but is not in the list' };
+      : {
+          api_key: connection.signer.keyId,
+          name: null,
+          scopes: null,
+          keys: keys.length,
+          note: 'the key signs requests but is not in the list',
+        };
   },
   async time(ctx, status) {
     const baseUrl = timeBaseUrl(ctx);

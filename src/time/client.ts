@@ -8,7 +8,15 @@ import { serviceMessage } from '../core/http/service-message.js';
 import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { jsonOrUndefined } from '../core/json/parse.js';
 import type { Id } from '../wire/time/ids.js';
-import { isObject, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData, type Customer, type Project } from './normalize.js';
+import {
+  isObject,
+  normalizeCustomer,
+  normalizeProject,
+  normalizeProjectList,
+  unwrapData,
+  type Customer,
+  type Project,
+} from './normalize.js';
 
 export const AUTH_SCHEMES = ['bearer', 'raw', 'x-api-token'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
@@ -45,7 +53,8 @@ export function tokenHeader(token: string, scheme: AuthScheme = 'bearer'): Recor
   return scheme === 'x-api-token' ? { 'x-api-token': token } : { authorization: authorizationHeader(token, scheme) };
 }
 
-const AUTH_HINT = 'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent; log in again: trident time login';
+const AUTH_HINT =
+  'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent; log in again: trident time login';
 
 export class TimeClient {
   constructor(private readonly options: TimeClientOptions) {}

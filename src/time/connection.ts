@@ -42,7 +42,11 @@ export function addConnectionOptions(command: Command): Command {
 /** The base URL; `http://` is refused (exit 2) before anything is sent: the token must not travel in clear text. */
 export function timeBaseUrl(ctx: Context, flag?: string): URL {
   const setting = ctx.settings.resolve('time.url', flag);
-  const value = requireSetting(setting.value, 'time tracker URL', 'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1');
+  const value = requireSetting(
+    setting.value,
+    'time tracker URL',
+    'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1',
+  );
   const origin = ctx.settings.origin(setting, '--url');
   const url = parseBaseUrl(value, origin);
   assertSecureUrl(url, origin, false);
@@ -67,7 +71,10 @@ export function storedTokenPath(ctx: Context): string {
 export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | undefined {
   const fromEnv = ctx.env.TRIDENT_TIME_TOKEN?.trim();
   if (fromEnv && !isTokenShaped(fromEnv)) {
-    throw usageError('TRIDENT_TIME_TOKEN does not hold a token: a token is one word of visible characters, at most 4096', 'set it to the token alone');
+    throw usageError(
+      'TRIDENT_TIME_TOKEN does not hold a token: a token is one word of visible characters, at most 4096',
+      'set it to the token alone',
+    );
   }
   if (fromEnv) return { token: fromEnv, source: 'env' };
   if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
@@ -93,7 +100,10 @@ export function guardUserAgent(ctx: Context, token: ResolvedToken, userAgent: st
   if (token.userAgent === undefined || token.userAgent === userAgent) return;
   const problem = `the token was created with User-Agent "${token.userAgent}" but this command would send "${userAgent}"; the time service destroys a token used from another User-Agent`;
   if (!ctx.yes) {
-    throw usageError(problem, `set it back: trident config set time.userAgent "${token.userAgent}" — or pass --yes to send it anyway and log in again afterwards`);
+    throw usageError(
+      problem,
+      `set it back: trident config set time.userAgent "${token.userAgent}" — or pass --yes to send it anyway and log in again afterwards`,
+    );
   }
   ctx.log.warn(`${problem}; sending it anyway (--yes)`);
 }

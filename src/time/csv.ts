@@ -43,18 +43,22 @@ export async function parseCustomerCsv(text: string, source: string): Promise<Cu
   // Every line belongs to one record's raw text (empty lines are records too), so counting its line breaks
   // gives each record's first line, even when a quoted name spans lines.
   let nextLine = 1;
-  const lines = records.map(({ record, raw }) => {
-    const line = nextLine;
-    // csv-parse keeps the record's own line ending in `raw` for some inputs and not for others.
-    nextLine += (raw.replace(/(\r\n|\n|\r)$/, '').match(/\r\n|\n|\r/g)?.length ?? 0) + 1;
-    return { record, line };
-  }).filter(({ record }) => !(record.length === 1 && record[0]!.trim() === ''));
+  const lines = records
+    .map(({ record, raw }) => {
+      const line = nextLine;
+      // csv-parse keeps the record's own line ending in `raw` for some inputs and not for others.
+      nextLine += (raw.replace(/(\r\n|\n|\r)$/, '').match(/\r\n|\n|\r/g)?.length ?? 0) + 1;
+      return { record, line };
+    })
+    .filter(({ record }) => !(record.length === 1 && record[0]!.trim() === ''));
 
   const [header, ...data] = lines;
   if (!header) throw usageError(`${source} is empty`, 'the first line must be the header: id,name');
   const names = header.record.map((cell) => cell.trim().toLowerCase());
   if (names.length !== COLUMNS.length || !COLUMNS.every((column) => names.includes(column))) {
-    throw usageError(`${source} line ${header.line}: the header must be exactly the columns id and name (in any order), not "${header.record.join(',')}"`);
+    throw usageError(
+      `${source} line ${header.line}: the header must be exactly the columns id and name (in any order), not "${header.record.join(',')}"`,
+    );
   }
   const idAt = names.indexOf('id');
   const nameAt = names.indexOf('name');

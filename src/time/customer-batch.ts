@@ -45,7 +45,8 @@ export function updateCustomers(
   // to come back also holds the batch until then. The time tracker asks clients to do both.
   return mapInOrder(rows, concurrency, ({ row, id, name }) =>
     pacer.paced(async (onRateLimited): Promise<RowOutcome> => {
-      if (authFailed) return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
+      if (authFailed)
+        return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
       try {
         await client.updateCustomer(id, name, onRateLimited);
         return { result: { row, id, name, ok: true }, exitCode: ExitCode.ok };

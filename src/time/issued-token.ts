@@ -12,7 +12,11 @@ const KEPT = 'the stored token, if any, was left as it was';
 export async function keepIssuedToken(ctx: Context, baseUrl: URL, path: string, issued: StoredToken): Promise<void> {
   if (!isTokenShaped(issued.token)) {
     // Not even sent back for revoking: a header with control characters is the very thing to avoid.
-    throw new TridentError(ExitCode.unavailable, 'the time service issued a token trident cannot use: a token is one word of visible characters, at most 4096', { hint: KEPT });
+    throw new TridentError(
+      ExitCode.unavailable,
+      'the time service issued a token trident cannot use: a token is one word of visible characters, at most 4096',
+      { hint: KEPT },
+    );
   }
   const client = await timeClient(ctx, baseUrl, issued.token);
   try {

@@ -91,8 +91,24 @@ export function privacyName(value: unknown): unknown {
 
 /** The fields every normalized project has, in this order (csv and tsv take their columns from it). */
 const PROJECT_FIELDS = [
-  'id', 'name', 'customer_id', 'customer_name', 'description', 'status', 'active', 'billable', 'bill_by', 'privacy',
-  'required_task', 'template', 'rate', 'value_total', 'time_total', 'time_total_seconds', 'date_created', 'date_updated',
+  'id',
+  'name',
+  'customer_id',
+  'customer_name',
+  'description',
+  'status',
+  'active',
+  'billable',
+  'bill_by',
+  'privacy',
+  'required_task',
+  'template',
+  'rate',
+  'value_total',
+  'time_total',
+  'time_total_seconds',
+  'date_created',
+  'date_updated',
 ];
 
 export function normalizeProject(raw: unknown): Project {
@@ -113,7 +129,8 @@ export function normalizeProject(raw: unknown): Project {
   for (const field of PROJECT_FIELDS) project[field] = fields[field] ?? null;
   // Defined, not assigned: a field named "constructor" or "__proto__" is kept as a field like any other.
   for (const [field, value] of Object.entries(fields)) {
-    if (!Object.hasOwn(project, field)) Object.defineProperty(project, field, { value, enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(project, field))
+      Object.defineProperty(project, field, { value, enumerable: true, writable: true, configurable: true });
   }
   return project as Project;
 }

@@ -1,7 +1,11 @@
 // Runs a task per item with at most `concurrency` at a time, and yields the results in the items' order as
 // soon as each is ready (a slow row holds back the printing of later ones, not their requests).
 
-export async function* mapInOrder<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>): AsyncGenerator<R> {
+export async function* mapInOrder<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): AsyncGenerator<R> {
   const results = items.map(() => {
     const settled = deferred<R>();
     // Awaited below in order; this keeps a rejection nobody reached (the consumer stopped early) quiet.

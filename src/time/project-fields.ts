@@ -32,7 +32,7 @@ export function addProjectFieldOptions(command: Command, { nameRequired }: { nam
     .addOption(new Option('--privacy <privacy>', 'who can see the project').choices(['public', 'private']))
     .option('--customer-id <id>', 'customer the project belongs to ("" detaches it)')
     .option('--billable <bool>', `billable ${BOOLEAN_HELP}`)
-    .addOption(new Option('--bill-by <basis>', 'bill by the project rate or each user\'s rate').choices(['project', 'user']))
+    .addOption(new Option('--bill-by <basis>', "bill by the project rate or each user's rate").choices(['project', 'user']))
     .option('--rate <decimal>', 'hourly rate, e.g. 95.50 ("" clears it)')
     .option('--required-task <bool>', `time entries need a task ${BOOLEAN_HELP}`)
     .option('--template <bool>', `the project is a template ${BOOLEAN_HELP}`);
@@ -55,17 +55,21 @@ export function projectForm(flags: ProjectFieldFlags): ProjectForm {
     if (value !== undefined) form[field] = String(parseBoolean(value, flag));
   }
   if (flags.privacy !== undefined) {
-    if (flags.privacy !== 'public' && flags.privacy !== 'private') throw usageError(`invalid --privacy "${flags.privacy}": expected public or private`);
+    if (flags.privacy !== 'public' && flags.privacy !== 'private')
+      throw usageError(`invalid --privacy "${flags.privacy}": expected public or private`);
     form.privacy = flags.privacy === 'public' ? '1' : '2';
   }
-  if (flags.customerId !== undefined) form.customer_id = flags.customerId.trim() === '' ? '' : String(requireId(flags.customerId, '--customer-id'));
+  if (flags.customerId !== undefined)
+    form.customer_id = flags.customerId.trim() === '' ? '' : String(requireId(flags.customerId, '--customer-id'));
   if (flags.billBy !== undefined) {
-    if (flags.billBy !== 'project' && flags.billBy !== 'user') throw usageError(`invalid --bill-by "${flags.billBy}": expected project or user`);
+    if (flags.billBy !== 'project' && flags.billBy !== 'user')
+      throw usageError(`invalid --bill-by "${flags.billBy}": expected project or user`);
     form.bill_by = flags.billBy;
   }
   if (flags.rate !== undefined) {
     const rate = flags.rate.trim();
-    if (rate !== '' && !/^\d+(\.\d+)?$/.test(rate)) throw usageError(`invalid --rate "${flags.rate}": expected a decimal number such as 95.50`);
+    if (rate !== '' && !/^\d+(\.\d+)?$/.test(rate))
+      throw usageError(`invalid --rate "${flags.rate}": expected a decimal number such as 95.50`);
     form.rate = rate;
   }
   return form;

@@ -10,7 +10,12 @@ export interface ReportLine extends ReportEntry {
 }
 
 /** Every line has the same fields in the same order: CSV takes its header from the first one. */
-function line(kind: ReportLine['line'], group: string | null, fields: Partial<ReportEntry> & Pick<ReportEntry, 'time_total' | 'seconds' | 'rate_total'>, records: number | null): ReportLine {
+function line(
+  kind: ReportLine['line'],
+  group: string | null,
+  fields: Partial<ReportEntry> & Pick<ReportEntry, 'time_total' | 'seconds' | 'rate_total'>,
+  records: number | null,
+): ReportLine {
   return {
     line: kind,
     group,

@@ -59,7 +59,12 @@ const text = (value: unknown): string | null =>
 
 /** A decimal amount as text (`95.5`, `"334.25"`), or null when it is none. */
 function decimal(value: unknown): string | null {
-  const written = (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const written =
+    (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint'
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : '';
   return /^-?\d+(\.\d+)?$/.test(written) ? written : null;
 }
 
@@ -119,7 +124,12 @@ export function sumDecimals(values: ReadonlyArray<string | null>): string | null
 
 function total(entries: readonly ReportEntry[]): Total {
   const seconds = entries.reduce((sum, entry) => sum + entry.seconds, 0);
-  return { records: entries.length, seconds, time_total: formatDuration(seconds), rate_total: sumDecimals(entries.map((entry) => entry.rate_total)) };
+  return {
+    records: entries.length,
+    seconds,
+    time_total: formatDuration(seconds),
+    rate_total: sumDecimals(entries.map((entry) => entry.rate_total)),
+  };
 }
 
 function groupKey(entry: ReportEntry, by: GroupBy): string {
@@ -139,7 +149,9 @@ export function buildReport(rows: readonly unknown[], by: GroupBy): Report {
     else groups.set(key, [entry]);
   }
   // Days in calendar order; projects by name, ignoring case.
-  const ordered = [...groups.entries()].sort(([a], [b]) => (by === 'day' ? a.localeCompare(b) : a.localeCompare(b, 'en', { sensitivity: 'base' }) || a.localeCompare(b)));
+  const ordered = [...groups.entries()].sort(([a], [b]) =>
+    by === 'day' ? a.localeCompare(b) : a.localeCompare(b, 'en', { sensitivity: 'base' }) || a.localeCompare(b),
+  );
   return {
     entries,
     groups: ordered.map(([group, members]) => ({ total: { group, ...total(members) }, entries: members })),

@@ -21,7 +21,8 @@ export function loadToken(configDir: string, profile: string, warn?: (message: s
   if (text === undefined) return undefined;
   if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
   const parsed = parseTokenText(text);
-  if (!parsed?.token || !isTokenShaped(parsed.token)) throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
+  if (!parsed?.token || !isTokenShaped(parsed.token))
+    throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
   return {
     token: parsed.token,
     userAgent: parsed.userAgent ?? '',
@@ -43,7 +44,11 @@ export function readTokenFile(path: string): { token: string; userAgent?: string
   assertTrustedFile(path, 'token file', 'follow');
   const parsed = parseTokenText(text);
   const token = parsed ? parsed.token : text.trim();
-  if (!token || !isTokenShaped(token)) throw usageError(`${path} does not hold a token`, 'the file should contain the token alone, or be a file written by trident time login');
+  if (!token || !isTokenShaped(token))
+    throw usageError(
+      `${path} does not hold a token`,
+      'the file should contain the token alone, or be a file written by trident time login',
+    );
   return { token, userAgent: parsed?.userAgent || undefined };
 }
 
@@ -63,9 +68,13 @@ function readTokenText<T extends string | undefined>(path: string, read: () => T
     return read();
   } catch (error) {
     if (error instanceof TridentError) throw error;
-    throw new TridentError(ExitCode.auth, `cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      hint: 'check --token-file, or log in again: trident time login',
-    });
+    throw new TridentError(
+      ExitCode.auth,
+      `cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      {
+        hint: 'check --token-file, or log in again: trident time login',
+      },
+    );
   }
 }
 

@@ -31,7 +31,13 @@ function keysArgs(command: Command, run: RunContext): string[] {
   switch (command.verb) {
     case 'generate':
     case 'create':
-      return [command.verb, '--name', command.name, ...(command.out ? ['--out', join(run.client.outDir, `${run.label}.pem`)] : []), ...JSON_OUT];
+      return [
+        command.verb,
+        '--name',
+        command.name,
+        ...(command.out ? ['--out', join(run.client.outDir, `${run.label}.pem`)] : []),
+        ...JSON_OUT,
+      ];
     case 'rotate':
       return rotateArgs(command, run);
     case 'resume':

@@ -28,13 +28,21 @@ function rotationClaims(report: RotationReport): Claim[] {
   const claims: Claim[] = [];
   if (report.outcome === 'rotated' && newId !== undefined) {
     claims.push({ kind: 'exists', id: newId, why: 'reported rotated to it' }, { kind: 'profile', id: newId, why: 'reported rotated' });
-    claims.push(report.old_key_deleted ? { kind: 'deleted', id: oldId, why: 'reported the old key deleted' } : { kind: 'exists', id: oldId, why: 'reported rotated, the old key kept' });
+    claims.push(
+      report.old_key_deleted
+        ? { kind: 'deleted', id: oldId, why: 'reported the old key deleted' }
+        : { kind: 'exists', id: oldId, why: 'reported rotated, the old key kept' },
+    );
   } else if (report.outcome === 'aborted' || report.outcome === 'rolled back') {
-    claims.push({ kind: 'exists', id: oldId, why: `reported ${report.outcome}` }, { kind: 'profile', id: oldId, why: `reported ${report.outcome}` });
+    claims.push(
+      { kind: 'exists', id: oldId, why: `reported ${report.outcome}` },
+      { kind: 'profile', id: oldId, why: `reported ${report.outcome}` },
+    );
     if (newId !== undefined) claims.push({ kind: 'deleted', id: newId, why: `reported ${report.outcome}, the new key deleted` });
   }
   for (const step of report.steps) {
-    for (const id of [...(step.step === 'delete-new' ? (step.api_keys ?? []) : []), ...(step.deleted ?? [])]) claims.push({ kind: 'deleted', id, why: `reported step ${step.step} deleted it` });
+    for (const id of [...(step.step === 'delete-new' ? (step.api_keys ?? []) : []), ...(step.deleted ?? [])])
+      claims.push({ kind: 'deleted', id, why: `reported step ${step.step} deleted it` });
   }
   return claims;
 }
@@ -47,7 +55,8 @@ export function claimsOf(record: ProcessRecord): Claim[] {
     return [];
   }
   if (!isObject(report)) return [];
-  if (typeof report.outcome === 'string' && isObject(report.old_key) && Array.isArray(report.steps)) return rotationClaims(report as unknown as RotationReport);
+  if (typeof report.outcome === 'string' && isObject(report.old_key) && Array.isArray(report.steps))
+    return rotationClaims(report as unknown as RotationReport);
   if (record.finished.exitCode === 0 && typeof report.api_key === 'string') {
     const file = typeof report.private_key_file === 'string' ? report.private_key_file : undefined;
     return [{ kind: 'made', id: report.api_key, ...(file ? { file } : {}) }];

@@ -8,7 +8,15 @@ const PEM = (id: string) => `public half of ${id}`;
 
 function client(index: number, held: string[], extra: Partial<ClientState> = {}): ClientState {
   const initialKeyId = `first-${index}`;
-  return { index, initialKeyId, hooks: false, held: held.map(PEM), profile: { keyId: initialKeyId, filePublicKey: PEM(initialKeyId) }, journalsLeft: [], ...extra };
+  return {
+    index,
+    initialKeyId,
+    hooks: false,
+    held: held.map(PEM),
+    profile: { keyId: initialKeyId, filePublicKey: PEM(initialKeyId) },
+    journalsLeft: [],
+    ...extra,
+  };
 }
 
 function observation(events: KeyEvent[], clients: ClientState[], processes: ProcessRecord[] = []): Observation {
@@ -51,7 +59,7 @@ describe('checkInvariants', () => {
     expect(checkInvariants(observation(events, [client(0, ['first-0', 'k2']), client(1, ['first-1'])]))).toEqual([]);
   });
 
-  it("(a): a key its client does not hold, even when another client holds it; unless reported unknown to its client", () => {
+  it('(a): a key its client does not hold, even when another client holds it; unless reported unknown to its client', () => {
     const events = [event('generate', 'k1', 'first-0')];
     const found = checkInvariants(observation(events, [client(0, ['first-0']), client(1, ['first-1', 'k1'])]));
     expect(found).toEqual([{ invariant: 'a', message: expect.stringContaining('only client 1 does'), keys: ['k1'] }]);

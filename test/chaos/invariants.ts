@@ -9,7 +9,7 @@ export const INVARIANTS = {
   a: 'every key on the service is held by its client (a private key file on its disk) or was reported to it as an unknown outcome',
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
-  d: 'after the final settle the profile (and the application) uses a key that exists, its private half in the profile\'s file',
+  d: "after the final settle the profile (and the application) uses a key that exists, its private half in the profile's file",
   settle: 'the final settle leaves no rotation journal',
   harness: 'every process ends within its time bound',
 } as const;
@@ -44,7 +44,9 @@ function everyKeyHeld(observation: Observation, lineage: Lineage): Violation[] {
     }
     if (pem !== undefined && observation.clients[owner]!.held.includes(pem)) continue;
     if (unknownLines(observation, owner).some((line) => line.includes(id))) continue;
-    const elsewhere = observation.clients.filter((client) => client.index !== owner && pem !== undefined && client.held.includes(pem)).map((client) => `client ${client.index}`);
+    const elsewhere = observation.clients
+      .filter((client) => client.index !== owner && pem !== undefined && client.held.includes(pem))
+      .map((client) => `client ${client.index}`);
     violations.push({
       invariant: 'a',
       message: `${lineage.describe(id)} is on the service, but client ${owner} holds no private half of it (${elsewhere.length > 0 ? `only ${elsewhere.join(', ')} does` : 'nobody does'}) and was never told its outcome is unknown`,
@@ -56,7 +58,9 @@ function everyKeyHeld(observation: Observation, lineage: Lineage): Violation[] {
 
 /** The processes that were running when event `index` happened. */
 function runningAt(observation: Observation, index: number, client: number | undefined): string[] {
-  return observation.processes.filter((record) => record.client === client && record.eventsAtStart <= index && index < record.eventsAtExit).map((record) => record.label);
+  return observation.processes
+    .filter((record) => record.client === client && record.eventsAtStart <= index && index < record.eventsAtExit)
+    .map((record) => record.label);
 }
 
 function noForeignDeletes(observation: Observation, lineage: Lineage): Violation[] {
@@ -78,28 +82,37 @@ function noForeignDeletes(observation: Observation, lineage: Lineage): Violation
 
 /** Other processes of the same client that ran at the same time: its profile at exit is theirs too. */
 const overlapped = (observation: Observation, record: ProcessRecord) =>
-  observation.processes.some((other) => other !== record && other.client === record.client && other.startedMs < record.endedMs && record.startedMs < other.endedMs);
+  observation.processes.some(
+    (other) => other !== record && other.client === record.client && other.startedMs < record.endedMs && record.startedMs < other.endedMs,
+  );
 
 function falseClaim(observation: Observation, lineage: Lineage, record: ProcessRecord, claim: Claim): string | undefined {
   const { id } = claim;
   switch (claim.kind) {
     case 'made': {
-      if (!lineage.existedAfter(id, record.eventsAtExit)) return `reported it made ${lineage.describe(id)}, which did not exist when it ended`;
+      if (!lineage.existedAfter(id, record.eventsAtExit))
+        return `reported it made ${lineage.describe(id)}, which did not exist when it ended`;
       const deletion = lineage.deletion(id);
-      if (deletion && deletion.by !== record.client) return `reported it made ${lineage.describe(id)}, which client ${deletion.by ?? '?'} deleted later`;
+      if (deletion && deletion.by !== record.client)
+        return `reported it made ${lineage.describe(id)}, which client ${deletion.by ?? '?'} deleted later`;
       if (!deletion && !lineage.aliveAtEnd(id)) return `reported it made ${lineage.describe(id)}, which is gone`;
-      if (claim.file !== undefined && record.reportedFiles[claim.file] !== observation.publicKeys[id]) return `reported the private half of ${lineage.describe(id)} in ${claim.file}, which did not hold it when it ended`;
+      if (claim.file !== undefined && record.reportedFiles[claim.file] !== observation.publicKeys[id])
+        return `reported the private half of ${lineage.describe(id)} in ${claim.file}, which did not hold it when it ended`;
       return undefined;
     }
     case 'exists':
-      return lineage.existedAfter(id, record.eventsAtExit) ? undefined : `${claim.why}, but ${lineage.describe(id)} did not exist when it ended`;
+      return lineage.existedAfter(id, record.eventsAtExit)
+        ? undefined
+        : `${claim.why}, but ${lineage.describe(id)} did not exist when it ended`;
     case 'deleted':
       return lineage.aliveAtEnd(id) ? `${claim.why}, but ${lineage.describe(id)} still exists` : undefined;
     case 'profile': {
       if (overlapped(observation, record)) return undefined;
       const profile = record.profileAtExit;
-      if (profile.keyId !== id) return `${claim.why} to ${lineage.describe(id)}, but the profile used key ${profile.keyId ?? '(none)'} when it ended`;
-      if (profile.filePublicKey === undefined || profile.filePublicKey !== observation.publicKeys[id]) return `${claim.why}, but the profile's file ${profile.privateKeyFile ?? '(none)'} did not hold ${lineage.describe(id)} when it ended`;
+      if (profile.keyId !== id)
+        return `${claim.why} to ${lineage.describe(id)}, but the profile used key ${profile.keyId ?? '(none)'} when it ended`;
+      if (profile.filePublicKey === undefined || profile.filePublicKey !== observation.publicKeys[id])
+        return `${claim.why}, but the profile's file ${profile.privateKeyFile ?? '(none)'} did not hold ${lineage.describe(id)} when it ended`;
       return undefined;
     }
   }
@@ -120,16 +133,24 @@ function workingKeyAfterSettle(observation: Observation, lineage: Lineage): Viol
   const violations: Violation[] = [];
   for (const client of observation.clients) {
     const { keyId, filePublicKey, privateKeyFile } = client.profile;
-    const problem = (message: string, ...keys: string[]) => violations.push({ invariant: 'd', message: `client ${client.index}: ${message}`, keys });
+    const problem = (message: string, ...keys: string[]) =>
+      violations.push({ invariant: 'd', message: `client ${client.index}: ${message}`, keys });
     if (keyId === undefined) {
       problem('the profile names no key');
       continue;
     }
     if (!lineage.aliveAtEnd(keyId)) problem(`the profile uses ${lineage.describe(keyId)}, which does not exist`, keyId);
-    else if (filePublicKey !== observation.publicKeys[keyId]) problem(`the profile's file ${privateKeyFile ?? '(none)'} does not hold ${lineage.describe(keyId)}`, keyId);
+    else if (filePublicKey !== observation.publicKeys[keyId])
+      problem(`the profile's file ${privateKeyFile ?? '(none)'} does not hold ${lineage.describe(keyId)}`, keyId);
     if (!client.app) continue;
-    if (client.app.keyId !== keyId) problem(`the application uses ${lineage.describe(client.app.keyId)}, the profile ${lineage.describe(keyId)}`, client.app.keyId, keyId);
-    else if (client.app.publicKey !== observation.publicKeys[keyId]) problem(`the application's private key is not that of ${lineage.describe(keyId)}`, keyId);
+    if (client.app.keyId !== keyId)
+      problem(
+        `the application uses ${lineage.describe(client.app.keyId)}, the profile ${lineage.describe(keyId)}`,
+        client.app.keyId,
+        keyId,
+      );
+    else if (client.app.publicKey !== observation.publicKeys[keyId])
+      problem(`the application's private key is not that of ${lineage.describe(keyId)}`, keyId);
   }
   return violations;
 }
@@ -138,7 +159,13 @@ export function checkInvariants(observation: Observation): Violation[] {
   const lineage = new Lineage(observation);
   return [
     ...observation.harness.map((message): Violation => ({ invariant: 'harness', message, keys: [] })),
-    ...observation.clients.filter((client) => client.journalsLeft.length > 0).map((client): Violation => ({ invariant: 'settle', message: `client ${client.index} still has ${client.journalsLeft.join(', ')}`, keys: [] })),
+    ...observation.clients
+      .filter((client) => client.journalsLeft.length > 0)
+      .map((client): Violation => ({
+        invariant: 'settle',
+        message: `client ${client.index} still has ${client.journalsLeft.join(', ')}`,
+        keys: [],
+      })),
     ...everyKeyHeld(observation, lineage),
     ...noForeignDeletes(observation, lineage),
     ...reportsTrue(observation, lineage),

@@ -32,7 +32,9 @@ export class Lineage {
   /** The key existed once the first `eventCount` events had happened. */
   existedAfter(id: string, eventCount: number): boolean {
     const events = this.observation.events.slice(0, eventCount);
-    const made = this.observation.clients.some((client) => client.initialKeyId === id) || events.some((event) => event.type !== 'delete' && event.id === id);
+    const made =
+      this.observation.clients.some((client) => client.initialKeyId === id) ||
+      events.some((event) => event.type !== 'delete' && event.id === id);
     return made && !events.some((event) => event.type === 'delete' && event.id === id);
   }
 

@@ -22,11 +22,17 @@ function parse(argv: string[]): Options {
     const [flag, text] = [argv[index]!, argv[index + 1]];
     if (!FLAGS.includes(flag)) throw new Error(`unknown option "${flag}" (options: ${FLAGS.map((known) => `${known} N`).join(', ')})`);
     const number = Number(text);
-    if (text === undefined || !Number.isSafeInteger(number) || number < 0) throw new Error(`${flag} needs a whole number, not "${text ?? ''}"`);
+    if (text === undefined || !Number.isSafeInteger(number) || number < 0)
+      throw new Error(`${flag} needs a whole number, not "${text ?? ''}"`);
     given.set(flag, number);
   }
   const seed = given.get('--seed');
-  return { runs: given.get('--runs') ?? 100, from: given.get('--from') ?? randomInt(2 ** 31), ...(seed === undefined ? {} : { seed }), jobs: Math.max(1, given.get('--jobs') ?? 2) };
+  return {
+    runs: given.get('--runs') ?? 100,
+    from: given.get('--from') ?? randomInt(2 ** 31),
+    ...(seed === undefined ? {} : { seed }),
+    jobs: Math.max(1, given.get('--jobs') ?? 2),
+  };
 }
 
 async function replay(seed: number): Promise<number> {

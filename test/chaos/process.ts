@@ -35,7 +35,12 @@ function killSafely(pid: number, signal: NodeJS.Signals): void {
 
 export function runTrident({ argv, configDir, cwd, interruption }: Started): Promise<Finished> {
   const crash = interruption?.kind === 'checkpoint' ? { [CRASH_ENV]: interruption.point } : {};
-  const child = spawn(process.execPath, [BIN, ...argv], { cwd, env: childEnv({ configDir, env: crash }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...argv], {
+    cwd,
+    env: childEnv({ configDir, env: crash }),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const pid = child.pid!;
   let stdout = '';
   let stderr = '';

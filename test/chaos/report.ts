@@ -5,7 +5,12 @@ import type { Observation, ProcessRecord } from './observation.js';
 
 const TAIL = 1500;
 const tail = (text: string) => (text.length > TAIL ? `…${text.slice(-TAIL)}` : text);
-const indent = (text: string, by: string) => text.trimEnd().split('\n').map((line) => `${by}${line}`).join('\n');
+const indent = (text: string, by: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `${by}${line}`)
+    .join('\n');
 
 /** A JSON report on one line (the tail then keeps most of it); any other output as it is. */
 function compact(stdout: string): string {
@@ -17,7 +22,9 @@ function compact(stdout: string): string {
 }
 
 const eventsSeen = (record: ProcessRecord) =>
-  record.eventsAtExit > record.eventsAtStart ? `events #${record.eventsAtStart}-#${record.eventsAtExit - 1} while it ran` : 'no event while it ran';
+  record.eventsAtExit > record.eventsAtStart
+    ? `events #${record.eventsAtStart}-#${record.eventsAtExit - 1} while it ran`
+    : 'no event while it ran';
 
 export const replayCommand = (seed: number) => `npm run chaos -- --seed ${seed}`;
 
@@ -51,18 +58,23 @@ export function formatReport(observation: Observation, violations: Violation[]):
     `clients' first keys: ${observation.clients.map((client) => `client ${client.index} ${client.initialKeyId}`).join(', ')}`,
     '',
     'sandbox events:',
-    ...observation.events.map((event, index) => `  #${index} ${event.type} ${event.id} "${event.name}" signed by ${event.signer}${owner(event.signer) === undefined ? '' : ` (client ${owner(event.signer)}'s first key)`}`),
+    ...observation.events.map(
+      (event, index) =>
+        `  #${index} ${event.type} ${event.id} "${event.name}" signed by ${event.signer}${owner(event.signer) === undefined ? '' : ` (client ${owner(event.signer)}'s first key)`}`,
+    ),
     `alive at the end: ${observation.alive.join(', ')}`,
     '',
     'processes:',
-    ...[...observation.processes].sort((a, b) => a.startedMs - b.startedMs).map((record) =>
-      [
-        `  ${record.label} (client ${record.client}, ${eventsSeen(record)}): trident ${shorten(record.argv.join(' '))}`,
-        `    ${ended(record)}`,
-        ...(record.finished.stdout ? [`    stdout:\n${indent(shorten(tail(compact(record.finished.stdout))), '      ')}`] : []),
-        ...(record.finished.stderr ? [`    stderr:\n${indent(shorten(tail(record.finished.stderr)), '      ')}`] : []),
-      ].join('\n'),
-    ),
+    ...[...observation.processes]
+      .sort((a, b) => a.startedMs - b.startedMs)
+      .map((record) =>
+        [
+          `  ${record.label} (client ${record.client}, ${eventsSeen(record)}): trident ${shorten(record.argv.join(' '))}`,
+          `    ${ended(record)}`,
+          ...(record.finished.stdout ? [`    stdout:\n${indent(shorten(tail(compact(record.finished.stdout))), '      ')}`] : []),
+          ...(record.finished.stderr ? [`    stderr:\n${indent(shorten(tail(record.finished.stderr)), '      ')}`] : []),
+        ].join('\n'),
+      ),
   ];
   return lines.join('\n');
 }

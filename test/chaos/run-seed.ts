@@ -26,9 +26,20 @@ export async function runSeed(seed: number, keep: Keep = 'failing'): Promise<See
     observation = await runSchedule(schedule);
   } catch (error) {
     const message = `the schedule did not run: ${(error as Error).stack ?? String(error)}`;
-    return { seed, violations: [{ invariant: 'harness', message, keys: [] }], report: `chaos seed ${seed}: ${message}\nschedule: ${JSON.stringify(schedule)}`, ms: Math.round(performance.now() - start) };
+    return {
+      seed,
+      violations: [{ invariant: 'harness', message, keys: [] }],
+      report: `chaos seed ${seed}: ${message}\nschedule: ${JSON.stringify(schedule)}`,
+      ms: Math.round(performance.now() - start),
+    };
   }
   const violations = checkInvariants(observation);
   if (keep === 'none' || (keep === 'failing' && violations.length === 0)) rmSync(observation.workDir, { recursive: true, force: true });
-  return { seed, violations, report: violations.length > 0 ? formatReport(observation, violations) : '', ms: Math.round(performance.now() - start), observation };
+  return {
+    seed,
+    violations,
+    report: violations.length > 0 ? formatReport(observation, violations) : '',
+    ms: Math.round(performance.now() - start),
+    observation,
+  };
 }

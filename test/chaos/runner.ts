@@ -70,7 +70,8 @@ class ScheduleRun {
       this.clients.flatMap((client) => (client.app ? [client.app.dir] : [])),
       PROCESS_BOUND_MS,
     );
-    if (killed.length > 0) this.harness.push(`hook processes ${killed.join(', ')} still ran ${PROCESS_BOUND_MS} ms ${when} and were killed`);
+    if (killed.length > 0)
+      this.harness.push(`hook processes ${killed.join(', ')} still ran ${PROCESS_BOUND_MS} ms ${when} and were killed`);
   }
 
   /** --resume or --abort until no journal is left (bounded), then keys list, which settles pending records. */
@@ -105,7 +106,12 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           const client = clients[planned.client]!;
           const label = `step${s + 1}.run${r + 1}`;
           if (planned.interruption?.kind === 'in-hook') armHookKill(client, true);
-          const argv = tridentArgs(planned.command, { client, label, impatient: step.fault?.kind === 'late', ...(planned.interruption ? { interruption: planned.interruption } : {}) });
+          const argv = tridentArgs(planned.command, {
+            client,
+            label,
+            impatient: step.fault?.kind === 'late',
+            ...(planned.interruption ? { interruption: planned.interruption } : {}),
+          });
           await run.launch(label, client, argv, planned.interruption);
         }),
       );
@@ -114,7 +120,8 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
       await run.hooksGone(`after step ${s + 1}`);
     }
     // A key minted late lands before anything is settled or checked.
-    if (!(await idleWithin(sandbox, PROCESS_BOUND_MS))) run.harness.push(`the sandbox still handled requests ${PROCESS_BOUND_MS} ms after the last step`);
+    if (!(await idleWithin(sandbox, PROCESS_BOUND_MS)))
+      run.harness.push(`the sandbox still handled requests ${PROCESS_BOUND_MS} ms after the last step`);
     for (const client of clients) armHookKill(client, false);
     for (const client of clients) await run.settle(client, schedule.clients[client.index]!.settle);
 

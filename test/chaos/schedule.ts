@@ -67,7 +67,23 @@ export const LATE_MS = 2500;
 // Checkpoint names of the test build. Kept here rather than imported, so that a seed draws the same schedule
 // whatever the code under test calls its steps (a name it no longer has only means no crash).
 const MINT_POINTS = ['pending', 'answered', 'stored'] as const;
-const ROTATION_POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted', 'rolling-back-app', 'rolling-back'] as const;
+const ROTATION_POINTS = [
+  'minting',
+  'pending',
+  'answered',
+  'stored',
+  'switching',
+  'switched',
+  'verified',
+  'deploying',
+  'deployed',
+  'verifying-app',
+  'app-verified',
+  'deleting-old',
+  'old-deleted',
+  'rolling-back-app',
+  'rolling-back',
+] as const;
 
 // Few names, so that clients collide on them: the race this harness is after.
 const KEY_NAMES = ['alpha', 'beta'] as const;
@@ -100,7 +116,12 @@ function interruption(random: Rng, command: Command, hooks: boolean): Interrupti
   const kind = weighted(random, { signal: 60, checkpoint: 25, 'in-hook': hooks && rotating ? 15 : 0 });
   if (kind === 'checkpoint') return { kind, point: random.pick(rotating ? ROTATION_POINTS : MINT_POINTS) };
   if (kind === 'in-hook') return { kind, step: weighted(random, { deploy: 45, verify: 45, rollback: 10 }) };
-  return { kind: 'signal', signal: weighted(random, { SIGKILL: 50, SIGTERM: 30, SIGHUP: 20 }), afterMs: random.int(30, 1000), to: random.chance(0.3) ? 'group' : 'trident' };
+  return {
+    kind: 'signal',
+    signal: weighted(random, { SIGKILL: 50, SIGTERM: 30, SIGHUP: 20 }),
+    afterMs: random.int(30, 1000),
+    to: random.chance(0.3) ? 'group' : 'trident',
+  };
 }
 
 function fault(random: Rng): FaultPlan | undefined {

@@ -9,7 +9,9 @@ import { envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } fr
 
 const services = useServices(['keys', 'time', 'catalog']);
 
-function received(server: { requests: Array<{ method: string; path: string; query: string; headers: Record<string, unknown>; body: string }> }) {
+function received(server: {
+  requests: Array<{ method: string; path: string; query: string; headers: Record<string, unknown>; body: string }>;
+}) {
   const start = server.requests.length;
   return () => server.requests.slice(start);
 }
@@ -31,7 +33,10 @@ describe('trident api keys', () => {
     const input = join(dir, '..', 'body.json');
     writeFileSync(input, JSON.stringify({ name: 'made-by-api', public_key: services.keys.bootstrap.publicKeyPem, scopes: ['read'] }));
     const sent = received(services.keys.server);
-    const result = await trident(['api', 'keys', '/api_keys', '--input', input, '--jq', '.api_key.api_key'], { env: envFor.keys(services), configDir: dir });
+    const result = await trident(['api', 'keys', '/api_keys', '--input', input, '--jq', '.api_key.api_key'], {
+      env: envFor.keys(services),
+      configDir: dir,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const made = services.keys.control.listKeys().find((key) => key.name === 'made-by-api');
     expect(made).toBeDefined();
@@ -84,13 +89,18 @@ describe('trident api keys', () => {
     const sent = requestsFrom(services.keys.server);
     const result = await trident(['api', 'keys', '/api_keys', '--input', '/dev/zero'], { env: envFor.keys(services) });
     expect(result.exitCode).toBe(2);
-    expect(errorOf(result)).toEqual({ message: '--input /dev/zero is larger than 8 MiB: not read', hint: 'a request body is not that big: check the file' });
+    expect(errorOf(result)).toEqual({
+      message: '--input /dev/zero is larger than 8 MiB: not read',
+      hint: 'a request body is not that big: check the file',
+    });
     expect(result.ms).toBeLessThan(20_000);
     expect(sent()).toEqual([]);
   });
 
   it('refuses http:// to another host, as the keys group does (exit 2, nothing sent)', async () => {
-    const result = await trident(['api', 'keys', '/api_keys'], { env: { ...envFor.keys(services), TRIDENT_KEYS_URL: 'http://keys.example.test/trade-api/v2' } });
+    const result = await trident(['api', 'keys', '/api_keys'], {
+      env: { ...envFor.keys(services), TRIDENT_KEYS_URL: 'http://keys.example.test/trade-api/v2' },
+    });
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).message).toBe('refusing to send credentials in clear text to http://keys.example.test (TRIDENT_KEYS_URL)');
   });
@@ -105,8 +115,14 @@ describe('trident api on a terminal', () => {
 
   itWithTools(['script'], 'shows control, bidi and zero-width characters of an answer escaped; JSON stays the same JSON', async () => {
     const json = { status: 'ok-\u202egnp.exe', note: 'csi \u009b2J zw\u200b', line: 'a\u2028b' };
-    services.catalog.server.faults.add({ path: '/healthz', fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify(json) } });
-    services.catalog.server.faults.add({ path: '/plain', fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'title \u001b]0;owned\u0007 \u202eevil\nnext line' } });
+    services.catalog.server.faults.add({
+      path: '/healthz',
+      fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify(json) },
+    });
+    services.catalog.server.faults.add({
+      path: '/plain',
+      fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'title \u001b]0;owned\u0007 \u202eevil\nnext line' },
+    });
     const started = performance.now();
     const pretty = inTerminal(['api', 'catalog', '/healthz'], { env: envFor.catalog(services) });
     expect(await pretty.exitCode()).toBe(0);
@@ -118,7 +134,10 @@ describe('trident api on a terminal', () => {
     expect(await plain.exitCode()).toBe(0);
     expect(plain.screen().replace(/\r/g, '')).toBe('title \\x1b]0;owned\\x07 \\u202eevil\nnext line\n');
     // Piped, the body is as it came.
-    services.catalog.server.faults.add({ path: '/plain', fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'a\u202eb' } });
+    services.catalog.server.faults.add({
+      path: '/plain',
+      fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'a\u202eb' },
+    });
     expect((await trident(['api', 'catalog', '/plain'], { env: envFor.catalog(services) })).stdout).toBe('a\u202eb');
   });
 });
@@ -126,7 +145,9 @@ describe('trident api on a terminal', () => {
 describe('trident api time', () => {
   it('sends the token with the stable User-Agent, and -f as a form body', async () => {
     const sent = received(services.time.server);
-    const result = await trident(['api', 'time', '/projects', '-f', 'name=Made by api', '--jq', '.data.name'], { env: envFor.time(services) });
+    const result = await trident(['api', 'time', '/projects', '-f', 'name=Made by api', '--jq', '.data.name'], {
+      env: envFor.time(services),
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe('Made by api\n');
     const [request, ...more] = sent();
@@ -148,7 +169,20 @@ describe('trident api time', () => {
 describe('trident api catalog', () => {
   it('GETs with the query, fields of a GET joining it; --jq filters the answer', async () => {
     const sent = received(services.catalog.server);
-    const result = await trident(['api', 'catalog', '/products?limit=1', '-X', 'GET', '-f', 'offset=1', '--jq', '[(.items[].canonical_product_id | type), .meta.offset]'], { env: envFor.catalog(services) });
+    const result = await trident(
+      [
+        'api',
+        'catalog',
+        '/products?limit=1',
+        '-X',
+        'GET',
+        '-f',
+        'offset=1',
+        '--jq',
+        '[(.items[].canonical_product_id | type), .meta.offset]',
+      ],
+      { env: envFor.catalog(services) },
+    );
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe('["string",1]\n');
     expect(sent().map((request) => `${request.method} ${request.path}${request.query}`)).toEqual(['GET /products?limit=1&offset=1']);
@@ -158,11 +192,17 @@ describe('trident api catalog', () => {
     const catalogSent = requestsFrom(services.catalog.server);
     const keysSent = requestsFrom(services.keys.server);
     const paths = ['/a\\..\\..\\..\\x', '/a/..%2f..%2f..%2fx', '/a/%2e%2e%5c%2e%2e%5cx', '/a\\..\\..\\api_keys'];
-    for (const [service, env] of [['catalog', { TRIDENT_CATALOG_URL: `${services.catalog.url}/catalog/v1` }], ['keys', envFor.keys(services)]] as const) {
+    for (const [service, env] of [
+      ['catalog', { TRIDENT_CATALOG_URL: `${services.catalog.url}/catalog/v1` }],
+      ['keys', envFor.keys(services)],
+    ] as const) {
       for (const path of paths) {
         const result = await trident(['api', service, path], { env });
         expect(result.exitCode, `${service} ${path}: ${result.stderr}`).toBe(2);
-        expect(errorOf(result)).toEqual({ message: `invalid path "${path}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`, hint: 'separate segments with "/"' });
+        expect(errorOf(result)).toEqual({
+          message: `invalid path "${path}": "\\", "%2f" and "%5c" are refused: they can lead out of the service's base path`,
+          hint: 'separate segments with "/"',
+        });
         expect(result.ms).toBeLessThan(10_000);
       }
     }
@@ -171,11 +211,16 @@ describe('trident api catalog', () => {
   });
 
   it('a 3xx is exit 8 naming where it points, and is not followed', async () => {
-    services.catalog.server.faults.add({ path: '/moved', fault: { kind: 'status', status: 301, headers: { location: 'http://elsewhere.test/x' } } });
+    services.catalog.server.faults.add({
+      path: '/moved',
+      fault: { kind: 'status', status: 301, headers: { location: 'http://elsewhere.test/x' } },
+    });
     const sent = requestsFrom(services.catalog.server);
     const result = await trident(['api', 'catalog', '/moved'], { env: envFor.catalog(services) });
     expect(result.exitCode).toBe(8);
-    expect(errorOf(result).message).toBe('catalog service answered 301 (a redirect to http://elsewhere.test/x), which trident does not follow');
+    expect(errorOf(result).message).toBe(
+      'catalog service answered 301 (a redirect to http://elsewhere.test/x), which trident does not follow',
+    );
     expect(sent()).toEqual(['GET /moved']);
   });
 });

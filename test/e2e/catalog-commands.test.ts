@@ -41,7 +41,11 @@ describe('single answers are the service object as it came', () => {
 
   it('count, with the normalized stores and regions the service echoes', async () => {
     expect(await json(['count'])).toEqual({ products_count: 2, stores: null, regions: null });
-    expect(await json(['count', '--store', 'chizhik', '--region', 'moscow'])).toEqual({ products_count: 1, stores: ['chizhik'], regions: ['moscow'] });
+    expect(await json(['count', '--store', 'chizhik', '--region', 'moscow'])).toEqual({
+      products_count: 1,
+      stores: ['chizhik'],
+      regions: ['moscow'],
+    });
     expect(await json(['count', '--region', 'spb'])).toEqual({ products_count: 0, stores: null, regions: ['spb'] });
     expect(await json(['count', '--store', ' FixPrice ', '--store', 'chizhik', '--store', 'fixprice'])).toEqual({
       products_count: 2,
@@ -69,11 +73,21 @@ describe('single answers are the service object as it came', () => {
       regions: ['moscow', 'saint petersburg'],
     });
     const tsv = await catalog(['common-count', '--scope', 'stores', '--store', 'fixprice']);
-    expect(tsv.stdout).toBe('scope\tcommon_products_count\trequired_stores\trequired_regions\tstores\tregions\nstores\t2\t1\t\tfixprice\t\n');
+    expect(tsv.stdout).toBe(
+      'scope\tcommon_products_count\trequired_stores\trequired_regions\tstores\tregions\nstores\t2\t1\t\tfixprice\t\n',
+    );
   });
 
   it('dynamics: the 1d and 6h worked examples', async () => {
-    const daily = await json<{ dates: string[]; values: unknown[]; meta: Record<string, unknown> }>([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z']);
+    const daily = await json<{ dates: string[]; values: unknown[]; meta: Record<string, unknown> }>([
+      ...DYNAMICS,
+      '--interval',
+      '1d',
+      '--from',
+      '2026-02-01',
+      '--to',
+      '2026-02-03T23:59:59Z',
+    ]);
     expect(daily).toEqual({
       dates: ['2026-02-01T00:00:00Z', '2026-02-02T00:00:00Z', '2026-02-03T00:00:00Z'],
       values: [90, null, 80],
@@ -87,7 +101,15 @@ describe('single answers are the service object as it came', () => {
         date_to: '2026-02-03T23:59:59Z',
       },
     });
-    const sixHours = await json<{ dates: string[]; values: unknown[] }>([...DYNAMICS, '--interval', '6h', '--from', '2026-02-01T03:00:00+03:00', '--to', '2026-02-01T20:00:00Z']);
+    const sixHours = await json<{ dates: string[]; values: unknown[] }>([
+      ...DYNAMICS,
+      '--interval',
+      '6h',
+      '--from',
+      '2026-02-01T03:00:00+03:00',
+      '--to',
+      '2026-02-01T20:00:00Z',
+    ]);
     expect(sixHours.dates).toEqual(['2026-02-01T00:00:00Z', '2026-02-01T06:00:00Z', '2026-02-01T12:00:00Z', '2026-02-01T18:00:00Z']);
     expect(sixHours.values).toEqual([null, 100, 90, null]);
     const sent = sandbox.server.requests.at(-1)!;
@@ -103,7 +125,18 @@ describe('single answers are the service object as it came', () => {
   });
 
   it('dynamics --chart draws the gap as blank columns, with the field, unit and dates', async () => {
-    const result = await catalog([...DYNAMICS, '--interval', '6h', '--from', '2026-02-01T03:00:00+03:00', '--to', '2026-02-01T20:00:00Z', '--chart', '-o', 'table']);
+    const result = await catalog([
+      ...DYNAMICS,
+      '--interval',
+      '6h',
+      '--from',
+      '2026-02-01T03:00:00+03:00',
+      '--to',
+      '2026-02-01T20:00:00Z',
+      '--chart',
+      '-o',
+      'table',
+    ]);
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('price (RUB) every 6h, fixprice fp-1');
@@ -117,7 +150,18 @@ describe('single answers are the service object as it came', () => {
   });
 
   it('dynamics --chart with -o json prints the answer and says the chart is ignored', async () => {
-    const result = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '--chart', '-o', 'json']);
+    const result = await catalog([
+      ...DYNAMICS,
+      '--interval',
+      '1d',
+      '--from',
+      '2026-02-01',
+      '--to',
+      '2026-02-03T23:59:59Z',
+      '--chart',
+      '-o',
+      'json',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ values: [90, null, 80] });
     expect(result.stderr).toBe('--chart ignored: charts are drawn only with -o table, and the output is json\n');
@@ -147,7 +191,9 @@ describe('lists are their items', () => {
     expect((await items<unknown[]>(['products', '--price-min', '50', '--price-max', '85'])).length).toBe(1);
     expect((await items<unknown[]>(['products', '--category', '11', '--settlement', '1'])).length).toBe(2);
     expect((await items<unknown[]>(['products', '--settlement', '2'])).length).toBe(0);
-    expect((await items<Array<{ canonical_product_id: string }>>(['products', '--sort', 'price_asc']))[0]!.canonical_product_id).toBe(PROD_2);
+    expect((await items<Array<{ canonical_product_id: string }>>(['products', '--sort', 'price_asc']))[0]!.canonical_product_id).toBe(
+      PROD_2,
+    );
     const query = new URLSearchParams(sandbox.server.requests.at(-1)!.query);
     expect(query.get('sort')).toBe('price_asc');
     await json(['products', '--search', 'milk', '--store', 'fixprice', '--limit', '5', '--offset', '0']);
@@ -171,20 +217,29 @@ describe('lists are their items', () => {
     expect((await items<Array<{ id: number }>>(['categories', '--search', 'food'])).map((c) => c.id)).toEqual([10]);
     expect(await json(['category', '10'])).toMatchObject({ id: 10, title: 'Food', depth: 0 });
     expect((await items<Array<{ id: number }>>(['settlements', '--region', 'Moscow'])).map((s) => s.id)).toEqual([1]);
-    expect((await items<Array<{ id: number }>>(['settlements', '--search', 'peters', '--country', 'Russia'])).map((s) => s.id)).toEqual([2]);
+    expect((await items<Array<{ id: number }>>(['settlements', '--search', 'peters', '--country', 'Russia'])).map((s) => s.id)).toEqual([
+      2,
+    ]);
     expect(await json(['settlement', '2'])).toMatchObject({ id: 2, name: 'Saint Petersburg' });
-    expect(await json(['cursors'])).toEqual([{ parser_name: 'fixprice', ingested_at: '2026-02-03T10:00:00+00:00', product_id: 42, updated_at: '2026-02-10T00:00:00Z' }]);
+    expect(await json(['cursors'])).toEqual([
+      { parser_name: 'fixprice', ingested_at: '2026-02-03T10:00:00+00:00', product_id: 42, updated_at: '2026-02-10T00:00:00Z' },
+    ]);
     expect(await json(['cursors', '--store', 'chizhik'])).toEqual([]);
   });
 
   it('csv, tsv and ndjson parse back to the json rows', async () => {
     const rows = await items<Array<Record<string, unknown>>>(['products']);
     const csv = parse((await catalog(['products', '-o', 'csv'])).stdout, { columns: true }) as Array<Record<string, string>>;
-    expect(csv.map((r) => [r.canonical_product_id, r.title, r.parsers, r.image_url])).toEqual(rows.map((r) => [r.canonical_product_id, r.title, (r.parsers as string[]).join(','), '']));
+    expect(csv.map((r) => [r.canonical_product_id, r.title, r.parsers, r.image_url])).toEqual(
+      rows.map((r) => [r.canonical_product_id, r.title, (r.parsers as string[]).join(','), '']),
+    );
     const [header, ...lines] = (await catalog(['products', '-o', 'tsv'])).stdout.trimEnd().split('\n');
     expect(header!.split('\t')).toEqual(Object.keys(rows[0]!));
     expect(lines.map((line) => line.split('\t')[0])).toEqual(rows.map((r) => r.canonical_product_id));
-    const ndjson = (await catalog(['products', '-o', 'ndjson'])).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    const ndjson = (await catalog(['products', '-o', 'ndjson'])).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(ndjson).toEqual(rows);
   });
 });
@@ -201,7 +256,9 @@ describe('errors', () => {
     for (const [args, detail] of cases) {
       const result = await catalog(args);
       expect(result.exitCode, args.join(' ')).toBe(5);
-      expect(result.stderr).toBe(`trident: catalog service answered 404: ${detail}\nhint: check the id, and that the URL points at the right service\n`);
+      expect(result.stderr).toBe(
+        `trident: catalog service answered 404: ${detail}\nhint: check the id, and that the URL points at the right service\n`,
+      );
       expect(result.stdout).toBe('');
     }
   });
@@ -214,7 +271,12 @@ describe('errors', () => {
         status: 422,
         body: {
           detail: [
-            { type: 'int_parsing', loc: ['query', 'category_id'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'x' },
+            {
+              type: 'int_parsing',
+              loc: ['query', 'category_id'],
+              msg: 'Input should be a valid integer, unable to parse string as an integer',
+              input: 'x',
+            },
             { type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null },
           ],
         },
@@ -228,10 +290,15 @@ describe('errors', () => {
   });
 
   it('an unavailable service exits 8 with its detail', async () => {
-    sandbox.server.faults.add({ path: '/healthz', fault: { kind: 'status', status: 503, body: { detail: 'catalog_unavailable: disk I/O error' } } });
+    sandbox.server.faults.add({
+      path: '/healthz',
+      fault: { kind: 'status', status: 503, body: { detail: 'catalog_unavailable: disk I/O error' } },
+    });
     const result = await catalog(['health', '--retries', '0']);
     expect(result.exitCode).toBe(8);
-    expect(result.stderr).toBe('trident: catalog service answered 503: catalog_unavailable: disk I/O error\nhint: the service failed; try again later\n');
+    expect(result.stderr).toBe(
+      'trident: catalog service answered 503: catalog_unavailable: disk I/O error\nhint: the service failed; try again later\n',
+    );
   });
 
   it('without a URL: exit 2 with a hint; --url and the profile work too', async () => {
@@ -298,21 +365,39 @@ describe('a repeated --store', () => {
     expect(result).toEqual({
       exitCode: 2,
       stdout: '',
-      stderr: expect.stringMatching(/^trident: --store given twice \("fixprice", then "chizhik"\)[^\n]*\nhint: only catalog count and common-count take several --store\n$/),
+      stderr: expect.stringMatching(
+        /^trident: --store given twice \("fixprice", then "chizhik"\)[^\n]*\nhint: only catalog count and common-count take several --store\n$/,
+      ),
     });
     expect(sandbox.server.requests.length).toBe(before);
   });
 
   it('is still several stores on count and common-count', async () => {
     expect(await json(['count', '--store', 'fixprice', '--store', 'chizhik'])).toMatchObject({ stores: ['fixprice', 'chizhik'] });
-    expect(await json(['common-count', '--scope', 'stores', '--store', 'fixprice', '--store', 'chizhik'])).toMatchObject({ stores: ['fixprice', 'chizhik'] });
+    expect(await json(['common-count', '--scope', 'stores', '--store', 'fixprice', '--store', 'chizhik'])).toMatchObject({
+      stores: ['fixprice', 'chizhik'],
+    });
   });
 });
 
 describe('help', () => {
   it('lists the 13 commands, each with a summary and examples', async () => {
     const group = await runCli(['catalog', '--help']);
-    const commands = ['health', 'products', 'product', 'sources', 'snapshots', 'count', 'common-count', 'dynamics', 'categories', 'category', 'settlements', 'settlement', 'cursors'];
+    const commands = [
+      'health',
+      'products',
+      'product',
+      'sources',
+      'snapshots',
+      'count',
+      'common-count',
+      'dynamics',
+      'categories',
+      'category',
+      'settlements',
+      'settlement',
+      'cursors',
+    ];
     for (const name of commands) {
       expect(group.stdout).toMatch(new RegExp(`^  ${name}\\b.* {2,}\\S`, 'm'));
       const help = await runCli(['catalog', name, '--help']);

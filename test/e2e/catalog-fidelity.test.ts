@@ -82,7 +82,8 @@ describe('catalog health: failures said for what they are', () => {
   });
 
   it('a 503 detail over two lines: the first in the message, the rest in the hint, no literal \\n', async () => {
-    const detail = 'catalog_unavailable: (sqlite3.OperationalError) unable to open database file\n(Background on this error at: https://sqlalche.me/e/20/e3q8)';
+    const detail =
+      'catalog_unavailable: (sqlite3.OperationalError) unable to open database file\n(Background on this error at: https://sqlalche.me/e/20/e3q8)';
     sandbox.server.faults.add({ path: '/healthz', fault: { kind: 'status', status: 503, body: { detail } } });
     const result = await catalog(['health', '--retries', '0']);
     expect(result.exitCode).toBe(8);

@@ -3,7 +3,14 @@
 // service does not know.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_FIELDS, CURSOR_FIELDS, PRODUCT_FIELDS, SETTLEMENT_FIELDS, SNAPSHOT_FIELDS, SOURCE_FIELDS } from '../../src/catalog/columns.js';
+import {
+  CATEGORY_FIELDS,
+  CURSOR_FIELDS,
+  PRODUCT_FIELDS,
+  SETTLEMENT_FIELDS,
+  SNAPSHOT_FIELDS,
+  SOURCE_FIELDS,
+} from '../../src/catalog/columns.js';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
@@ -47,8 +54,14 @@ describe('--columns', () => {
   it('chooses and orders the columns of csv, tsv and table', async () => {
     const csv = await catalog(['products', '--columns', 'price_from,canonical_product_id', '-o', 'csv']);
     expect(csv.exitCode).toBe(0);
-    expect(parse(csv.stdout)).toEqual([['price_from', 'canonical_product_id'], ['80', PROD_1], ['40', '22222222-2222-4222-8222-222222222222']]);
-    const tsv = await runCli(['--columns', 'source_id,price', 'catalog', 'sources', PROD_1, '-o', 'tsv'], { env: { TRIDENT_CATALOG_URL: sandbox.url } });
+    expect(parse(csv.stdout)).toEqual([
+      ['price_from', 'canonical_product_id'],
+      ['80', PROD_1],
+      ['40', '22222222-2222-4222-8222-222222222222'],
+    ]);
+    const tsv = await runCli(['--columns', 'source_id,price', 'catalog', 'sources', PROD_1, '-o', 'tsv'], {
+      env: { TRIDENT_CATALOG_URL: sandbox.url },
+    });
     expect(tsv.stdout.split('\n')[0]).toBe('source_id\tprice');
     const table = await catalog(['products', '--columns', 'brand,canonical_product_id', '-o', 'table']);
     expect(table.stdout.split('\n')[1]).toMatch(/^│ brand +│ id +│$/);

@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const catalog = (args: string[], env: Record<string, string> = {}) => runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: sandbox.url, ...env } });
+const catalog = (args: string[], env: Record<string, string> = {}) =>
+  runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: sandbox.url, ...env } });
 
 async function serviceTotal(path: string): Promise<number> {
   const answer = (await (await fetch(`${sandbox.url}${path}`)).json()) as { meta: { total: number } };
@@ -44,8 +45,14 @@ describe('products --all', () => {
     const result = await catalog(['products', '--all', '-o', 'ndjson']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
-    const rows = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { canonical_product_id: string });
-    expectEveryProductOnce(rows.map((row) => row.canonical_product_id), total);
+    const rows = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { canonical_product_id: string });
+    expectEveryProductOnce(
+      rows.map((row) => row.canonical_product_id),
+      total,
+    );
     const pages = sandbox.server.requests.slice(before).filter((r) => r.path === '/products');
     expect(pages.map((r) => r.query)).toEqual(Array.from({ length: PRODUCTS / 100 }, (_, i) => `?limit=100&offset=${i * 100}`));
   });
@@ -57,20 +64,32 @@ describe('products --all', () => {
     const tsvRows = parseTsv((await catalog(['products', '--all', '-o', 'tsv'])).stdout);
     expect(tsvRows.map((row) => row.canonical_product_id)).toEqual(csvRows.map((row) => row.canonical_product_id));
     expect(tsvRows.map((row) => row.title)).toEqual(csvRows.map((row) => row.title));
-    const json = JSON.parse((await catalog(['products', '--all', '-o', 'json'])).stdout) as Array<{ canonical_product_id: string; title: string; parsers: string[] }>;
+    const json = JSON.parse((await catalog(['products', '--all', '-o', 'json'])).stdout) as Array<{
+      canonical_product_id: string;
+      title: string;
+      parsers: string[];
+    }>;
     expect(json.map((row) => row.title)).toEqual(csvRows.map((row) => row.title));
     expect(json.map((row) => row.parsers.join(','))).toEqual(csvRows.map((row) => row.parsers));
 
-    const filtered = (await catalog(['products', '--all', '--store', 'chizhik', '--limit', '100', '-o', 'ndjson'])).stdout.trimEnd().split('\n');
+    const filtered = (await catalog(['products', '--all', '--store', 'chizhik', '--limit', '100', '-o', 'ndjson'])).stdout
+      .trimEnd()
+      .split('\n');
     const total = await serviceTotal('/products?parser_name=chizhik&limit=1');
     expect(total).toBeGreaterThan(100);
-    expectEveryProductOnce(filtered.map((line) => (JSON.parse(line) as { canonical_product_id: string }).canonical_product_id), total);
+    expectEveryProductOnce(
+      filtered.map((line) => (JSON.parse(line) as { canonical_product_id: string }).canonical_product_id),
+      total,
+    );
   });
 
   it('starts at --offset, and one page without --all is just that page', async () => {
     const tail = (await catalog(['products', '--all', '--offset', '2450', '-o', 'ndjson'])).stdout.trimEnd().split('\n');
     expect(tail).toHaveLength(50);
-    const page = JSON.parse((await catalog(['products', '--limit', '50', '--offset', '2450', '-o', 'json'])).stdout) as { items: unknown[]; meta: unknown };
+    const page = JSON.parse((await catalog(['products', '--limit', '50', '--offset', '2450', '-o', 'json'])).stdout) as {
+      items: unknown[];
+      meta: unknown;
+    };
     expect(page.items.map((row) => JSON.stringify(row))).toEqual(tail);
     expect(page.meta).toEqual({ limit: 50, offset: 2450, total: 2500, next_offset: null });
     const first = JSON.parse((await catalog(['products', '--limit', '50', '-o', 'json'])).stdout) as { meta: unknown };
@@ -94,7 +113,10 @@ describe('products --all', () => {
       proxy.release();
       const result = await child;
       expect(result.exitCode).toBe(0);
-      const ids = String(result.stdout).trimEnd().split('\n').map((line) => (JSON.parse(line) as { canonical_product_id: string }).canonical_product_id);
+      const ids = String(result.stdout)
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { canonical_product_id: string }).canonical_product_id);
       expectEveryProductOnce(ids);
       expect(proxy.ports).toHaveLength(PRODUCTS / 100);
       expect(new Set(proxy.ports).size).toBe(1);
@@ -107,7 +129,9 @@ describe('products --all', () => {
 
 describe('other lists --all', () => {
   it('sources, snapshots, categories and settlements follow every page', async () => {
-    const page = (await (await fetch(`${sandbox.url}/products?limit=100`)).json()) as { items: Array<{ canonical_product_id: string; sources_count: number }> };
+    const page = (await (await fetch(`${sandbox.url}/products?limit=100`)).json()) as {
+      items: Array<{ canonical_product_id: string; sources_count: number }>;
+    };
     const id = page.items.reduce((most, item) => (item.sources_count > most.sources_count ? item : most)).canonical_product_id;
     const cases: Array<[string[], string]> = [
       [['snapshots', id, '--limit', '3'], `/products/${id}/snapshots?limit=1`],

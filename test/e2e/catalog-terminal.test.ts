@@ -53,12 +53,21 @@ async function onScreen(args: string[], url: string, screen: Screen): Promise<{ 
   const run = inTerminal(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: url } }, screen);
   const exitCode = await run.exitCode();
   const text = run.screen().replace(/\r\n/g, '\n');
-  return { exitCode, text, lines: text.replace(/\u001b\[\d+m/g, '').trimEnd().split('\n') };
+  return {
+    exitCode,
+    text,
+    lines: text
+      .replace(/\u001b\[\d+m/g, '')
+      .trimEnd()
+      .split('\n'),
+  };
 }
 
 describeWithTools(['script'], 'tables on a terminal', () => {
   it('at 80 columns: every line fits, prices and ids are whole, and the hidden columns are named', async () => {
-    const rows = JSON.parse((await runCli(['catalog', 'products', '--limit', '8', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: seeded.url } })).stdout).items as Array<{ canonical_product_id: string; price_from: number | null }>;
+    const rows = JSON.parse(
+      (await runCli(['catalog', 'products', '--limit', '8', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: seeded.url } })).stdout,
+    ).items as Array<{ canonical_product_id: string; price_from: number | null }>;
     const { exitCode, lines, text } = await onScreen(['products', '--limit', '8'], seeded.url, { columns: 80 });
     expect(exitCode).toBe(0);
     const table = lines.filter((line) => /^[│┌├└]/.test(line));
@@ -68,13 +77,17 @@ describeWithTools(['script'], 'tables on a terminal', () => {
       expect(text).toContain(row.canonical_product_id);
       if (row.price_from !== null) expect(text).toMatch(new RegExp(`│ ${String(row.price_from).replace('.', '\\.')} +│`));
     }
-    expect(text).toMatch(/hidden to fit 80 columns; to choose the columns: --columns canonical_product_id,title,brand,price_from,price_unit,parsers,sources_count,observed_at_latest/);
+    expect(text).toMatch(
+      /hidden to fit 80 columns; to choose the columns: --columns canonical_product_id,title,brand,price_from,price_unit,parsers,sources_count,observed_at_latest/,
+    );
   });
 
   it('at 200 columns: every column is shown and nothing is said', async () => {
     const { exitCode, lines, text } = await onScreen(['products', '--limit', '8'], seeded.url, { columns: 200 });
     expect(exitCode).toBe(0);
-    expect(lines.find((line) => line.startsWith('│ id'))).toMatch(/│ id +│ title +│ brand +│ price from +│ unit +│ stores +│ sources +│ observed +│/);
+    expect(lines.find((line) => line.startsWith('│ id'))).toMatch(
+      /│ id +│ title +│ brand +│ price from +│ unit +│ stores +│ sources +│ observed +│/,
+    );
     expect(text).not.toContain('hidden to fit');
   });
 
@@ -97,12 +110,31 @@ describeWithTools(['script'], 'tables on a terminal', () => {
 describeWithTools(['script'], 'charts on a terminal', () => {
   it.each([80, 200])('a dynamics chart fits %i columns', async (columns) => {
     const { exitCode, lines } = await onScreen(
-      ['dynamics', SANDBOX_PRODUCT, '--store', 'perekrestok', '--source-id', '100005', '--field', 'price', '--interval', '1h', '--from', '-30d', '--chart'],
+      [
+        'dynamics',
+        SANDBOX_PRODUCT,
+        '--store',
+        'perekrestok',
+        '--source-id',
+        '100005',
+        '--field',
+        'price',
+        '--interval',
+        '1h',
+        '--from',
+        '-30d',
+        '--chart',
+      ],
       seeded.url,
       { columns },
     );
     expect(exitCode).toBe(0);
-    const title = lines.slice(0, lines.findIndex((line) => /[┤┼]/.test(line))).join(' ');
+    const title = lines
+      .slice(
+        0,
+        lines.findIndex((line) => /[┤┼]/.test(line)),
+      )
+      .join(' ');
     expect(title).toMatch(/^price \(.+\) every 1h, perekrestok 100005, each column the mean of up to \d+ points$/);
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(columns);
   });
@@ -124,7 +156,23 @@ describeWithTools(['script'], 'hostile catalog data never reaches the terminal r
 
   it('the chart shows the price unit escaped', async () => {
     const chart = await onScreen(
-      ['dynamics', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '--chart'],
+      [
+        'dynamics',
+        PROD_1,
+        '--store',
+        'fixprice',
+        '--source-id',
+        'fp-1',
+        '--field',
+        'price',
+        '--interval',
+        '1d',
+        '--from',
+        '2026-02-01',
+        '--to',
+        '2026-02-03T23:59:59Z',
+        '--chart',
+      ],
       hostile.url,
       { columns: 80 },
     );

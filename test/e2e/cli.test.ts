@@ -70,7 +70,9 @@ describe('trident binary', () => {
     const configDir = tempConfigDir();
     const writers = Array.from({ length: 6 }, async (_, writer) => {
       for (let n = 0; n < 6; n += 1) {
-        const result = await runCli(['--profile', `w${writer}-${n}`, 'config', 'set', 'catalog.url', `http://127.0.0.1:${n + 1}`], { configDir });
+        const result = await runCli(['--profile', `w${writer}-${n}`, 'config', 'set', 'catalog.url', `http://127.0.0.1:${n + 1}`], {
+          configDir,
+        });
         expect(result.exitCode, result.stderr).toBe(0);
       }
     });
@@ -83,7 +85,10 @@ describe('trident binary', () => {
     const configDir = tempConfigDir();
     await runCli(['--profile', 'ci', 'config', 'set', 'output', 'json'], { configDir });
     await runCli(['config', 'set', 'keys.keyId', 'abc'], { configDir });
-    const list = await runCli(['config', 'list', '-o', 'json'], { configDir, env: { TRIDENT_KEYS_URL: 'http://127.0.0.1:1/trade-api/v2' } });
+    const list = await runCli(['config', 'list', '-o', 'json'], {
+      configDir,
+      env: { TRIDENT_KEYS_URL: 'http://127.0.0.1:1/trade-api/v2' },
+    });
     const rows = JSON.parse(list.stdout) as Array<{ key: string; value: string | null; source: string | null }>;
     expect(rows.find((r) => r.key === 'keys.keyId')).toEqual({ key: 'keys.keyId', value: 'abc', source: 'profile' });
     expect(rows.find((r) => r.key === 'keys.url')).toMatchObject({ source: 'env' });

@@ -23,7 +23,9 @@ it('docs/commands.md holds the help of every command as the built CLI prints it'
     return result.stdout;
   });
   // The walk found the groups and their commands, and those of a command with commands of its own.
-  expect(asked).toEqual(expect.arrayContaining(['', 'keys', 'keys rotate', 'time projects', 'time projects get', 'catalog dynamics', 'sandbox']));
+  expect(asked).toEqual(
+    expect.arrayContaining(['', 'keys', 'keys rotate', 'time projects', 'time projects get', 'catalog dynamics', 'sandbox']),
+  );
   expect(readFileSync(OUTPUT, 'utf8'), 'docs/commands.md is out of date: run `npm run docs:commands`').toBe(fresh);
 }, 120_000);
 

@@ -23,7 +23,9 @@ COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})
 COMP_CWORD=${words.length - 1}
 _trident
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync('bash', ['--norc', '-c', program], { encoding: 'utf8', cwd: join(file, '..') }).split('\n').filter(Boolean);
+  return execFileSync('bash', ['--norc', '-c', program], { encoding: 'utf8', cwd: join(file, '..') })
+    .split('\n')
+    .filter(Boolean);
 }
 
 describe('completion scripts', () => {
@@ -33,7 +35,17 @@ describe('completion scripts', () => {
 
   it('bash completes groups, subcommands, options, enum values and files', async () => {
     const bash = await script('bash');
-    expect(complete(bash, ['trident', ''])).toEqual(['keys', 'time', 'catalog', 'config', 'status', 'api', 'sandbox', 'completion', 'version']);
+    expect(complete(bash, ['trident', ''])).toEqual([
+      'keys',
+      'time',
+      'catalog',
+      'config',
+      'status',
+      'api',
+      'sandbox',
+      'completion',
+      'version',
+    ]);
     expect(complete(bash, ['trident', 'con'])).toEqual(['config']);
     expect(complete(bash, ['trident', 'config', 'p'])).toEqual(['profiles', 'path']);
     expect(complete(bash, ['trident', '--profile', 'x', 'config', 'un'])).toEqual(['unset']);

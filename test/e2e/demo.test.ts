@@ -13,7 +13,17 @@ describe('npm run demo', () => {
     });
     expect(result.exitCode, result.stderr).toBe(0);
     const output = `${result.stdout}\n${result.stderr}`;
-    for (const command of ['keys list', 'keys generate', 'keys rotate', 'keys delete', 'time projects', 'time customer-update', 'catalog count', 'catalog common-count', 'catalog dynamics']) {
+    for (const command of [
+      'keys list',
+      'keys generate',
+      'keys rotate',
+      'keys delete',
+      'time projects',
+      'time customer-update',
+      'catalog count',
+      'catalog common-count',
+      'catalog dynamics',
+    ]) {
       expect(output).toContain(`$ trident ${command}`);
     }
     expect(output).toContain('rotated');

@@ -9,7 +9,22 @@ import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { BIN, childEnv, runCli } from '../helpers/cli.js';
 
-const COMMANDS = ['', 'health', 'products', 'product', 'sources', 'snapshots', 'count', 'common-count', 'dynamics', 'categories', 'category', 'settlements', 'settlement', 'cursors'];
+const COMMANDS = [
+  '',
+  'health',
+  'products',
+  'product',
+  'sources',
+  'snapshots',
+  'count',
+  'common-count',
+  'dynamics',
+  'categories',
+  'category',
+  'settlements',
+  'settlement',
+  'cursors',
+];
 /** The catalog URL of a `trident sandbox` on its default ports, as the examples write it. */
 const DEFAULT_SANDBOX_CATALOG = 'http://127.0.0.1:8702';
 
@@ -26,7 +41,10 @@ async function helpExamples(command: string): Promise<string[]> {
   const help = await runCli(['catalog', ...(command ? [command] : []), '--help']);
   // A long example is continued on the next line with " \\" (help wraps at 80 columns): one line again.
   const block = (help.stdout.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ');
-  return block.split('\n').filter((line) => line.startsWith('  $ ')).map((line) => line.slice(4));
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('  $ '))
+    .map((line) => line.slice(4));
 }
 
 /** Runs one example line in bash, with `trident` being the built binary, in a directory of its own. */

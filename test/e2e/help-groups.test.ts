@@ -35,17 +35,15 @@ describe('config command help', () => {
 });
 
 describe('trident help <command>...', () => {
-  it.each([
-    [['keys', 'list']],
-    [['config', 'set']],
-    [['time', 'projects', 'get']],
-    [['catalog']],
-  ])('help %j prints what --help prints', async (names) => {
-    const viaHelp = await runCli(['help', ...names]);
-    const viaFlag = await runCli([...names, '--help']);
-    expect(viaHelp).toEqual({ exitCode: 0, stdout: viaFlag.stdout, stderr: '' });
-    expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: trident ${names.join(' ')} `));
-  });
+  it.each([[['keys', 'list']], [['config', 'set']], [['time', 'projects', 'get']], [['catalog']]])(
+    'help %j prints what --help prints',
+    async (names) => {
+      const viaHelp = await runCli(['help', ...names]);
+      const viaFlag = await runCli([...names, '--help']);
+      expect(viaHelp).toEqual({ exitCode: 0, stdout: viaFlag.stdout, stderr: '' });
+      expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: trident ${names.join(' ')} `));
+    },
+  );
 
   it('global options may come first', async () => {
     const help = await runCli(['--profile', 'ci', 'help', 'keys', 'list']);

@@ -24,7 +24,10 @@ function liveRenderings(env: Record<string, string>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'trident-help-'));
   try {
     writeFileSync(join(dir, 'live.mjs'), script);
-    return JSON.parse(execFileSync(process.execPath, [join(dir, 'live.mjs')], { env, encoding: 'utf8', maxBuffer: 1 << 26 })) as Record<string, string>;
+    return JSON.parse(execFileSync(process.execPath, [join(dir, 'live.mjs')], { env, encoding: 'utf8', maxBuffer: 1 << 26 })) as Record<
+      string,
+      string
+    >;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -84,7 +87,11 @@ describe('prerendered help', () => {
     writeFileSync(join(copy, 'dist/help/keys/list.txt'), 'RENDERED\n');
     afterAll(() => rmSync(copy, { recursive: true, force: true }));
     const run = (args: string[], stdout: 'pipe' | number = 'pipe') =>
-      execFileSync(process.execPath, [join(copy, 'bin/trident.cjs'), ...args], { env: childEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', stdio: ['ignore', stdout, 'pipe'] });
+      execFileSync(process.execPath, [join(copy, 'bin/trident.cjs'), ...args], {
+        env: childEnv({}) as NodeJS.ProcessEnv,
+        encoding: 'utf8',
+        stdio: ['ignore', stdout, 'pipe'],
+      });
 
     it('for the exact command line, to a pipe or a file', () => {
       expect(run(['keys', 'list', '--help'])).toBe('RENDERED\n');
@@ -101,8 +108,17 @@ describe('prerendered help', () => {
 
     it('never for a name that leaves dist/help/ (`..`): the CLI answers, as it does for that command line', () => {
       writeFileSync(join(copy, 'dist/secret.txt'), 'LEAKED\n');
-      const launch = (args: string[]) => spawnSync(process.execPath, [join(copy, 'bin/trident.cjs'), ...args], { env: childEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
-      for (const args of [['..', 'secret', '--help'], ['keys/../../secret', '--help'], ['.', '--help']]) {
+      const launch = (args: string[]) =>
+        spawnSync(process.execPath, [join(copy, 'bin/trident.cjs'), ...args], {
+          env: childEnv({}) as NodeJS.ProcessEnv,
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+      for (const args of [
+        ['..', 'secret', '--help'],
+        ['keys/../../secret', '--help'],
+        ['.', '--help'],
+      ]) {
         const result = launch(args);
         // -q makes the command line one the launcher never serves: the CLI's own answer.
         const live = launch([...args, '-q']);
@@ -112,7 +128,11 @@ describe('prerendered help', () => {
     });
 
     it('not for any other command line: the CLI renders those', () => {
-      for (const args of [['--profile', 'x', 'keys', 'list', '--help'], ['keys', 'list', '--help', '-o', 'json'], ['help', 'keys', 'list']]) {
+      for (const args of [
+        ['--profile', 'x', 'keys', 'list', '--help'],
+        ['keys', 'list', '--help', '-o', 'json'],
+        ['help', 'keys', 'list'],
+      ]) {
         expect([args, run(args)]).toEqual([args, rendered(['keys', 'list'])]);
       }
     });

@@ -17,17 +17,23 @@ async function helpOn(args: string[], columns: number): Promise<string[]> {
 const words = (lines: string[]) => lines.join('\n').replace(/ \\\n/g, ' ').split(/\s+/).filter(Boolean);
 
 describeWithTools(['script'], 'help on a terminal', () => {
-  it.each([['time'], ['keys'], ['catalog'], ['config'], ['sandbox'], ['keys', 'rotate'], ['time', 'customer-update'], ['catalog', 'dynamics']])(
-    '%j --help fits 80 and 200 columns and breaks no word',
-    async (...args) => {
-      const narrow = await helpOn(args, 80);
-      const wide = await helpOn(args, 200);
-      for (const line of narrow) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
-      for (const line of wide) expect(stringWidth(line), line).toBeLessThanOrEqual(200);
-      // The same words at both widths: nothing was cut or split inside a word.
-      expect(words(narrow)).toEqual(words(wide));
-    },
-  );
+  it.each([
+    ['time'],
+    ['keys'],
+    ['catalog'],
+    ['config'],
+    ['sandbox'],
+    ['keys', 'rotate'],
+    ['time', 'customer-update'],
+    ['catalog', 'dynamics'],
+  ])('%j --help fits 80 and 200 columns and breaks no word', async (...args) => {
+    const narrow = await helpOn(args, 80);
+    const wide = await helpOn(args, 200);
+    for (const line of narrow) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    for (const line of wide) expect(stringWidth(line), line).toBeLessThanOrEqual(200);
+    // The same words at both widths: nothing was cut or split inside a word.
+    expect(words(narrow)).toEqual(words(wide));
+  });
 
   it('time --help at 200 columns keeps an option and its description on one line', async () => {
     const wide = await helpOn(['time'], 200);

@@ -39,7 +39,10 @@ describe('interrupts', () => {
           `hint: keep it, or delete it with trident keys delete ${minted.api_key}\n`,
       );
       // The stored private key is that key's: a request signed with it is accepted.
-      const signed = await runCli(['keys', 'list', '--key-id', minted.api_key, '--private-key', file, '-o', 'json'], { configDir, env: { TRIDENT_KEYS_URL: keys.url } });
+      const signed = await runCli(['keys', 'list', '--key-id', minted.api_key, '--private-key', file, '-o', 'json'], {
+        configDir,
+        env: { TRIDENT_KEYS_URL: keys.url },
+      });
       expect(signed.exitCode, signed.stderr).toBe(0);
     });
   }
@@ -53,7 +56,9 @@ describe('interrupts', () => {
     const result = await child;
     expect(result.exitCode, String(result.stderr)).toBe(130);
     const made = keysNamed(keys, 'interrupted-create')[0]!;
-    expect(String(result.stderr)).toContain(`trident: interrupted after key ${made.api_key} was made: its private key is in ${join(configDir, 'keys', `${made.api_key}.pem`)}\n`);
+    expect(String(result.stderr)).toContain(
+      `trident: interrupted after key ${made.api_key} was made: its private key is in ${join(configDir, 'keys', `${made.api_key}.pem`)}\n`,
+    );
     expect(keyFiles(configDir)).toEqual([`${made.api_key}.pem`]);
   });
 
@@ -85,7 +90,9 @@ describe('interrupts', () => {
     // The last lines: the interrupt, and where the rotation stands with how to go on.
     const [interrupted, hint] = String(result.stderr).trimEnd().split('\n').slice(-2);
     expect(interrupted).toBe('trident: interrupted');
-    expect(hint).toBe(`hint: the rotation is paused at step "deleting-old" (journal ${setup.journal}): trident keys rotate --resume finishes it, trident keys rotate --abort undoes it`);
+    expect(hint).toBe(
+      `hint: the rotation is paused at step "deleting-old" (journal ${setup.journal}): trident keys rotate --resume finishes it, trident keys rotate --abort undoes it`,
+    );
   });
 
   it('SIGTERM anywhere else stops at once with one line', async () => {

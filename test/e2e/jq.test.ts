@@ -14,7 +14,12 @@ describe('--jq', () => {
     const result = await trident(['keys', 'list', '--jq', '.[] | .name, {scopes}'], { env: envFor.keys(services) });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe(services.keys.control.listKeys().map((key) => `${key.name}\n{"scopes":${JSON.stringify(key.scopes)}}\n`).join(''));
+    expect(result.stdout).toBe(
+      services.keys.control
+        .listKeys()
+        .map((key) => `${key.name}\n{"scopes":${JSON.stringify(key.scopes)}}\n`)
+        .join(''),
+    );
     expect(sent()).toEqual(['GET /trade-api/v2/api_keys']);
   });
 
@@ -45,7 +50,10 @@ describe('--jq', () => {
     const sent = requestsFrom(services.keys.server);
     const refused = await trident(['keys', 'list', '-o', 'csv', '--jq', '.'], { env: envFor.keys(services) });
     expect(refused.exitCode).toBe(2);
-    expect(errorOf(refused)).toEqual({ message: '--jq filters JSON output: it cannot be used with -o csv', hint: 'leave out -o (--jq implies -o json)' });
+    expect(errorOf(refused)).toEqual({
+      message: '--jq filters JSON output: it cannot be used with -o csv',
+      hint: 'leave out -o (--jq implies -o json)',
+    });
     expect(sent()).toEqual([]);
     const viaEnv = await trident(['keys', 'list', '--jq', 'length'], { env: { ...envFor.keys(services), TRIDENT_OUTPUT: 'csv' } });
     expect(viaEnv).toMatchObject({ exitCode: 0, stdout: `${services.keys.control.listKeys().length}\n` });
@@ -55,12 +63,14 @@ describe('--jq', () => {
     const all = await trident(['catalog', 'products', '--all', '-o', 'json'], { env: envFor.catalog(services) });
     expect(all.exitCode, all.stderr).toBe(0);
     const items = JSON.parse(all.stdout) as Array<{ canonical_product_id: string }>;
-    const result = await trident(['catalog', 'products', '--all', '--jq', 'length, .[-1].canonical_product_id'], { env: envFor.catalog(services) });
+    const result = await trident(['catalog', 'products', '--all', '--jq', 'length, .[-1].canonical_product_id'], {
+      env: envFor.catalog(services),
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${items.length}\n${items.at(-1)!.canonical_product_id}\n`);
   });
 
-  it('an expression that fails on the output exits 2 with jq\'s message on one line', async () => {
+  it("an expression that fails on the output exits 2 with jq's message on one line", async () => {
     const result = await trident(['keys', 'list', '--jq', '.[] | .name | tonumber'], { env: envFor.keys(services) });
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).message).toMatch(/^--jq failed on the output: string \(".*"\) cannot be parsed as a number$/);
@@ -90,7 +100,10 @@ describe('--jq programs that never end or outgrow the engine', () => {
   }
 
   // Sent at once (the program runs on the main thread, for its first 250 ms) and later (it runs in a worker).
-  for (const [signal, line] of [['SIGTERM', 'trident: interrupted (SIGTERM)\n'], ['SIGINT', 'trident: interrupted\n']] as const) {
+  for (const [signal, line] of [
+    ['SIGTERM', 'trident: interrupted (SIGTERM)\n'],
+    ['SIGINT', 'trident: interrupted\n'],
+  ] as const) {
     for (const delay of [0, 100, 1000]) {
       it(`${signal} ${delay} ms into an endless program ends it: exit 130 and one line, at once`, async () => {
         const sent = requestsFrom(services.catalog.server);
@@ -110,15 +123,22 @@ describe('--jq programs that never end or outgrow the engine', () => {
   }
 
   it('a program that outlasts its time on the main thread still gives its result', async () => {
-    const result = await trident(['catalog', 'products', '--jq', 'now as $t | until(now - $t > 0.5; .) | .items | length'], { env: envFor.catalog(services) });
+    const result = await trident(['catalog', 'products', '--jq', 'now as $t | until(now - $t > 0.5; .) | .items | length'], {
+      env: envFor.catalog(services),
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^[1-9]\d*\n$/);
     expect(result.ms).toBeLessThan(15_000);
   });
 
-  it('a program that exhausts the engine\'s memory or stack exits 2 with one line naming --jq', async () => {
+  it("a program that exhausts the engine's memory or stack exits 2 with one line naming --jq", async () => {
     // A string doubled, endless recursion, a huge array, and nesting deeper than the engine's stack.
-    for (const program of ['reduce range(40) as $i ("x"; . + .)', 'def f: [f]; f', '[range(1e9)]', 'reduce range(100000) as $x (null; [.])']) {
+    for (const program of [
+      'reduce range(40) as $i ("x"; . + .)',
+      'def f: [f]; f',
+      '[range(1e9)]',
+      'reduce range(100000) as $x (null; [.])',
+    ]) {
       const result = await trident(['catalog', 'products', '--jq', program], { env: envFor.catalog(services), timeoutMs: 30_000 });
       expect(result.exitCode, `${program}: ${result.stderr}`).toBe(2);
       expect(errorOf(result)).toEqual({

@@ -6,7 +6,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, keysNamed, pendingFiles, requestsFrom, runKeys, startSandbox, tagged } from '../helpers/keys-sandbox.js';
+import {
+  PRIVATE_KEY_MATERIAL,
+  fileMode,
+  keyFiles,
+  keysNamed,
+  pendingFiles,
+  requestsFrom,
+  runKeys,
+  startSandbox,
+  tagged,
+} from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 let work: string;
@@ -17,7 +27,6 @@ beforeAll(async () => {
 });
 afterEach(() => sandbox.server.faults.clear());
 afterAll(() => sandbox.close());
-
 
 function pemFile(name: string, pem: string): string {
   const path = join(work, name);
@@ -34,7 +43,11 @@ describe('keys create with a pair made here', () => {
     const output = JSON.parse(result.stdout);
     const id = output.api_key as string;
     expect(output).toEqual({
-      api_key: id, name: expect.stringMatching(tagged('laptop')), scopes: ['read', 'write'], created_ts: expect.any(String), subaccount: null,
+      api_key: id,
+      name: expect.stringMatching(tagged('laptop')),
+      scopes: ['read', 'write'],
+      created_ts: expect.any(String),
+      subaccount: null,
       private_key_file: join(configDir, 'keys', `${id}.pem`),
     });
     expect(keyFiles(configDir)).toEqual([`${id}.pem`]);
@@ -51,7 +64,21 @@ describe('keys create with a pair made here', () => {
 
   it('honours --out, --bits, --scopes and --subaccount', async () => {
     const out = join(work, 'desk.pem');
-    const result = await runKeys(sandbox, ['create', '--name', 'desk', '--out', out, '--bits', '3072', '--scopes', 'read', '--subaccount', '4', '-o', 'json']);
+    const result = await runKeys(sandbox, [
+      'create',
+      '--name',
+      'desk',
+      '--out',
+      out,
+      '--bits',
+      '3072',
+      '--scopes',
+      'read',
+      '--subaccount',
+      '4',
+      '-o',
+      'json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.private_key_file).toBe(out);
@@ -64,7 +91,12 @@ describe('keys create with a pair made here', () => {
   it('removes the staged private key when the upload is refused', async () => {
     const configDir = tempConfigDir();
     const out = join(work, 'refused.pem');
-    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'status', status: 400, body: { error: 'bad request' } }, times: 2 });
+    sandbox.server.faults.add({
+      method: 'POST',
+      path: /\/api_keys$/,
+      fault: { kind: 'status', status: 400, body: { error: 'bad request' } },
+      times: 2,
+    });
     const atDefault = await runKeys(sandbox, ['create', '--name', 'refused'], { configDir });
     expect(atDefault.exitCode).toBe(6);
     expect(keyFiles(configDir)).toEqual([]);
@@ -95,7 +127,10 @@ describe('keys create with a pair made here', () => {
     const result = await runKeys(sandbox, ['create', '--name', 'maybe', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
     const [made] = keysNamed(sandbox, 'maybe');
-    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: made!.api_key, private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`) });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      api_key: made!.api_key,
+      private_key_file: join(configDir, 'keys', `${made!.api_key}.pem`),
+    });
     expect(result.stderr).toContain('the answer to the create request was lost');
     expect(keyFiles(configDir)).toEqual([`${made!.api_key}.pem`]);
     expect(fileMode(join(configDir, 'keys', `${made!.api_key}.pem`))).toBe(0o600);
@@ -163,12 +198,18 @@ describe('keys create --public-key', () => {
 
   it('refuses certificates, small RSA keys, DSA keys, --use without a private key file and --out, before any request', async () => {
     const cert = pemFile('cert.pem', selfSignedCertificatePem());
-    const small = pemFile('small.pem', generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const small = pemFile(
+      'small.pem',
+      generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
     const dsa = pemFile(
       'dsa.pem',
       generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     );
-    const publicOnly = pemFile('pub-only.pem', generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const publicOnly = pemFile(
+      'pub-only.pem',
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
     const cases: Array<[string[], string]> = [
       [['--public-key', cert], 'is a certificate, not a public key'],
       [['--public-key', small], 'RSA key of 1024 bits'],

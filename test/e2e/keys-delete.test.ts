@@ -19,7 +19,12 @@ describe('keys delete', () => {
     await runKeys(sandbox, ['delete', missing, '--yes']);
     const failing = newKey('service-fails');
     const kept = newKey('deleted-after');
-    sandbox.server.faults.add({ method: 'DELETE', path: `/trade-api/v2/api_keys/${failing}`, fault: { kind: 'status', status: 503 }, times: 5 });
+    sandbox.server.faults.add({
+      method: 'DELETE',
+      path: `/trade-api/v2/api_keys/${failing}`,
+      fault: { kind: 'status', status: 503 },
+      times: 5,
+    });
     const result = await runKeys(sandbox, ['delete', missing, failing, kept, '--yes', '--retries', '0', '-o', 'json']);
     expect(result.exitCode, result.stderr).toBe(8);
     expect(JSON.parse(result.stdout)).toEqual([
@@ -79,7 +84,9 @@ describe('keys delete', () => {
     const readOnly = sandbox.control.addKey({ name: 'reader', publicKeyPem: sandbox.bootstrap.publicKeyPem, scopes: ['read'] });
     const result = await runKeys(sandbox, ['delete', id, '--yes', '--key-id', readOnly.api_key, '-o', 'json']);
     expect(result.exitCode).toBe(4);
-    expect(JSON.parse(result.stdout)).toEqual([{ api_key: id, deleted: false, result: 'keys service answered 403: this key lacks the write scope: MISSING_SCOPE_WRITE' }]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { api_key: id, deleted: false, result: 'keys service answered 403: this key lacks the write scope: MISSING_SCOPE_WRITE' },
+    ]);
     expect(result.stderr).toContain('hint: key');
     expect(exists(id)).toBe(true);
   });

@@ -50,7 +50,9 @@ describe('URL aliases', () => {
   it('a key the sandbox does not know is not blamed on the exchange environments (they are named only at their hosts)', async () => {
     const result = await runKeys(sandbox, ['list', '--key-id', 'issued-by-production']);
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toMatch(/\nhint: key issued-by-production is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url/);
+    expect(result.stderr).toMatch(
+      /\nhint: key issued-by-production is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url/,
+    );
   });
 
   it('keys.url takes an alias, and config list shows what it stands for', async () => {
@@ -60,7 +62,10 @@ describe('URL aliases', () => {
     const json = await runCli(['config', 'list', '-o', 'json'], { configDir });
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(rows.find((row) => row.key === 'keys.url')).toEqual({
-      key: 'keys.url', value: 'demo', source: 'profile', resolved: 'https://external-api.demo.kalshi.co/trade-api/v2',
+      key: 'keys.url',
+      value: 'demo',
+      source: 'profile',
+      resolved: 'https://external-api.demo.kalshi.co/trade-api/v2',
     });
     expect(rows.find((row) => row.key === 'time.url')).toEqual({ key: 'time.url', value: null, source: null });
     const table = await runCli(['config', 'list', '-o', 'table'], { configDir });
@@ -78,7 +83,9 @@ describe('child scopes', () => {
     expect(transfer.exitCode, transfer.stderr).toBe(0);
     const made = JSON.parse(transfer.stdout);
     expect(made.scopes).toEqual(['read', 'write::transfer']);
-    const alone = await runKeys(sandbox, ['generate', '--name', 'only-transfer', '--scopes', 'write::transfer', '-o', 'json'], { configDir });
+    const alone = await runKeys(sandbox, ['generate', '--name', 'only-transfer', '--scopes', 'write::transfer', '-o', 'json'], {
+      configDir,
+    });
     expect(alone.exitCode, alone.stderr).toBe(0);
     const onlyTransfer = JSON.parse(alone.stdout).api_key as string;
     const granted = sandbox.control.listKeys();
@@ -86,9 +93,15 @@ describe('child scopes', () => {
     expect(granted.find((key) => key.api_key === onlyTransfer)?.scopes).toEqual(['write::transfer']);
 
     const seen = requestsFrom(sandbox);
-    const refused = await runKeys(sandbox, ['delete', '--yes', onlyTransfer, '--key-id', made.api_key, '--private-key', made.private_key_file], { configDir });
+    const refused = await runKeys(
+      sandbox,
+      ['delete', '--yes', onlyTransfer, '--key-id', made.api_key, '--private-key', made.private_key_file],
+      { configDir },
+    );
     expect(refused.exitCode).toBe(4);
-    expect(refused.stderr).toMatch(/^trident: keys service answered 403: this key lacks the write scope: MISSING_SCOPE_WRITE\nhint: .*may lack the write scope/);
+    expect(refused.stderr).toMatch(
+      /^trident: keys service answered 403: this key lacks the write scope: MISSING_SCOPE_WRITE\nhint: .*may lack the write scope/,
+    );
     expect(seen()).toEqual([{ method: 'DELETE', path: `/trade-api/v2/api_keys/${onlyTransfer}` }]);
     expect(sandbox.control.listKeys().some((key) => key.api_key === onlyTransfer)).toBe(true);
   });
@@ -106,18 +119,29 @@ describe('a 403 on an upload', () => {
   const usageLevel = {
     kind: 'status',
     status: 403,
-    body: { error: { code: 'forbidden', message: 'insufficient API usage level', details: 'uploading a public key requires the Premier or Market Maker level' } },
+    body: {
+      error: {
+        code: 'forbidden',
+        message: 'insufficient API usage level',
+        details: 'uploading a public key requires the Premier or Market Maker level',
+      },
+    },
   } as const;
 
   it('quotes the service and points at keys generate, not at scopes or subaccounts', async () => {
-    for (const args of [['--name', 'laptop'], ['--name', 'hsm', '--public-key', sandbox.bootstrap.privateKeyFile]]) {
+    for (const args of [
+      ['--name', 'laptop'],
+      ['--name', 'hsm', '--public-key', sandbox.bootstrap.privateKeyFile],
+    ]) {
       const configDir = tempConfigDir();
       sandbox.server.faults.add({ method: 'POST', path: '/trade-api/v2/api_keys', fault: usageLevel });
       const before = sandbox.control.listKeys().length;
       const result = await runKeys(sandbox, ['create', '-q', ...args], { configDir });
       expect(result.exitCode).toBe(4);
       const [message, hint, ...rest] = result.stderr.split('\n');
-      expect(message).toBe('trident: keys service answered 403: insufficient API usage level: uploading a public key requires the Premier or Market Maker level');
+      expect(message).toBe(
+        'trident: keys service answered 403: insufficient API usage level: uploading a public key requires the Premier or Market Maker level',
+      );
       expect(hint).toMatch(/^hint: .*higher API usage levels \(Premier, Market Maker\); trident keys generate works at every level/);
       expect(hint).not.toMatch(/scope|subaccount|subtrader/);
       expect(rest.join('')).toBe('');
@@ -151,7 +175,9 @@ describe('keys delete of many keys under a rate limit', () => {
       expect(result.stderr).toContain('the keys service is rate limiting (429): spacing the deletes that follow\n');
 
       // The server's record: every attempt per key, in order. A key with more than one attempt met a 429.
-      const attempts = ids.map((id) => limited.server.requests.slice(start).filter((request) => request.path === `/trade-api/v2/api_keys/${id}`));
+      const attempts = ids.map((id) =>
+        limited.server.requests.slice(start).filter((request) => request.path === `/trade-api/v2/api_keys/${id}`),
+      );
       const refused = ids.map((_, i) => i).filter((i) => attempts[i]!.length > 1);
       expect(refused.length).toBeGreaterThan(0);
       for (const i of refused.filter((i) => i < ids.length - 1)) {

@@ -4,7 +4,16 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, keysNamed, requestsFrom, runKeys, startSandbox, tagged } from '../helpers/keys-sandbox.js';
+import {
+  PRIVATE_KEY_MATERIAL,
+  fileMode,
+  keyFiles,
+  keysNamed,
+  requestsFrom,
+  runKeys,
+  startSandbox,
+  tagged,
+} from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 
@@ -13,7 +22,6 @@ beforeAll(async () => {
 });
 afterEach(() => sandbox.server.faults.clear());
 afterAll(() => sandbox.close());
-
 
 describe('keys generate', () => {
   it('prints one flat row when piped: the id under api_key, as keys list has it', async () => {
@@ -35,7 +43,11 @@ describe('keys generate', () => {
     const output = JSON.parse(result.stdout);
     const id = output.api_key as string;
     expect(output).toEqual({
-      api_key: id, name: expect.stringMatching(tagged('ci')), scopes: ['read'], created_ts: expect.any(String), subaccount: null,
+      api_key: id,
+      name: expect.stringMatching(tagged('ci')),
+      scopes: ['read'],
+      created_ts: expect.any(String),
+      subaccount: null,
       private_key_file: join(configDir, 'keys', `${id}.pem`),
     });
     expect(fileMode(output.private_key_file)).toBe(0o600);
@@ -106,7 +118,9 @@ describe('keys generate', () => {
     for (const command of ['generate', 'create']) {
       const result = await runKeys(sandbox, [command, '--name', 'desk-3', '--subaccount', '3', '--use'], { configDir });
       expect(result.exitCode).toBe(2);
-      expect(result.stderr).toMatch(/^trident: --use would point the profile at a key restricted to subaccount 3, which cannot manage API keys\nhint: /);
+      expect(result.stderr).toMatch(
+        /^trident: --use would point the profile at a key restricted to subaccount 3, which cannot manage API keys\nhint: /,
+      );
     }
     expect(seen()).toEqual([]);
     expect((await runCli(['config', 'get', 'keys.keyId'], { configDir })).exitCode).toBe(5);
@@ -116,7 +130,9 @@ describe('keys generate', () => {
     const result = await runKeys(sandbox, ['generate', '--name', 'reader', '--scopes', 'read', '--use', '-o', 'json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const { api_key: id } = JSON.parse(result.stdout);
-    expect(result.stderr).toContain(`warning: key ${id} is read-only: with it, profile "default" can list keys but not create, delete or rotate them`);
+    expect(result.stderr).toContain(
+      `warning: key ${id} is read-only: with it, profile "default" can list keys but not create, delete or rotate them`,
+    );
   });
 
   it('--use points the profile at the new key; a later list needs nothing but --profile', async () => {

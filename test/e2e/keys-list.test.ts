@@ -45,7 +45,12 @@ describe('keys list', () => {
     const seen = requestsFrom(sandbox);
     const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_desk', '-o', 'ndjson']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
     expect(sandbox.server.requests.at(-1)!.query).toBe('?fcm_subtrader_id=u9_desk');
     expect(seen()).toHaveLength(1);
   });
@@ -54,7 +59,9 @@ describe('keys list', () => {
     for (const format of ['csv', 'tsv'] as const) {
       const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_nobody', '-o', format]);
       expect(result.exitCode, result.stderr).toBe(0);
-      expect(result.stdout).toBe(`${['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'].join(format === 'csv' ? ',' : '\t')}\n`);
+      expect(result.stdout).toBe(
+        `${['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'].join(format === 'csv' ? ',' : '\t')}\n`,
+      );
     }
   });
 
@@ -111,10 +118,18 @@ describe('age and the key in use', () => {
     const madeId = JSON.parse(made.stdout).api_key;
     const stranger = sandbox.control.addKey({ name: 'stranger', publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
     const keys = sandbox.control.listKeys().map(({ created_ts: _, ...key }) => key);
-    sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ api_keys: keys }) } });
+    sandbox.server.faults.add({
+      method: 'GET',
+      path: /\/api_keys$/,
+      fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ api_keys: keys }) },
+    });
     const result = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
     expect(result.exitCode, result.stderr).toBe(0);
-    const listed = new Map((JSON.parse(result.stdout) as Array<{ api_key: string; in_use: boolean; age_seconds: number | null; created_ts: unknown }>).map((key) => [key.api_key, key]));
+    const listed = new Map(
+      (JSON.parse(result.stdout) as Array<{ api_key: string; in_use: boolean; age_seconds: number | null; created_ts: unknown }>).map(
+        (key) => [key.api_key, key],
+      ),
+    );
     expect(listed.get(madeId)).toMatchObject({ created_ts: null, in_use: false, age_seconds: expect.any(Number) });
     expect(listed.get(sandbox.bootstrap.keyId)).toMatchObject({ created_ts: null, in_use: true, age_seconds: expect.any(Number) });
     expect(listed.get(stranger)).toMatchObject({ in_use: false, age_seconds: null });
@@ -133,7 +148,11 @@ describe('age and the key in use', () => {
     mkdirSync(`${ages}.lock`);
     writeFileSync(join(`${ages}.lock`, 'pid'), `${process.pid}\n`);
     const started = Date.now();
-    const generate = runKeys(sandbox, ['generate', '--name', 'behind-a-lock', '-o', 'json', '--out', join(dirname(configDir), 'behind-a-lock.pem')], { configDir });
+    const generate = runKeys(
+      sandbox,
+      ['generate', '--name', 'behind-a-lock', '-o', 'json', '--out', join(dirname(configDir), 'behind-a-lock.pem')],
+      { configDir },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const theirs = { since: new Date().toISOString(), how: 'made' };
     writeFileSync(ages, JSON.stringify({ 'their-key': theirs }), { mode: 0o600 });
@@ -177,7 +196,9 @@ describe('credentials and refusals', () => {
       const result = await runKeys(sandbox, ['list', '--private-key', other.bootstrap.privateKeyFile]);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain('keys service answered 401: INCORRECT_API_KEY_SIGNATURE');
-      expect(result.stderr).toContain(`hint: the signature did not verify: check that key file ${other.bootstrap.privateKeyFile} is the private key of key ${sandbox.bootstrap.keyId}`);
+      expect(result.stderr).toContain(
+        `hint: the signature did not verify: check that key file ${other.bootstrap.privateKeyFile} is the private key of key ${sandbox.bootstrap.keyId}`,
+      );
       expect(seen()).toHaveLength(1);
     } finally {
       await other.close();
@@ -218,7 +239,6 @@ describe('credentials and refusals', () => {
     expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
     expect(result.stderr).toContain('"KALSHI-ACCESS-SIGNATURE":"[redacted]"');
   });
-
 });
 
 describe('a key file others can read', () => {

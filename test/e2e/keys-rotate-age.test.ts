@@ -30,7 +30,11 @@ function keyCreatedDaysAgo(days: number): RotationSetup {
 /** The next GET /api_keys answers without created_ts, as some deployments of the service do. */
 function withoutCreatedTs(): void {
   const keys = sandbox.control.listKeys().map(({ created_ts: _, ...key }) => key);
-  sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ api_keys: keys }) } });
+  sandbox.server.faults.add({
+    method: 'GET',
+    path: /\/api_keys$/,
+    fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ api_keys: keys }) },
+  });
 }
 
 const ages = (setup: RotationSetup) => JSON.parse(readFileSync(join(setup.configDir, 'key-ages.json'), 'utf8'));
@@ -64,7 +68,11 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
       threshold_seconds: 101 * DAY,
     });
     expect(Math.abs(report.age_seconds - 100 * DAY)).toBeLessThan(120);
-    expect(sent().filter((request) => request.signer === setup.oldId).map((request) => request.method)).toEqual(['GET']);
+    expect(
+      sent()
+        .filter((request) => request.signer === setup.oldId)
+        .map((request) => request.method),
+    ).toEqual(['GET']);
     expect(keyExists(sandbox, setup.oldId)).toBe(true);
     expect(existsSync(setup.journal)).toBe(false);
   });
@@ -80,7 +88,7 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
     expect(keyExists(sandbox, setup.oldId)).toBe(true);
   });
 
-  it('without created_ts: trident\'s record of when it first saw the key in use makes it due', async () => {
+  it("without created_ts: trident's record of when it first saw the key in use makes it due", async () => {
     const setup = profileWithKey(sandbox);
     mkdirSync(setup.configDir, { recursive: true });
     const since = new Date(Date.now() - 10 * DAY * 1000).toISOString();

@@ -6,7 +6,17 @@ import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
+import {
+  ROTATE_JSON,
+  expectRotated,
+  expectUndone,
+  keysOfTest,
+  profileWithKey,
+  rotate,
+  signedRequestsFrom,
+  spawnRotate,
+  type RotationSetup,
+} from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 
@@ -88,7 +98,9 @@ describe.concurrent('a rotation killed after each step', () => {
     const sent = signedRequestsFrom(sandbox);
     const refused = await rotate(setup, ['--resume', ...ROTATE_JSON, '--url', other.href]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(/^trident: the rotation of profile "[^"]+" was started against http:\/\/127\.0\.0\.1:\d+\/trade-api\/v2, not http/);
+    expect(refused.stderr).toMatch(
+      /^trident: the rotation of profile "[^"]+" was started against http:\/\/127\.0\.0\.1:\d+\/trade-api\/v2, not http/,
+    );
     expect(refused.stderr).toContain('hint: run --resume without --url');
     const ours = new Set([setup.oldId, ...keysOfTest(sandbox, setup).map((key) => key.api_key)]);
     expect(sent().filter((request) => ours.has(request.signer as string))).toEqual([]);

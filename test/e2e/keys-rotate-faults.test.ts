@@ -6,7 +6,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import type { FaultRule } from '../../src/sandbox/http/faults.js';
 import { startSandbox } from '../helpers/keys-sandbox.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileWithKey, rotate, signedRequestsFrom, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
+import {
+  ROTATE_JSON,
+  expectRotated,
+  expectUndone,
+  keysOfTest,
+  profileWithKey,
+  rotate,
+  signedRequestsFrom,
+  spawnRotate,
+  type RotationSetup,
+} from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 
@@ -30,7 +40,8 @@ async function killWhileHanging(setup: RotationSetup, phase: string, arm: () => 
   expect(JSON.parse(readFileSync(setup.journal, 'utf8')).phase).toBe(phase);
 }
 
-const hang = (rule: Omit<FaultRule, 'fault'>, afterProcessing: boolean) => () => sandbox.server.faults.add({ ...rule, fault: { kind: 'hang', afterProcessing } });
+const hang = (rule: Omit<FaultRule, 'fault'>, afterProcessing: boolean) => () =>
+  sandbox.server.faults.add({ ...rule, fault: { kind: 'hang', afterProcessing } });
 
 /** The verification: the first GET signed by a key other than the old one hangs (armed the moment it arrives). */
 const hangVerification = (setup: RotationSetup) => () => {
@@ -70,7 +81,9 @@ describe('a rotation killed while the service holds its request', () => {
     sandbox.server.faults.add({ method: 'POST', path: /generate$/, fault: { kind: 'reset', afterProcessing: true } });
     const failed = await rotate(setup, ROTATE_JSON);
     expect(failed.exitCode).toBe(8);
-    expect(failed.stderr).toMatch(/trident: the generate request for key "[^"]+~[0-9a-f]{8}" failed \(.*\); a check found: deleted key \S+, whose private key never arrived\nhint: nothing is left behind: run the command again\n$/);
+    expect(failed.stderr).toMatch(
+      /trident: the generate request for key "[^"]+~[0-9a-f]{8}" failed \(.*\); a check found: deleted key \S+, whose private key never arrived\nhint: nothing is left behind: run the command again\n$/,
+    );
     expect(failed.stdout).toBe('');
     expect(keysOfTest(sandbox, setup).map((key) => key.api_key)).toEqual([setup.oldId]);
     const again = await rotate(setup, ROTATE_JSON);
@@ -92,7 +105,11 @@ describe('a rotation killed while the service holds its request', () => {
     expect(keysOfTest(sandbox, setup)).toHaveLength(1);
     const report = await finish(setup, 'resume');
     // The held request may still be carried out: later keys commands delete its key if it appears.
-    expect(report.warnings).toEqual([expect.stringMatching(/^the interrupted mint of key "[^"]+~[0-9a-f]{8}" is not listed yet: keys commands against this service until \d\d:\d\d:\d\d UTC delete it if the service makes it late$/)]);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^the interrupted mint of key "[^"]+~[0-9a-f]{8}" is not listed yet: keys commands against this service until \d\d:\d\d:\d\d UTC delete it if the service makes it late$/,
+      ),
+    ]);
     await expectRotated(sandbox, setup);
   });
 
@@ -129,10 +146,16 @@ describe('a rotation killed while the service holds its request', () => {
     for (const action of ['resume', 'abort'] as const) {
       it(`during the old key's delete (${afterProcessing ? 'carried out' : 'not carried out'}): --${action} finishes the rotation`, async () => {
         const setup = profileWithKey(sandbox);
-        await killWhileHanging(setup, 'deleting-old', hang({ method: 'DELETE', path: `/trade-api/v2/api_keys/${setup.oldId}` }, afterProcessing));
+        await killWhileHanging(
+          setup,
+          'deleting-old',
+          hang({ method: 'DELETE', path: `/trade-api/v2/api_keys/${setup.oldId}` }, afterProcessing),
+        );
         const report = await finish(setup, action);
         expect(report.outcome).toBe('rotated');
-        expect(report.steps.find((step: { step: string }) => step.step === 'delete-old').result).toBe(afterProcessing ? 'not found' : 'deleted');
+        expect(report.steps.find((step: { step: string }) => step.step === 'delete-old').result).toBe(
+          afterProcessing ? 'not found' : 'deleted',
+        );
         if (action === 'abort') expect(report.warnings[0]).toContain('cannot be undone: finishing it instead');
         await expectRotated(sandbox, setup);
       });

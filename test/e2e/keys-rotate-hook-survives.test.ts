@@ -46,7 +46,9 @@ describe.concurrent('a deploy hook that outlives its trident', { timeout: 60_000
 
       const result = await rotate(setup, [`--${action}`, ...ROTATE_JSON]);
       expect(result.exitCode, result.stderr).toBe(0);
-      expect(result.stderr).toContain(`the deploy command of the interrupted run (process group ${journal.hook.pgid}) was still running: it was ended before going on`);
+      expect(result.stderr).toContain(
+        `the deploy command of the interrupted run (process group ${journal.hook.pgid}) was still running: it was ended before going on`,
+      );
       // Longer than the surviving hook would have slept: had it lived, it would have written by now.
       await sleep(5000);
       if (action === 'abort') {

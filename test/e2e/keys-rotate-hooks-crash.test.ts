@@ -9,7 +9,16 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { running } from '../helpers/processes.js';
 import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
 import { keyApp, type AppBehaviour, type KeyApp } from '../helpers/keys-rotate-app.js';
-import { ROTATE_JSON, expectRotated, expectUndone, profileKey, profileWithKey, rotate, spawnRotate, type RotationSetup } from '../helpers/keys-rotation.js';
+import {
+  ROTATE_JSON,
+  expectRotated,
+  expectUndone,
+  profileKey,
+  profileWithKey,
+  rotate,
+  spawnRotate,
+  type RotationSetup,
+} from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 
@@ -38,7 +47,12 @@ async function crash(options: { point?: string; deploy?: AppBehaviour; verify?: 
   return { setup, app, before };
 }
 
-async function finish({ setup, app, before }: Crashed, action: 'resume' | 'abort', expected = action === 'resume' ? 'rotated' : 'undone', exitCode = 0): Promise<void> {
+async function finish(
+  { setup, app, before }: Crashed,
+  action: 'resume' | 'abort',
+  expected = action === 'resume' ? 'rotated' : 'undone',
+  exitCode = 0,
+): Promise<void> {
   const result = await rotate(setup, [`--${action}`, ...ROTATE_JSON]);
   expect(result.exitCode, result.stderr).toBe(exitCode);
   expect(result.stdout + result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
@@ -76,7 +90,7 @@ describe.concurrent('a rotation with hooks killed in each application phase', { 
     }
   }
 
-  it('interrupted (SIGINT) while the deploy hook runs: exit 130, the hook\'s process group is gone, --abort undoes it', async () => {
+  it("interrupted (SIGINT) while the deploy hook runs: exit 130, the hook's process group is gone, --abort undoes it", async () => {
     const setup = profileWithKey(sandbox);
     const app = keyApp(sandbox, setup.oldId, setup.oldFile);
     const before = app.key();

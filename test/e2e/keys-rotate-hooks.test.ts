@@ -7,7 +7,16 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from '../helpers/keys-sandbox.js';
 import { keyApp, type KeyApp } from '../helpers/keys-rotate-app.js';
-import { ROTATE_JSON, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, type RotationSetup } from '../helpers/keys-rotation.js';
+import {
+  ROTATE_JSON,
+  expectRotated,
+  expectUndone,
+  keysOfTest,
+  profileKey,
+  profileWithKey,
+  rotate,
+  type RotationSetup,
+} from '../helpers/keys-rotation.js';
 import { running } from '../helpers/processes.js';
 
 let sandbox: KeysSandbox;
@@ -44,7 +53,17 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const newId = await expectRotated(sandbox, setup);
     const report = JSON.parse(result.stdout);
     expect(report.outcome).toBe('rotated');
-    expect(stepsOf(report)).toEqual(['preflight:done', 'mint:done', 'store:done', 'switch:done', 'verify:done', 'deploy:done', 'verify-app:done', 'delete-old:done', 'remove-old-file:done']);
+    expect(stepsOf(report)).toEqual([
+      'preflight:done',
+      'mint:done',
+      'store:done',
+      'switch:done',
+      'verify:done',
+      'deploy:done',
+      'verify-app:done',
+      'delete-old:done',
+      'remove-old-file:done',
+    ]);
     for (const step of report.steps.filter((s: { step: string }) => s.step === 'deploy' || s.step === 'verify-app')) {
       expect(step).toMatchObject({ exit_code: 0, api_key: newId, ms: expect.any(Number) });
     }
@@ -77,7 +96,14 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const report = JSON.parse(result.stdout);
     const newId = report.new_key.api_key;
     expect(report.outcome).toBe('rolled back');
-    expect(stepsOf(report).slice(4)).toEqual(['verify:done', 'deploy:failed', 'rollback-deploy:done', 'restore-profile:done', 'delete-new:done', 'remove-new-files:done']);
+    expect(stepsOf(report).slice(4)).toEqual([
+      'verify:done',
+      'deploy:failed',
+      'rollback-deploy:done',
+      'restore-profile:done',
+      'delete-new:done',
+      'remove-new-files:done',
+    ]);
     expect(report.steps.find((s: { step: string }) => s.step === 'deploy').exit_code).toBe(3);
     expect(errorLine(result.stderr)).toBe(
       `trident: the --deploy command (deploy of the new key ${newId}) failed: exit 3; the rotation was rolled back: profile "ci" uses the old key ${setup.oldId} again, the application got the old key back and the new key was deleted`,
@@ -98,8 +124,17 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     expect(result.exitCode, result.stderr).toBe(8);
     const report = JSON.parse(result.stdout);
     const newId = report.new_key.api_key;
-    expect(stepsOf(report).slice(5)).toEqual(['deploy:done', 'verify-app:failed', 'rollback-deploy:done', 'restore-profile:done', 'delete-new:done', 'remove-new-files:done']);
-    expect(errorLine(result.stderr)).toMatch(/^trident: the --verify command \(verify of the new key \S+\) failed: exit 3; the rotation was rolled back: .*the application got the old key back/);
+    expect(stepsOf(report).slice(5)).toEqual([
+      'deploy:done',
+      'verify-app:failed',
+      'rollback-deploy:done',
+      'restore-profile:done',
+      'delete-new:done',
+      'remove-new-files:done',
+    ]);
+    expect(errorLine(result.stderr)).toMatch(
+      /^trident: the --verify command \(verify of the new key \S+\) failed: exit 3; the rotation was rolled back: .*the application got the old key back/,
+    );
     expect(readFileSync(`${app.dir}/key.json`, 'utf8')).toBe(JSON.stringify(before));
     expect(app.calls().map((call) => [call.step, call.key_id])).toEqual([
       ['deploy', newId],
@@ -115,7 +150,15 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const setup = profileWithKey(sandbox);
     const app = appOf(setup);
     const start = Date.now();
-    const result = await rotate(setup, [...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify({ hangOn: ['verify'] }), '--hook-timeout', '1']);
+    const result = await rotate(setup, [
+      ...ROTATE_JSON,
+      '--deploy',
+      app.deploy(),
+      '--verify',
+      app.verify({ hangOn: ['verify'] }),
+      '--hook-timeout',
+      '1',
+    ]);
     const elapsed = Date.now() - start;
     expect(result.exitCode, result.stderr).toBe(8);
     expect(errorLine(result.stderr)).toMatch(/failed: timed out after 1 s \(its process group was killed\); the rotation was rolled back/);
@@ -124,7 +167,11 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const hung = app.calls().find((call) => call.grandchild !== undefined)!;
     expect(running(hung.grandchild!)).toBe(false);
     const report = JSON.parse(result.stdout);
-    expect(report.steps.find((s: { step: string }) => s.step === 'verify-app')).toMatchObject({ status: 'failed', exit_code: null, timed_out: true });
+    expect(report.steps.find((s: { step: string }) => s.step === 'verify-app')).toMatchObject({
+      status: 'failed',
+      exit_code: null,
+      timed_out: true,
+    });
     expect(app.key().id).toBe(setup.oldId);
     await expectUndone(sandbox, setup);
   });
@@ -133,12 +180,22 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const setup = profileWithKey(sandbox);
     const app = appOf(setup);
     writeFileSync(`${app.dir}/broken`, '');
-    const result = await rotate(setup, [...ROTATE_JSON, '--deploy', app.deploy({ failOn: ['rollback'], untilRepaired: true }), '--verify', app.verify({ failOn: ['verify'] })]);
+    const result = await rotate(setup, [
+      ...ROTATE_JSON,
+      '--deploy',
+      app.deploy({ failOn: ['rollback'], untilRepaired: true }),
+      '--verify',
+      app.verify({ failOn: ['verify'] }),
+    ]);
     expect(result.exitCode, result.stderr).toBe(8);
     const journal = JSON.parse(readFileSync(setup.journal, 'utf8'));
     expect(journal.phase).toBe('rolling-back-app');
     const newId = journal.new_key.api_key;
-    expect(keysOfTest(sandbox, setup).map((key) => key.api_key).sort()).toEqual([setup.oldId, newId].sort());
+    expect(
+      keysOfTest(sandbox, setup)
+        .map((key) => key.api_key)
+        .sort(),
+    ).toEqual([setup.oldId, newId].sort());
     expect(profileKey(setup).keyId).toBe(newId);
     expect(errorLine(result.stderr)).toBe(
       `trident: the --verify command (verify of the new key ${newId}) failed: exit 3; rolling back, the --deploy command, run again with the old key ${setup.oldId}, failed: exit 3`,
@@ -161,7 +218,11 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
   it('with only --verify: no deploy, no rollback deploy, and the old key goes after it passed', async () => {
     const setup = profileWithKey(sandbox);
     const app = appOf(setup);
-    const result = await rotate(setup, [...ROTATE_JSON, '--verify', 'test "$TRIDENT_DEPLOY_STEP" = verify && test -s "$TRIDENT_DEPLOY_KEY_FILE"']);
+    const result = await rotate(setup, [
+      ...ROTATE_JSON,
+      '--verify',
+      'test "$TRIDENT_DEPLOY_STEP" = verify && test -s "$TRIDENT_DEPLOY_KEY_FILE"',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(stepsOf(JSON.parse(result.stdout))).toContain('verify-app:done');
     await expectRotated(sandbox, setup);
@@ -171,11 +232,32 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
   it('--dry-run shows the hooks in the plan and sends nothing', async () => {
     const setup = profileWithKey(sandbox);
     const sent = requestsOfKey(setup.oldId);
-    const result = await rotate(setup, ['--dry-run', '-o', 'json', '--deploy', 'deploy-it', '--verify', 'check-it', '--hook-timeout', '30']);
+    const result = await rotate(setup, [
+      '--dry-run',
+      '-o',
+      'json',
+      '--deploy',
+      'deploy-it',
+      '--verify',
+      'check-it',
+      '--hook-timeout',
+      '30',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout);
     expect(plan.hooks).toEqual({ deploy: 'deploy-it', verify: 'check-it', timeout_s: 30, cwd: process.cwd() });
-    expect(plan.steps.map((s: { step: string }) => s.step)).toEqual(['preflight', 'mint', 'store', 'switch', 'verify', 'deploy', 'verify-app', 'on failure', 'delete-old', 'remove-old-file']);
+    expect(plan.steps.map((s: { step: string }) => s.step)).toEqual([
+      'preflight',
+      'mint',
+      'store',
+      'switch',
+      'verify',
+      'deploy',
+      'verify-app',
+      'on failure',
+      'delete-old',
+      'remove-old-file',
+    ]);
     expect(plan.steps.find((s: { step: string }) => s.step === 'deploy').action).toContain('sh -c "deploy-it"');
     expect(sent()).toBe(0);
   });
@@ -211,9 +293,17 @@ describe.concurrent('no secret reaches a hook other than on stdin', { timeout: 6
     const oldPem = readFileSync(setup.oldFile, 'utf8');
     const app = appOf(setup);
     const configDir = tempConfigDir();
-    const env = { TRIDENT_KEYS_URL: sandbox.url, TRIDENT_KEY_ID: setup.oldId, TRIDENT_PRIVATE_KEY: oldPem, TRIDENT_TIME_TOKEN: 'time-token-not-for-hooks' };
+    const env = {
+      TRIDENT_KEYS_URL: sandbox.url,
+      TRIDENT_KEY_ID: setup.oldId,
+      TRIDENT_PRIVATE_KEY: oldPem,
+      TRIDENT_TIME_TOKEN: 'time-token-not-for-hooks',
+    };
     // first a rotation whose verify fails (deploy, verify, rollback all run), then one that succeeds
-    const failed = await runCli(['keys', 'rotate', ...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify({ failOn: ['verify'] })], { configDir, env });
+    const failed = await runCli(
+      ['keys', 'rotate', ...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify({ failOn: ['verify'] })],
+      { configDir, env },
+    );
     expect(failed.exitCode, failed.stderr).toBe(8);
     expect(app.key()).toEqual({ id: setup.oldId, pem: oldPem });
     const done = await runCli(['keys', 'rotate', ...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify()], { configDir, env });
@@ -227,8 +317,19 @@ describe.concurrent('no secret reaches a hook other than on stdin', { timeout: 6
     const calls = app.calls();
     expect(calls.map((call) => call.step)).toEqual(['deploy', 'verify', 'rollback', 'deploy', 'verify']);
     const rollback = calls[2]!;
-    expect(rollback.env).toMatchObject({ TRIDENT_DEPLOY_STEP: 'rollback', TRIDENT_DEPLOY_KEY_ID: setup.oldId, TRIDENT_DEPLOY_KEY_FILE: '', TRIDENT_OLD_KEY_ID: setup.oldId });
-    expect(calls[3]!.env).toMatchObject({ TRIDENT_DEPLOY_STEP: 'deploy', TRIDENT_DEPLOY_KEY_ID: newId, TRIDENT_DEPLOY_KEY_FILE: report.private_key_file, TRIDENT_OLD_KEY_ID: setup.oldId, TRIDENT_NEW_KEY_ID: newId });
+    expect(rollback.env).toMatchObject({
+      TRIDENT_DEPLOY_STEP: 'rollback',
+      TRIDENT_DEPLOY_KEY_ID: setup.oldId,
+      TRIDENT_DEPLOY_KEY_FILE: '',
+      TRIDENT_OLD_KEY_ID: setup.oldId,
+    });
+    expect(calls[3]!.env).toMatchObject({
+      TRIDENT_DEPLOY_STEP: 'deploy',
+      TRIDENT_DEPLOY_KEY_ID: newId,
+      TRIDENT_DEPLOY_KEY_FILE: report.private_key_file,
+      TRIDENT_OLD_KEY_ID: setup.oldId,
+      TRIDENT_NEW_KEY_ID: newId,
+    });
     for (const call of calls) {
       expect(Object.keys(call.env)).not.toContain('TRIDENT_PRIVATE_KEY');
       expect(Object.keys(call.env)).not.toContain('TRIDENT_TIME_TOKEN');

@@ -47,14 +47,28 @@ function stubs(): { bin: string; log: string } {
 async function recipes(): Promise<string[]> {
   const help = await runCli(['keys', 'rotate', '--help']);
   const block = help.stdout.split('\nRecipes')[1]!.split('\nExamples:')[0]!;
-  return block.split(/\n(?= {4}trident )/).slice(1).map((recipe) => recipe.replace(/\n {2}\S[^\n]*$/, ''));
+  return block
+    .split(/\n(?= {4}trident )/)
+    .slice(1)
+    .map((recipe) => recipe.replace(/\n {2}\S[^\n]*$/, ''));
 }
 
 async function runRecipe(recipe: string, setup: RotationSetup, tools: { bin: string; log: string }) {
   const script = `trident() { "$NODE" "$BIN" "$@"; }\n${recipe}`;
-  const env = { ...childEnv({ configDir: setup.configDir }), PATH: `${tools.bin}:${process.env.PATH}`, NODE: process.execPath, BIN, STUB_LOG: tools.log, TRIDENT_PROFILE: setup.profile };
+  const env = {
+    ...childEnv({ configDir: setup.configDir }),
+    PATH: `${tools.bin}:${process.env.PATH}`,
+    NODE: process.execPath,
+    BIN,
+    STUB_LOG: tools.log,
+    TRIDENT_PROFILE: setup.profile,
+  };
   const result = await execa('bash', ['--norc', '-c', script], { env, extendEnv: false, reject: false, timeout: 45_000 });
-  return { exitCode: result.exitCode, stderr: String(result.stderr), calls: readFileSync(join(tools.log, 'calls.log'), 'utf8').trim().split('\n') };
+  return {
+    exitCode: result.exitCode,
+    stderr: String(result.stderr),
+    calls: readFileSync(join(tools.log, 'calls.log'), 'utf8').trim().split('\n'),
+  };
 }
 
 // A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
@@ -96,10 +110,7 @@ describe('the recipes of keys rotate --help', { timeout: 60_000 }, () => {
       'kubectl apply -f -',
       `kubectl create secret generic exchange-key --from-file=key.pem=/dev/stdin --from-literal=key-id=${newId} --dry-run=client -o yaml`,
     ]);
-    expect(result.calls.slice(2)).toEqual([
-      'kubectl rollout restart deploy/trader',
-      'kubectl rollout status deploy/trader --timeout=120s',
-    ]);
+    expect(result.calls.slice(2)).toEqual(['kubectl rollout restart deploy/trader', 'kubectl rollout status deploy/trader --timeout=120s']);
     expect(readFileSync(join(tools.log, 'stdin-secret'), 'utf8')).toBe(readFileSync(file, 'utf8'));
     expect(readFileSync(join(tools.log, 'stdin-apply'), 'utf8')).toBe('kind: Secret\n');
     expect(keyExists(sandbox, setup.oldId)).toBe(false);

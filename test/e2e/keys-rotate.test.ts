@@ -5,7 +5,17 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox, tagged } from '../helpers/keys-sandbox.js';
-import { ROTATE_JSON, expectOneWorkingKey, expectRotated, expectUndone, keysOfTest, profileKey, profileWithKey, rotate, signedRequestsFrom } from '../helpers/keys-rotation.js';
+import {
+  ROTATE_JSON,
+  expectOneWorkingKey,
+  expectRotated,
+  expectUndone,
+  keysOfTest,
+  profileKey,
+  profileWithKey,
+  rotate,
+  signedRequestsFrom,
+} from '../helpers/keys-rotation.js';
 
 let sandbox: KeysSandbox;
 
@@ -33,7 +43,12 @@ describe('keys rotate', () => {
       outcome: 'rotated',
       profile: 'ci',
       old_key: { api_key: setup.oldId, name: setup.name, scopes: ['read', 'write'], subaccount: null, private_key_file: setup.oldFile },
-      new_key: { api_key: newId, name: expect.stringMatching(new RegExp(`^${setup.name}-rotated-\\d{8}T\\d{6}Z~[0-9a-f]{8}$`)), scopes: ['read', 'write'], subaccount: null },
+      new_key: {
+        api_key: newId,
+        name: expect.stringMatching(new RegExp(`^${setup.name}-rotated-\\d{8}T\\d{6}Z~[0-9a-f]{8}$`)),
+        scopes: ['read', 'write'],
+        subaccount: null,
+      },
       private_key_file: join(setup.configDir, 'keys', `${newId}.pem`),
       old_key_deleted: true,
       warnings: [],
@@ -66,7 +81,11 @@ describe('keys rotate', () => {
     const { keyId } = await expectOneWorkingKey(sandbox, setup);
     expect(keyId).not.toBe(setup.oldId);
     expect(existsSync(setup.oldFile)).toBe(true);
-    expect(JSON.parse(result.stdout).steps.at(-1)).toMatchObject({ step: 'remove-old-file', status: 'skipped', reason: "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you" });
+    expect(JSON.parse(result.stdout).steps.at(-1)).toMatchObject({
+      step: 'remove-old-file',
+      status: 'skipped',
+      reason: "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you",
+    });
   });
 
   it('--local makes the pair here and uploads only the public half; --name and --out are honoured', async () => {
@@ -106,7 +125,15 @@ describe('keys rotate', () => {
     expect(seen()).toEqual([]);
     const plan = JSON.parse(result.stdout);
     expect(plan).toMatchObject({ dry_run: true, profile: 'ci', old_key: { api_key: setup.oldId, private_key_file: setup.oldFile } });
-    expect(plan.steps.map((step: { step: string }) => step.step)).toEqual(['preflight', 'mint', 'store', 'switch', 'verify', 'delete-old', 'remove-old-file']);
+    expect(plan.steps.map((step: { step: string }) => step.step)).toEqual([
+      'preflight',
+      'mint',
+      'store',
+      'switch',
+      'verify',
+      'delete-old',
+      'remove-old-file',
+    ]);
     expect(existsSync(setup.journal)).toBe(false);
     expect(profileKey(setup).keyId).toBe(setup.oldId);
   });
@@ -135,7 +162,12 @@ describe('keys rotate', () => {
     expect(seen()).toEqual([]);
     const dryRun = await rotate(setup, ['--resume', '--dry-run', '-o', 'json']);
     expect(dryRun.exitCode, dryRun.stderr).toBe(0);
-    expect(JSON.parse(dryRun.stdout).steps.map((step: { step: string }) => step.step)).toEqual(['switch', 'verify', 'delete-old', 'remove-old-file']);
+    expect(JSON.parse(dryRun.stdout).steps.map((step: { step: string }) => step.step)).toEqual([
+      'switch',
+      'verify',
+      'delete-old',
+      'remove-old-file',
+    ]);
     const abortPlan = await rotate(setup, ['--abort', '--dry-run', '-o', 'json']);
     expect(JSON.parse(abortPlan.stdout).steps.map((step: { step: string }) => step.step)).toEqual(['delete-new', 'remove-new-files']);
     expect(seen()).toEqual([]);
@@ -171,7 +203,12 @@ describe('keys rotate', () => {
 
   it('says so when the old key cannot be deleted: both keys valid, exit 8', async () => {
     const setup = profileWithKey(sandbox);
-    sandbox.server.faults.add({ method: 'DELETE', path: `/trade-api/v2/api_keys/${setup.oldId}`, fault: { kind: 'status', status: 503 }, times: 4 });
+    sandbox.server.faults.add({
+      method: 'DELETE',
+      path: `/trade-api/v2/api_keys/${setup.oldId}`,
+      fault: { kind: 'status', status: 503 },
+      times: 4,
+    });
     const result = await rotate(setup, ROTATE_JSON);
     expect(result.exitCode).toBe(8);
     const report = JSON.parse(result.stdout);
@@ -202,7 +239,10 @@ describe('keys rotate', () => {
     expect(existsSync(join(configDir, 'settings.json'))).toBe(false);
     // the old file lives in another config dir: not trident's to remove here
     expect(existsSync(setup.oldFile)).toBe(true);
-    const list = await runCli(['keys', 'list'], { configDir, env: { ...env, TRIDENT_KEY_ID: newId, TRIDENT_PRIVATE_KEY_FILE: report.private_key_file } });
+    const list = await runCli(['keys', 'list'], {
+      configDir,
+      env: { ...env, TRIDENT_KEY_ID: newId, TRIDENT_PRIVATE_KEY_FILE: report.private_key_file },
+    });
     expect(list.exitCode, list.stderr).toBe(0);
   });
 

@@ -69,7 +69,8 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const count = (env: Record<string, string>) => runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), ...env } });
+const count = (env: Record<string, string>) =>
+  runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), ...env } });
 const sandboxHost = () => new URL(viaProxy(sandbox.url)).host;
 
 describe('proxies from the environment', () => {
@@ -95,7 +96,9 @@ describe('proxies from the environment', () => {
   });
 
   it('never sends a loopback request through the proxy, whatever NO_PROXY says', async () => {
-    const result = await runCli(['catalog', 'count', '-o', 'json'], { env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: proxyUrl, NO_PROXY: 'elsewhere.test' } });
+    const result = await runCli(['catalog', 'count', '-o', 'json'], {
+      env: { TRIDENT_CATALOG_URL: sandbox.url, HTTP_PROXY: proxyUrl, NO_PROXY: 'elsewhere.test' },
+    });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ products_count: 2 });
     expect(seen).toEqual([]);
@@ -112,7 +115,9 @@ describe('proxies from the environment', () => {
     await once(closed, 'listening');
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const result = await runCli(['catalog', 'count', '--retries', '0'], { env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), HTTP_PROXY: `http://user:s3cret@127.0.0.1:${port}` } });
+    const result = await runCli(['catalog', 'count', '--retries', '0'], {
+      env: { TRIDENT_CATALOG_URL: viaProxy(sandbox.url), HTTP_PROXY: `http://user:s3cret@127.0.0.1:${port}` },
+    });
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toBe(
       `trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused\nhint: check HTTP_PROXY, or list ${PROXIED} in NO_PROXY to go direct\n`,
@@ -120,7 +125,9 @@ describe('proxies from the environment', () => {
     expect(result.stdout).toBe('');
 
     // HTTPS with only HTTP_PROXY set goes through HTTP_PROXY (as curl and undici do): that proxy is named.
-    const https = await runCli(['time', 'projects', '--retries', '0'], { env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    const https = await runCli(['time', 'projects', '--retries', '0'], {
+      env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTP_PROXY: `http://127.0.0.1:${port}` },
+    });
     expect(https.exitCode).toBe(8);
     expect(https.stderr.split('\n')[0]).toBe(`trident: cannot reach the proxy 127.0.0.1:${port} (HTTP_PROXY): connection refused`);
 
@@ -132,7 +139,9 @@ describe('proxies from the environment', () => {
   });
 
   it('tunnels HTTPS through HTTPS_PROXY: the proxy sees only CONNECT, TLS is end to end', async () => {
-    const result = await runCli(['time', 'projects', '-o', 'json'], { env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTPS_PROXY: proxyUrl } });
+    const result = await runCli(['time', 'projects', '-o', 'json'], {
+      env: { ...time.tokenEnv(), TRIDENT_TIME_URL: viaProxy(time.sandbox.url), HTTPS_PROXY: proxyUrl },
+    });
     expect(result.stderr).toBe('');
     expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
     expect(seen).toEqual([`CONNECT ${new URL(viaProxy(time.sandbox.url)).host}`]);

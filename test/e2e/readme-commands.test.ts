@@ -48,7 +48,8 @@ const SKIP: Record<string, string> = {
   'trident sandbox': 'the test starts the sandbox itself, on free ports (--port 0)',
   'trident sandbox [--dir <dir>] …': 'a synopsis of the options, not a command',
   'trident keys generate --name mover --scopes read,write::transfer --url demo': "the exchange's demo environment is on the internet",
-  'trident time login --email me@example.com --account-id 1': 'asks for the password at a hidden terminal prompt (the --password-stdin line logs in the same way)',
+  'trident time login --email me@example.com --account-id 1':
+    'asks for the password at a hidden terminal prompt (the --password-stdin line logs in the same way)',
   'trident completion bash > ~/.local/share/bash-completion/completions/trident': "writes into the user's ~/.local",
   'trident completion zsh > "${fpath[1]}/_trident"': "writes into zsh's $fpath",
   'trident completion fish > ~/.config/fish/completions/trident.fish': "writes into the user's ~/.config",
@@ -102,8 +103,12 @@ function sandboxProfile(): Record<string, string> {
 }
 
 async function fixpriceProduct(): Promise<{ id: string; sourceId: string }> {
-  const id = (await trident(['catalog', 'products', '--store', 'fixprice', '--limit', '1', '--jq', '.items[0].canonical_product_id'])).stdout.trim();
-  const sourceId = (await trident(['catalog', 'sources', id, '--jq', 'first(.items[] | select(.parser_name == "fixprice") | .source_id)'])).stdout.trim();
+  const id = (
+    await trident(['catalog', 'products', '--store', 'fixprice', '--limit', '1', '--jq', '.items[0].canonical_product_id'])
+  ).stdout.trim();
+  const sourceId = (
+    await trident(['catalog', 'sources', id, '--jq', 'first(.items[] | select(.parser_name == "fixprice") | .source_id)'])
+  ).stdout.trim();
   return { id, sourceId };
 }
 
@@ -131,14 +136,20 @@ const VARIABLES: Record<string, () => Promise<string>> = {
 const BEFORE: Record<string, { why: string; run: () => Promise<void> }> = {
   'trident keys rotate --resume --yes': { why: 'it finishes a rotation that was interrupted', run: interruptRotation },
   'trident keys rotate --abort --yes': { why: 'it undoes a rotation that was interrupted', run: interruptRotation },
-  'report=$(trident keys rotate --yes -o json --out ./new-key.pem)': { why: 'a CI job has a key of its own in its secrets', run: makeCiKey },
+  'report=$(trident keys rotate --yes -o json --out ./new-key.pem)': {
+    why: 'a CI job has a key of its own in its secrets',
+    run: makeCiKey,
+  },
 };
 
 let interrupted = 0;
 
 /** A rotation killed once the profile uses its new key. Named: the default name has the second in it only. */
 async function interruptRotation(): Promise<void> {
-  const killed = await spawnCli(['keys', 'rotate', '--yes', '--name', `interrupted-${++interrupted}`], { configDir, env: { TRIDENT_PROFILE: 'sandbox', [CRASH_ENV]: 'switched' } });
+  const killed = await spawnCli(['keys', 'rotate', '--yes', '--name', `interrupted-${++interrupted}`], {
+    configDir,
+    env: { TRIDENT_PROFILE: 'sandbox', [CRASH_ENV]: 'switched' },
+  });
   expect(killed.signal, String(killed.stderr)).toBe('SIGKILL');
 }
 
@@ -194,7 +205,7 @@ describe('documented commands on the sandbox', () => {
       '# trident in a comment is none either',
       'trident keys list            # a comment',
       'x=$(trident version); trident status',
-      "printf '%s' \"$P\" | trident time login --password-stdin",
+      'printf \'%s\' "$P" | trident time login --password-stdin',
       'make && trident catalog health',
       'export A=1',
       'trident catalog dynamics X \\',
@@ -213,7 +224,7 @@ describe('documented commands on the sandbox', () => {
     expect(found.map((command) => command.line)).toEqual([
       'trident keys list',
       'x=$(trident version); trident status',
-      "printf '%s' \"$P\" | trident time login --password-stdin",
+      'printf \'%s\' "$P" | trident time login --password-stdin',
       'make && trident catalog health',
       'trident catalog dynamics X --chart',
       'if n=$(trident catalog count); then',
@@ -228,10 +239,15 @@ describe('documented commands on the sandbox', () => {
   it('every documented trident line is run or skipped with a reason, and every table entry names a documented line', () => {
     expect(commands.length).toBeGreaterThan(50);
     const lines = commands.map((command) => command.line);
-    for (const key of Object.keys(SKIP)) expect(lines.filter((line) => names(key, line)), `SKIP entry names no documented line: ${key}`).toHaveLength(1);
+    for (const key of Object.keys(SKIP))
+      expect(
+        lines.filter((line) => names(key, line)),
+        `SKIP entry names no documented line: ${key}`,
+      ).toHaveLength(1);
     for (const key of Object.keys(BEFORE)) expect(lines, `BEFORE entry names no documented line: ${key}`).toContain(key);
     const text = pagesText();
-    for (const placeholder of [...Object.keys(PLACEHOLDERS), ...Object.keys(VARIABLES).map((name) => `$${name}`)]) expect(text, placeholder).toContain(placeholder);
+    for (const placeholder of [...Object.keys(PLACEHOLDERS), ...Object.keys(VARIABLES).map((name) => `$${name}`)])
+      expect(text, placeholder).toContain(placeholder);
   });
 
   it('every line that can run here exits 0 with no error, in page order', async () => {
@@ -250,7 +266,9 @@ describe('documented commands on the sandbox', () => {
     // The CI rotation left the new private key where it said, private, and deleted the job's old key only.
     expect(statSync(join(cwd, 'new-key.pem')).mode & 0o777).toBe(0o600);
     await expect(keyNamed(CI_KEY)).rejects.toThrow(/no key named/);
-    expect((await trident(['keys', 'list', '--jq', '.[] | select(.in_use) | .api_key'])).stdout.trim()).toBe(sandboxProfile()['keys.keyId']);
+    expect((await trident(['keys', 'list', '--jq', '.[] | select(.in_use) | .api_key'])).stdout.trim()).toBe(
+      sandboxProfile()['keys.keyId'],
+    );
     // The cron example appended one dated record.
     expect(readFileSync(join(cwd, 'counts.ndjson'), 'utf8')).toMatch(/^\{"at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ","products_count":\d+/);
     // The cron rotation found the key not due, and the catalog export replaced the last one whole.

@@ -6,7 +6,17 @@ import { closedPort, envFor, errorOf, requestsFrom, trident, useServices } from 
 
 const services = useServices(['keys', 'time', 'catalog']);
 const everything = () => ({ ...envFor.keys(services), ...envFor.time(services), ...envFor.catalog(services) });
-const notConfigured = { configured: false, works: null, url: null, url_source: null, credential: null, credential_source: null, found: null, error: null, exit_code: 0 };
+const notConfigured = {
+  configured: false,
+  works: null,
+  url: null,
+  url_source: null,
+  credential: null,
+  credential_source: null,
+  found: null,
+  error: null,
+  exit_code: 0,
+};
 
 function allRequests() {
   const read = [requestsFrom(services.keys.server), requestsFrom(services.time.server), requestsFrom(services.catalog.server)];
@@ -28,7 +38,12 @@ describe('trident status', () => {
         url_source: 'env',
         credential: `key ${bootstrap.keyId}`,
         credential_source: `key id from TRIDENT_KEY_ID, private key from key file ${bootstrap.privateKeyFile}`,
-        found: { api_key: bootstrap.keyId, name: 'sandbox-bootstrap', scopes: ['read', 'write'], keys: services.keys.control.listKeys().length },
+        found: {
+          api_key: bootstrap.keyId,
+          name: 'sandbox-bootstrap',
+          scopes: ['read', 'write'],
+          keys: services.keys.control.listKeys().length,
+        },
         error: null,
         exit_code: 0,
       },
@@ -43,7 +58,17 @@ describe('trident status', () => {
         error: null,
         exit_code: 0,
       },
-      catalog: { configured: true, works: true, url: services.catalog.url, url_source: 'env', credential: null, credential_source: null, found: { status: 'ok' }, error: null, exit_code: 0 },
+      catalog: {
+        configured: true,
+        works: true,
+        url: services.catalog.url,
+        url_source: 'env',
+        credential: null,
+        credential_source: null,
+        found: { status: 'ok' },
+        error: null,
+        exit_code: 0,
+      },
     });
     expect(sent().sort()).toEqual(['GET /api/v1/projects', 'GET /healthz', 'GET /trade-api/v2/api_keys']);
   });
@@ -76,7 +101,15 @@ describe('trident status', () => {
     const result = await trident(['status', '--service', 'time', '-o', 'json'], { env: envFor.timeServer(services) });
     expect(result.exitCode).toBe(4);
     expect(JSON.parse(result.stdout)).toEqual({
-      time: { ...notConfigured, configured: true, works: false, url: services.time.url, url_source: 'env', error: 'not logged in (profile "default")', exit_code: 4 },
+      time: {
+        ...notConfigured,
+        configured: true,
+        works: false,
+        url: services.time.url,
+        url_source: 'env',
+        error: 'not logged in (profile "default")',
+        exit_code: 4,
+      },
     });
     expect(sent()).toEqual([]);
   });
@@ -92,7 +125,10 @@ describe('trident status', () => {
   });
 
   it('--jq works on its JSON; an unknown --service is a usage error before any request', async () => {
-    expect(await trident(['status', '--service', 'keys', '--jq', '.keys.found.name'], { env: everything() })).toMatchObject({ exitCode: 0, stdout: 'sandbox-bootstrap\n' });
+    expect(await trident(['status', '--service', 'keys', '--jq', '.keys.found.name'], { env: everything() })).toMatchObject({
+      exitCode: 0,
+      stdout: 'sandbox-bootstrap\n',
+    });
     const sent = allRequests();
     const result = await trident(['status', '--service', 'clock'], { env: everything() });
     expect(result.exitCode).toBe(2);
@@ -104,7 +140,8 @@ describe('trident status', () => {
     const terminal = inTerminal(['status', '--no-color'], { env: { ...envFor.keys(services), ...envFor.catalog(services) } });
     expect(await terminal.exitCode()).toBe(0);
     const screen = terminal.screen().replace(/\r/g, '');
-    for (const line of ['│ keys       │ ok', '│ time │ not configured (no time.url) │', '│ catalog │ ok', '│ found   │ status ok']) expect(screen).toContain(line);
+    for (const line of ['│ keys       │ ok', '│ time │ not configured (no time.url) │', '│ catalog │ ok', '│ found   │ status ok'])
+      expect(screen).toContain(line);
     expect(screen).not.toContain('…');
   });
 });

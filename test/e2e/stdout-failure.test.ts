@@ -55,7 +55,11 @@ describe('stdout going away', () => {
     ] as const) {
       const result = await run(['keys', 'generate', '--name', name, '--out', '-'], { env: sandboxEnv(keys) });
       expect(result.exitCode, result.stderr).toBe(8);
-      expect(result.stderr).toMatch(new RegExp(`^trident: could not store the private key of the new key [0-9a-f-]{36} at stdout \\(cannot write the output: (EPIPE|ENOSPC)\\); the key was deleted on the service again\\n`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^trident: could not store the private key of the new key [0-9a-f-]{36} at stdout \\(cannot write the output: (EPIPE|ENOSPC)\\); the key was deleted on the service again\\n`,
+        ),
+      );
       expect(keys.control.listKeys().filter((key) => untagged(key.name) === name)).toEqual([]);
     }
   });
@@ -71,7 +75,9 @@ describe('stdout going away', () => {
   it('time customer-update --from-csv sends every row even when nobody reads the results', async () => {
     const file = join(tempConfigDir(), '..', 'batch.csv');
     writeFileSync(file, 'id,name\n3,Closed Pipe One\n5,Closed Pipe Two\n7,Closed Pipe Three\n');
-    const result = await withStdoutClosed(['time', 'customer-update', '--from-csv', file, '--concurrency', '1', '-o', 'ndjson'], { env: time.tokenEnv() });
+    const result = await withStdoutClosed(['time', 'customer-update', '--from-csv', file, '--concurrency', '1', '-o', 'ndjson'], {
+      env: time.tokenEnv(),
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const names = new Map(time.sandbox.control.customers().map((customer) => [customer.id, customer.name]));
     expect([names.get(3), names.get(5), names.get(7)]).toEqual(['Closed Pipe One', 'Closed Pipe Two', 'Closed Pipe Three']);

@@ -94,13 +94,19 @@ describeWithTools(['script'], 'record views on an 80-column terminal', () => {
     const out = '/var/lib/ci/secrets/exchange/payments/production/keys/the-new-exchange-private-key.pem';
     const run = inTerminal(['keys', 'rotate', '--dry-run', '--name', name, '--out', out], { env: sandboxEnv(keys) }, { columns: 80 });
     const exitCode = await run.exitCode();
-    const screen = run.screen().replace(/\r\n/g, '\n').replace(/\u001b\[\d+m/g, '');
+    const screen = run
+      .screen()
+      .replace(/\r\n/g, '\n')
+      .replace(/\u001b\[\d+m/g, '');
     expect(exitCode, screen).toBe(0);
     const lines = screen.trimEnd().split('\n');
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(screen).not.toContain('…');
     // The name and the file are whole on the screen, in order, whatever the line breaks.
-    const cells = lines.map((line) => line.split('│').slice(1, -1).join('').trim()).join('').replace(/\s+/g, '');
+    const cells = lines
+      .map((line) => line.split('│').slice(1, -1).join('').trim())
+      .join('')
+      .replace(/\s+/g, '');
     expect(cells).toContain(name);
     expect(cells).toContain(out);
   });

@@ -12,7 +12,11 @@ const time = useTimeSandbox();
 const tokenFile = (configDir: string, profile = 'default') => join(configDir, 'tokens', `${profile}.json`);
 
 function login(configDir: string, extra: string[] = [], password = `${SANDBOX_TIME_USER.password}\n`) {
-  return runCli(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin', ...extra], { configDir, env: time.env, input: password });
+  return runCli(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin', ...extra], {
+    configDir,
+    env: time.env,
+    input: password,
+  });
 }
 
 describe('time login, commands, logout over HTTPS', () => {
@@ -22,9 +26,13 @@ describe('time login, commands, logout over HTTPS', () => {
     await once(plain, 'listening');
     const { port } = plain.address() as AddressInfo;
     try {
-      const result = await runCli(['time', 'projects', '--url', `https://127.0.0.1:${port}/api/v1`, '--retries', '0'], { env: time.tokenEnv() });
+      const result = await runCli(['time', 'projects', '--url', `https://127.0.0.1:${port}/api/v1`, '--retries', '0'], {
+        env: time.tokenEnv(),
+      });
       expect(result.exitCode).toBe(8);
-      expect(result.stderr).toBe(`trident: TLS error talking to 127.0.0.1:${port}: wrong version number\nhint: 127.0.0.1:${port} does not answer with TLS: check that this port serves https\n`);
+      expect(result.stderr).toBe(
+        `trident: TLS error talking to 127.0.0.1:${port}: wrong version number\nhint: 127.0.0.1:${port} does not answer with TLS: check that this port serves https\n`,
+      );
     } finally {
       plain.close();
     }
@@ -42,10 +50,13 @@ describe('time login, commands, logout over HTTPS', () => {
     const projects = await runCli(['--profile', 'work', 'time', 'projects', '-o', 'json'], { configDir });
     expect(projects.exitCode, projects.stderr).toBe(0);
     expect(Array.isArray(JSON.parse(projects.stdout))).toBe(true);
-    const again = await runCli(['--profile', 'work', 'time', 'login', '--url', url, '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
-      configDir,
-      input: `${SANDBOX_TIME_USER.password}\n`,
-    });
+    const again = await runCli(
+      ['--profile', 'work', 'time', 'login', '--url', url, '--email', SANDBOX_TIME_USER.email, '--password-stdin'],
+      {
+        configDir,
+        input: `${SANDBOX_TIME_USER.password}\n`,
+      },
+    );
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('now has');
   });
@@ -58,15 +69,29 @@ describe('time login, commands, logout over HTTPS', () => {
     expect(loggedIn.exitCode).toBe(0);
     const path = tokenFile(configDir);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(readFileSync(path, 'utf8')) as { token: string; userAgent: string; email: string; accountId: string; createdAt: string };
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as {
+      token: string;
+      userAgent: string;
+      email: string;
+      accountId: string;
+      createdAt: string;
+    };
     expect(stored).toMatchObject({ userAgent: 'trident-cli', email: SANDBOX_TIME_USER.email, accountId: SANDBOX_TIME_USER.accountId });
     expect(time.sandbox.control.hasToken(stored.token)).toBe(true);
     expect(JSON.parse(loggedIn.stdout)).toEqual({
-      profile: 'default', email: SANDBOX_TIME_USER.email, account_id: SANDBOX_TIME_USER.accountId, token_file: path, user_agent: 'trident-cli',
+      profile: 'default',
+      email: SANDBOX_TIME_USER.email,
+      account_id: SANDBOX_TIME_USER.accountId,
+      token_file: path,
+      user_agent: 'trident-cli',
     });
 
     const outputs = [loggedIn.stdout, loggedIn.stderr];
-    for (const args of [['time', 'projects'], ['time', 'projects', 'get', '57', '--debug'], ['time', 'projects', '--status', 'all', '--debug']]) {
+    for (const args of [
+      ['time', 'projects'],
+      ['time', 'projects', 'get', '57', '--debug'],
+      ['time', 'projects', '--status', 'all', '--debug'],
+    ]) {
       const result = await runCli(args, { configDir, env: time.env });
       expect(result.exitCode).toBe(0);
       outputs.push(result.stdout, result.stderr);
@@ -82,7 +107,12 @@ describe('time login, commands, logout over HTTPS', () => {
     const sent = time.sandbox.server.requests.slice(before);
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
       // login checks the new token with one GET before it stores it
-      'POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/projects', 'GET /api/v1/projects/57', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke',
+      'POST /api/v1/auth',
+      'GET /api/v1/projects',
+      'GET /api/v1/projects',
+      'GET /api/v1/projects/57',
+      'GET /api/v1/projects',
+      'GET /api/v1/auth/revoke',
     ]);
     expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set(['trident-cli']));
     expect(sent[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -94,7 +124,7 @@ describe('time login, commands, logout over HTTPS', () => {
     expect(outputs.join('')).toContain('debug: > GET');
   });
 
-  it('a wrong password exits 4 with the service\'s message and stores nothing', async () => {
+  it("a wrong password exits 4 with the service's message and stores nothing", async () => {
     const configDir = tempConfigDir();
     const result = await login(configDir, [], 'wrong\n');
     expect(result.exitCode).toBe(4);
@@ -149,12 +179,18 @@ describe('time credentials and transport', () => {
   it('refuses an http:// URL (exit 2) before anything is sent, token or not', async () => {
     const before = time.sandbox.server.requests.length;
     const plain = time.sandbox.url.replace('https://', 'http://');
-    for (const args of [['time', 'projects', '--url', plain], ['time', 'customer-update', '3', '--name', 'x', '--url', plain]]) {
+    for (const args of [
+      ['time', 'projects', '--url', plain],
+      ['time', 'customer-update', '3', '--name', 'x', '--url', plain],
+    ]) {
       const result = await runCli(args, { env: time.tokenEnv() });
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain('refusing to send credentials in clear text');
     }
-    const loginResult = await runCli(['time', 'login', '--email', 'a@b.c', '--password-stdin'], { env: { ...time.env, TRIDENT_TIME_URL: plain }, input: 'pw\n' });
+    const loginResult = await runCli(['time', 'login', '--email', 'a@b.c', '--password-stdin'], {
+      env: { ...time.env, TRIDENT_TIME_URL: plain },
+      input: 'pw\n',
+    });
     expect(loginResult.exitCode).toBe(2);
     expect(time.sandbox.server.requests.length).toBe(before);
   });
@@ -203,7 +239,9 @@ describe('time credentials and transport', () => {
     const result = await runCli(['time', 'projects'], { env: { TRIDENT_TIME_URL: time.sandbox.url, TRIDENT_TIME_TOKEN: 'x' } });
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toContain('--ca-file');
-    const trusted = await runCli(['time', 'projects', '--ca-file', time.sandbox.caFile!], { env: { TRIDENT_TIME_URL: time.sandbox.url, TRIDENT_TIME_TOKEN: time.sandbox.control.issueToken('trident-cli') } });
+    const trusted = await runCli(['time', 'projects', '--ca-file', time.sandbox.caFile!], {
+      env: { TRIDENT_TIME_URL: time.sandbox.url, TRIDENT_TIME_TOKEN: time.sandbox.control.issueToken('trident-cli') },
+    });
     expect(trusted.exitCode).toBe(0);
   });
 });

@@ -73,7 +73,10 @@ describe('time-tracker ids past 2^53', () => {
   });
 
   it('time customer-update --from-csv sends and reports each id exactly', async () => {
-    const run = await trident(['time', 'customer-update', '--from-csv', '-', '-o', 'csv'], `id,name\n${CUSTOMER},Big again\n3,Müller & Söhne\n`);
+    const run = await trident(
+      ['time', 'customer-update', '--from-csv', '-', '-o', 'csv'],
+      `id,name\n${CUSTOMER},Big again\n3,Müller & Söhne\n`,
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.sent.sort()).toEqual(['POST /api/v1/customers/3', `POST /api/v1/customers/${CUSTOMER}`]);
     expect(run.stdout).toBe(`row,id,name,ok,error\n1,${CUSTOMER},Big again,true,\n2,3,Müller & Söhne,true,\n`);

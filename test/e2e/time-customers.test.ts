@@ -14,7 +14,8 @@ function csvFile(content: string): string {
 }
 
 const customerName = (id: number) => time.sandbox.control.customers().find((c) => c.id === id)?.name;
-const customerPosts = (from: number) => time.sandbox.server.requests.slice(from).filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/customers/'));
+const customerPosts = (from: number) =>
+  time.sandbox.server.requests.slice(from).filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/customers/'));
 
 describe('time customer-update', () => {
   it('renames one customer', async () => {
@@ -40,10 +41,14 @@ describe('time customer-update', () => {
     expect(customerPosts(before)).toHaveLength(3);
   });
 
-  it('reports failing rows, keeps going, exits with the worst row\'s code and summarizes on stderr', async () => {
+  it("reports failing rows, keeps going, exits with the worst row's code and summarizes on stderr", async () => {
     // Names the service would refuse (empty, over 255 characters) are refused before anything is sent; a
     // refusal for another reason comes from the service.
-    time.sandbox.server.faults.add({ method: 'POST', path: '/api/v1/customers/4', fault: { kind: 'status', status: 400, body: { status: 400, message: 'name is already taken' } } });
+    time.sandbox.server.faults.add({
+      method: 'POST',
+      path: '/api/v1/customers/4',
+      fault: { kind: 'status', status: 400, body: { status: 400, message: 'name is already taken' } },
+    });
     const file = csvFile(`id,name\n3,Fine name\n999,Nobody\n4,Taken name\n7,"Smith, Jones"\n`);
     const result = await runCli(['time', 'customer-update', '--from-csv', file, '-o', 'csv'], { env: time.tokenEnv() });
     expect(result.exitCode).toBe(6);
@@ -60,18 +65,37 @@ describe('time customer-update', () => {
   });
 
   it('repeats a POST only where it is safe: after a 429, never after a 503', async () => {
-    time.sandbox.server.faults.add({ method: 'POST', path: '/api/v1/customers/4', fault: { kind: 'status', status: 429, headers: { 'retry-after': '0' }, body: { status: 429, message: 'slow down' } } });
-    time.sandbox.server.faults.add({ method: 'POST', path: '/api/v1/customers/5', fault: { kind: 'status', status: 503, body: { status: 503, message: 'maintenance' } } });
+    time.sandbox.server.faults.add({
+      method: 'POST',
+      path: '/api/v1/customers/4',
+      fault: { kind: 'status', status: 429, headers: { 'retry-after': '0' }, body: { status: 429, message: 'slow down' } },
+    });
+    time.sandbox.server.faults.add({
+      method: 'POST',
+      path: '/api/v1/customers/5',
+      fault: { kind: 'status', status: 503, body: { status: 503, message: 'maintenance' } },
+    });
     const before = time.sandbox.server.requests.length;
     const result = await runCli(['time', 'customer-update', '--from-csv', '-', '--concurrency', '1', '-o', 'ndjson'], {
       env: time.tokenEnv(),
       input: 'id,name\n4,After 429\n5,After 503\n',
     });
     expect(result.exitCode).toBe(8);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { row: 1, id: 4, name: 'After 429', ok: true, error: null },
       // A 5xx to a POST may come after the service acted: the row's outcome is unknown.
-      { row: 2, id: 5, name: 'After 503', ok: false, error: 'time service answered 503: maintenance; the request was sent, so its outcome is unknown' },
+      {
+        row: 2,
+        id: 5,
+        name: 'After 503',
+        ok: false,
+        error: 'time service answered 503: maintenance; the request was sent, so its outcome is unknown',
+      },
     ]);
     expect(customerPosts(before).map((r) => r.path)).toEqual(['/api/v1/customers/4', '/api/v1/customers/4', '/api/v1/customers/5']);
     expect(customerName(4)).toBe('After 429');
@@ -98,7 +122,11 @@ describe('time customer-update', () => {
     const env = time.tokenEnv();
     expect((await runCli(['time', 'customer-update', '3'], { env })).exitCode).toBe(2);
     expect((await runCli(['time', 'customer-update', '--name', 'x'], { env })).exitCode).toBe(2);
-    expect((await runCli(['time', 'customer-update', '3', '--name', 'x', '--from-csv', '-'], { env, input: 'id,name\n' })).exitCode).toBe(2);
-    expect((await runCli(['time', 'customer-update', '--from-csv', '-', '--concurrency', '0'], { env, input: 'id,name\n3,a\n' })).exitCode).toBe(2);
+    expect((await runCli(['time', 'customer-update', '3', '--name', 'x', '--from-csv', '-'], { env, input: 'id,name\n' })).exitCode).toBe(
+      2,
+    );
+    expect(
+      (await runCli(['time', 'customer-update', '--from-csv', '-', '--concurrency', '0'], { env, input: 'id,name\n3,a\n' })).exitCode,
+    ).toBe(2);
   });
 });

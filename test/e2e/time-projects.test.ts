@@ -42,7 +42,13 @@ describe('time projects', () => {
     }
     const p57 = all.find((p) => p.id === 57)!;
     const p58 = all.find((p) => p.id === 58)!;
-    expect(p57).toMatchObject({ customer_name: 'Müller & Söhne', billable: true, rate: 95.5, time_total: '15:00:00', time_total_seconds: 54000 });
+    expect(p57).toMatchObject({
+      customer_name: 'Müller & Söhne',
+      billable: true,
+      rate: 95.5,
+      time_total: '15:00:00',
+      time_total_seconds: 54000,
+    });
     expect(p58).toMatchObject({ date_updated: null, description: null, rate: null, privacy: 'public' });
   });
 
@@ -50,19 +56,32 @@ describe('time projects', () => {
     const table = await runCli(['time', 'projects', '-o', 'table'], { env: time.tokenEnv() });
     expect(table.exitCode).toBe(0);
     const header = table.stdout.split('\n').find((line) => line.includes('id'))!;
-    expect(header.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(['id', 'name', 'customer', 'status', 'billable', 'time total']);
+    expect(
+      header
+        .split('│')
+        .map((cell) => cell.trim())
+        .filter(Boolean),
+    ).toEqual(['id', 'name', 'customer', 'status', 'billable', 'time total']);
     expect(table.stdout).toContain('東京オフィス');
     const tsv = await runCli(['time', 'projects', '--status', 'all'], { env: time.tokenEnv() });
     const [head, ...lines] = tsv.stdout.trimEnd().split('\n');
-    expect(head!.split('\t')).toEqual(expect.arrayContaining(['id', 'name', 'customer_name', 'status', 'date_updated', 'time_total_seconds']));
+    expect(head!.split('\t')).toEqual(
+      expect.arrayContaining(['id', 'name', 'customer_name', 'status', 'date_updated', 'time_total_seconds']),
+    );
     expect(lines).toHaveLength(time.sandbox.control.projects().length);
   });
 
   it('an empty list in csv still prints the header line', async () => {
-    time.sandbox.server.faults.add({ method: 'GET', path: '/api/v1/projects', fault: { kind: 'body', status: 200, payload: '[]', contentType: 'application/json' } });
+    time.sandbox.server.faults.add({
+      method: 'GET',
+      path: '/api/v1/projects',
+      fault: { kind: 'body', status: 200, payload: '[]', contentType: 'application/json' },
+    });
     const result = await runCli(['time', 'projects', '-o', 'csv'], { env: time.tokenEnv() });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toBe('id,name,customer_id,customer_name,description,status,active,billable,bill_by,privacy,required_task,template,rate,value_total,time_total,time_total_seconds,date_created,date_updated\n');
+    expect(result.stdout).toBe(
+      'id,name,customer_id,customer_name,description,status,active,billable,bill_by,privacy,required_task,template,rate,value_total,time_total,time_total_seconds,date_created,date_updated\n',
+    );
   });
 
   it('help shows the list and the subcommands', async () => {
@@ -74,20 +93,55 @@ describe('time projects', () => {
     expect(listHelp.stdout).toContain('Examples:');
   });
 
-  it('gets one project; a missing one exits 5 with the service\'s message', async () => {
-    expect(await json<ProjectJson>(['time', 'projects', 'get', '59'])).toMatchObject({ id: 59, name: 'Проект Альфа', status: 'archived', active: false });
+  it("gets one project; a missing one exits 5 with the service's message", async () => {
+    expect(await json<ProjectJson>(['time', 'projects', 'get', '59'])).toMatchObject({
+      id: 59,
+      name: 'Проект Альфа',
+      status: 'archived',
+      active: false,
+    });
     const missing = await runCli(['time', 'projects', 'get', '9999'], { env: time.tokenEnv() });
     expect(missing.exitCode).toBe(5);
-    expect(missing.stderr).toBe('trident: time service answered 404: Project not found\nhint: check the id, and that the URL points at the right service\n');
+    expect(missing.stderr).toBe(
+      'trident: time service answered 404: Project not found\nhint: check the id, and that the URL points at the right service\n',
+    );
     const bad = await runCli(['time', 'projects', 'get', 'abc'], { env: time.tokenEnv() });
     expect(bad.exitCode).toBe(2);
   });
 
   it('creates, updates only the fields given, and deletes with --yes', async () => {
-    const created = await json<ProjectJson>(['time', 'projects', 'create', '--name', 'Tëst, "quoted"', '--customer-id', '7', '--billable', 'true', '--rate', '80.25', '--privacy', 'public']);
-    expect(created).toMatchObject({ name: 'Tëst, "quoted"', customer_id: 7, customer_name: 'Smith, Jones and Partners', billable: true, rate: 80.25, privacy: 'public', status: 'active' });
+    const created = await json<ProjectJson>([
+      'time',
+      'projects',
+      'create',
+      '--name',
+      'Tëst, "quoted"',
+      '--customer-id',
+      '7',
+      '--billable',
+      'true',
+      '--rate',
+      '80.25',
+      '--privacy',
+      'public',
+    ]);
+    expect(created).toMatchObject({
+      name: 'Tëst, "quoted"',
+      customer_id: 7,
+      customer_name: 'Smith, Jones and Partners',
+      billable: true,
+      rate: 80.25,
+      privacy: 'public',
+      status: 'active',
+    });
     const createBody = new URLSearchParams(time.sandbox.server.requests.at(-1)!.body);
-    expect(Object.fromEntries(createBody)).toEqual({ name: 'Tëst, "quoted"', customer_id: '7', billable: 'true', rate: '80.25', privacy: '1' });
+    expect(Object.fromEntries(createBody)).toEqual({
+      name: 'Tëst, "quoted"',
+      customer_id: '7',
+      billable: 'true',
+      rate: '80.25',
+      privacy: '1',
+    });
 
     const updated = await json<ProjectJson>(['time', 'projects', 'update', String(created.id), '--active', 'false']);
     expect(updated).toMatchObject({ id: created.id, status: 'archived', active: false, name: 'Tëst, "quoted"', rate: 80.25 });
@@ -104,7 +158,11 @@ describe('time projects', () => {
     expect(noYes.stderr).toContain('--yes');
     expect(time.sandbox.server.requests.length).toBe(before);
 
-    expect(await json(['time', 'projects', 'delete', String(created.id), '--yes'])).toEqual({ id: created.id, deleted: true, already_deleted: false });
+    expect(await json(['time', 'projects', 'delete', String(created.id), '--yes'])).toEqual({
+      id: created.id,
+      deleted: true,
+      already_deleted: false,
+    });
     expect(time.sandbox.server.requests.at(-1)!.method).toBe('DELETE');
     const gone = await runCli(['time', 'projects', 'get', String(created.id)], { env: time.tokenEnv() });
     expect(gone.exitCode).toBe(5);

@@ -25,7 +25,10 @@ describe('time report', () => {
     const sent = reportRequests().slice(before);
     expect(sent).toHaveLength(1);
     expect(Object.fromEntries(new URLSearchParams(sent[0]!.query))).toEqual({
-      date_execution_start: '2026-11-02', date_execution_end: '2026-11-06', opt_sort_by: 'date_execution', opt_sort_direction: 'asc',
+      date_execution_start: '2026-11-02',
+      date_execution_end: '2026-11-06',
+      opt_sort_by: 'date_execution',
+      opt_sort_direction: 'asc',
     });
     const body = JSON.parse(result.stdout);
     expect(body).toMatchObject({ from: '2026-11-02', to: '2026-11-06', group_by: 'project' });
@@ -44,9 +47,13 @@ describe('time report', () => {
     const result = await report([...WEEK, '--group-by', 'day', '-o', 'csv']);
     expect(result.exitCode, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('line,group,date,user,project_id,project,task,description,time_start,time_end,time_total,seconds,rate_hour,rate_total,records');
+    expect(lines[0]).toBe(
+      'line,group,date,user,project_id,project,task,description,time_start,time_end,time_total,seconds,rate_hour,rate_total,records',
+    );
     expect(lines.filter((line) => line.startsWith('entry,'))).toHaveLength(10);
-    expect(lines.filter((line) => line.startsWith('subtotal,')).map((line) => line.split(',').slice(1, 3).concat(line.split(',').slice(-5)))).toEqual([
+    expect(
+      lines.filter((line) => line.startsWith('subtotal,')).map((line) => line.split(',').slice(1, 3).concat(line.split(',').slice(-5))),
+    ).toEqual([
       ['2026-11-02', '2026-11-02', '10:00:30', '36030', '', '1004.80', '3'],
       ['2026-11-03', '2026-11-03', '03:05:15', '11115', '', '37.13', '2'],
       ['2026-11-04', '2026-11-04', '05:59:59', '21599', '', '572.97', '2'],
@@ -54,7 +61,9 @@ describe('time report', () => {
       ['2026-11-06', '2026-11-06', '07:30:00', '27000', '', '716.25', '1'],
     ]);
     expect(lines.at(-1)).toBe('total,,,,,,,,,,27:20:45,98445,,2331.17,10');
-    expect(result.stdout).toContain('entry,,2026-11-03,Ana Lima,58,Café Zürich — Kassensystem,Support,"Bugfix ""Bon""",09:00:00,09:20:15,00:20:15,1215,110,37.13,');
+    expect(result.stdout).toContain(
+      'entry,,2026-11-03,Ana Lima,58,Café Zürich — Kassensystem,Support,"Bugfix ""Bon""",09:00:00,09:20:15,00:20:15,1215,110,37.13,',
+    );
   });
 
   it('-o csv and -o tsv neutralise a formula in a project name for spreadsheets; times and amounts stay numbers', async () => {
@@ -78,7 +87,12 @@ describe('time report', () => {
       expect(rows.at(-1)).toMatchObject({ line: 'total', time_total: '27:20:45', seconds: '98445', rate_total: '2331.17' });
       const tsv = await report([...WEEK, '-o', 'tsv'], env);
       expect(tsv.exitCode, tsv.stderr).toBe(0);
-      expect(tsv.stdout.split('\n').filter((line) => line.includes('HYPERLINK')).every((line) => line.split('\t')[5] === `'${formula}`)).toBe(true);
+      expect(
+        tsv.stdout
+          .split('\n')
+          .filter((line) => line.includes('HYPERLINK'))
+          .every((line) => line.split('\t')[5] === `'${formula}`),
+      ).toBe(true);
       expect(tsv.stdout).not.toMatch(/(^|\t)=/m);
     } finally {
       expect((await runCli(['time', 'projects', 'update', '58', '--name', 'Café Zürich — Kassensystem'], { env })).exitCode).toBe(0);
@@ -87,17 +101,33 @@ describe('time report', () => {
 
   it('-o csv from a hostile service: text cells starting with + - @ get a quote, a negative amount does not, bidi controls are escaped', async () => {
     const row = (fields: Record<string, unknown>) => ({
-      user_name: 'Ana Lima', project_id: 58, project_name: 'Support', task_name: null, description: 'fix', date_execution: '2026-11-02',
-      time_start: '09:00:00', time_end: '10:00:00', time_total: '01:00:00', rate_hour: 30, rate_total: '30.00', ...fields,
+      user_name: 'Ana Lima',
+      project_id: 58,
+      project_name: 'Support',
+      task_name: null,
+      description: 'fix',
+      date_execution: '2026-11-02',
+      time_start: '09:00:00',
+      time_end: '10:00:00',
+      time_total: '01:00:00',
+      rate_hour: 30,
+      rate_total: '30.00',
+      ...fields,
     });
     time.sandbox.server.faults.add({
       path: '/api/v1/reports/detailed',
       times: 2,
-      fault: { kind: 'status', status: 200, body: { data: [
-        row({ user_name: '@SUM(1+1)*cmd|\' /C calc\'!A0', description: '-2+3+cmd|\' /C calc\'!A0' }),
-        row({ project_name: '+49 30 1234', description: 'credit \u202egnp.exe', rate_hour: -30, rate_total: '-42.50' }),
-        row({ description: '\t=1+1' }),
-      ] } },
+      fault: {
+        kind: 'status',
+        status: 200,
+        body: {
+          data: [
+            row({ user_name: "@SUM(1+1)*cmd|' /C calc'!A0", description: "-2+3+cmd|' /C calc'!A0" }),
+            row({ project_name: '+49 30 1234', description: 'credit \u202egnp.exe', rate_hour: -30, rate_total: '-42.50' }),
+            row({ description: '\t=1+1' }),
+          ],
+        },
+      },
     });
     const result = await report([...WEEK, '--group-by', 'none', '-o', 'csv']);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -127,7 +157,10 @@ describe('time report', () => {
     const empty = await report(['--from', '2025-01-01', '--to', '2025-01-31', '--group-by', 'none', '-o', 'json']);
     expect(empty.exitCode, empty.stderr).toBe(0);
     expect(empty.stderr).toBe('no time recorded from 2025-01-01 to 2025-01-31\n');
-    expect(JSON.parse(empty.stdout).totals).toEqual({ groups: [], overall: { records: 0, seconds: 0, time_total: '00:00:00', rate_total: null } });
+    expect(JSON.parse(empty.stdout).totals).toEqual({
+      groups: [],
+      overall: { records: 0, seconds: 0, time_total: '00:00:00', rate_total: null },
+    });
   });
 
   it('refuses bad dates with exit 2 before any request', async () => {
@@ -163,19 +196,24 @@ describe('time report', () => {
   });
 
   it('says the endpoint is experimental when the service does not serve it', async () => {
-    time.sandbox.server.faults.add({ path: '/api/v1/reports/detailed', fault: { kind: 'status', status: 404, body: { status: 404, message: 'Not found' } } });
+    time.sandbox.server.faults.add({
+      path: '/api/v1/reports/detailed',
+      fault: { kind: 'status', status: 404, body: { status: 404, message: 'Not found' } },
+    });
     const result = await report(WEEK);
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toBe(
       'trident: time service answered 404: Not found\n' +
-        'hint: this time tracker may not serve GET /reports/detailed: time report is experimental (the endpoint is not in the service\'s published docs); check --url\n',
+        "hint: this time tracker may not serve GET /reports/detailed: time report is experimental (the endpoint is not in the service's published docs); check --url\n",
     );
   });
 
   it('is marked experimental in --help', async () => {
     const help = await runCli(['time', 'report', '--help']);
     expect(help.stdout).toMatch(/^EXPERIMENTAL: reads GET \/reports\/detailed/m);
-    expect((await runCli(['time', '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(/report \[options\] logged time from --from to --to, with totals \(experimental\)/);
+    expect((await runCli(['time', '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(
+      /report \[options\] logged time from --from to --to, with totals \(experimental\)/,
+    );
   });
 });
 
@@ -183,7 +221,11 @@ describe('time report --help examples', () => {
   it('each runs on the sandbox as written and reports some time', async () => {
     const help = await runCli(['time', 'report', '--help']);
     // A long example is continued on the next line with " \\" (help wraps at 80 columns): one line again.
-    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').replace(/ \\\n +/g, ' ').split('\n').filter((line) => line.startsWith('  $ trident ')).map((line) => line.slice(12));
+    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '')
+      .replace(/ \\\n +/g, ' ')
+      .split('\n')
+      .filter((line) => line.startsWith('  $ trident '))
+      .map((line) => line.slice(12));
     expect(examples.length).toBeGreaterThanOrEqual(3);
     for (const example of examples) {
       const args = example.replace(/ > \S+$/, '').split(' ');

@@ -7,7 +7,11 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 describe('trident version', () => {
   it('prints the version with Node, platform and arch; --version stays the number alone', async () => {
-    expect(await runCli(['version'])).toEqual({ exitCode: 0, stdout: `trident ${version} (Node ${process.versions.node}, ${process.platform}-${process.arch})\n`, stderr: '' });
+    expect(await runCli(['version'])).toEqual({
+      exitCode: 0,
+      stdout: `trident ${version} (Node ${process.versions.node}, ${process.platform}-${process.arch})\n`,
+      stderr: '',
+    });
     expect(await runCli(['--version'])).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: '' });
   });
 

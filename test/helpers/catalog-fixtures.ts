@@ -57,8 +57,24 @@ export function smallCatalog(): string {
   ] as const) {
     snapshot.run(id, PROD_1, 'fixprice', 'fp-1', `e${id}`, price, count, at, at, at, at);
   }
-  snapshot.run(4, PROD_1, 'chizhik', 'ch-1', 'e4', 95, 3, '2026-02-02T10:00:00+00:00', '2026-02-02T10:00:00+00:00', '2026-02-02T10:00:00+00:00', T);
-  db.prepare('INSERT INTO converter_sync_state (key, value, updated_at) VALUES (?, ?, ?)').run('receiver_cursor:fixprice', '2026-02-03T10:00:00+00:00\t42', T);
+  snapshot.run(
+    4,
+    PROD_1,
+    'chizhik',
+    'ch-1',
+    'e4',
+    95,
+    3,
+    '2026-02-02T10:00:00+00:00',
+    '2026-02-02T10:00:00+00:00',
+    '2026-02-02T10:00:00+00:00',
+    T,
+  );
+  db.prepare('INSERT INTO converter_sync_state (key, value, updated_at) VALUES (?, ?, ?)').run(
+    'receiver_cursor:fixprice',
+    '2026-02-03T10:00:00+00:00\t42',
+    T,
+  );
   db.close();
   return file;
 }

@@ -132,9 +132,12 @@ class Params {
     const m = /^\s*([+-]?)(\d+)(?:\.0+)?\s*$/.exec(raw);
     if (!m) return this.fail('int_parsing', where, name, 'Input should be a valid integer, unable to parse string as an integer', raw);
     const value = BigInt(`${m[1]}${m[2]}`);
-    if (value > INT64_MAX || value < -INT64_MAX - 1n) return this.fail('int_parsing_size', where, name, 'Unable to parse input string as an integer, exceeded maximum size', raw);
-    if (opts.ge !== undefined && value < BigInt(opts.ge)) return this.fail('greater_than_equal', where, name, `Input should be greater than or equal to ${opts.ge}`, raw, { ge: opts.ge });
-    if (opts.le !== undefined && value > BigInt(opts.le)) return this.fail('less_than_equal', where, name, `Input should be less than or equal to ${opts.le}`, raw, { le: opts.le });
+    if (value > INT64_MAX || value < -INT64_MAX - 1n)
+      return this.fail('int_parsing_size', where, name, 'Unable to parse input string as an integer, exceeded maximum size', raw);
+    if (opts.ge !== undefined && value < BigInt(opts.ge))
+      return this.fail('greater_than_equal', where, name, `Input should be greater than or equal to ${opts.ge}`, raw, { ge: opts.ge });
+    if (opts.le !== undefined && value > BigInt(opts.le))
+      return this.fail('less_than_equal', where, name, `Input should be less than or equal to ${opts.le}`, raw, { le: opts.le });
     return value;
   }
 
@@ -144,7 +147,8 @@ class Params {
     const text = raw.trim().toLowerCase();
     if (/^[+-]?(inf|infinity)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
     if (/^[+-]?nan$/.test(text)) return Number.NaN;
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(text)) return this.fail('float_parsing', 'query', name, 'Input should be a valid number, unable to parse string as a number', raw);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(text))
+      return this.fail('float_parsing', 'query', name, 'Input should be a valid number, unable to parse string as a number', raw);
     return Number(text);
   }
 
@@ -160,7 +164,8 @@ class Params {
   str(name: string, opts: { fallback?: string; required?: boolean } = {}): string | null {
     const raw = this.raw(name, 'query');
     if (raw === undefined) return opts.required ? this.fail('missing', 'query', name, 'Field required', null) : (opts.fallback ?? null);
-    if (opts.required && raw.length === 0) return this.fail('string_too_short', 'query', name, 'String should have at least 1 character', raw, { min_length: 1 });
+    if (opts.required && raw.length === 0)
+      return this.fail('string_too_short', 'query', name, 'String should have at least 1 character', raw, { min_length: 1 });
     return raw;
   }
 
@@ -170,8 +175,12 @@ class Params {
 }
 
 const detail = (status: number, message: string): ReferenceAnswer => ({ status, body: { detail: message } });
-const page = (params: Params) => ({ limit: params.int('limit', { fallback: 20n, ge: 1, le: 100 }), offset: params.int('offset', { fallback: 0n, ge: 0 }) });
-const slice = <T>(items: T[], limit: bigint, offset: bigint): T[] => (offset >= BigInt(items.length) ? [] : items.slice(Number(offset), Number(offset) + Number(limit)));
+const page = (params: Params) => ({
+  limit: params.int('limit', { fallback: 20n, ge: 1, le: 100 }),
+  offset: params.int('offset', { fallback: 0n, ge: 0 }),
+});
+const slice = <T>(items: T[], limit: bigint, offset: bigint): T[] =>
+  offset >= BigInt(items.length) ? [] : items.slice(Number(offset), Number(offset) + Number(limit));
 
 // --- the model ------------------------------------------------------------------------------------------
 
@@ -209,7 +218,10 @@ export class CatalogReference {
   }
 
   answer(path: string, query: URLSearchParams): ReferenceAnswer {
-    const parts = path.split('/').slice(1).map((part) => decodeURIComponent(part));
+    const parts = path
+      .split('/')
+      .slice(1)
+      .map((part) => decodeURIComponent(part));
     const [a, b, c] = parts;
     if (parts.length === 1 && a === 'healthz') return { status: 200, body: { status: 'ok' } };
     if (parts.length === 1 && a === 'products') return this.productList(query);
@@ -222,7 +234,8 @@ export class CatalogReference {
     if (parts.length === 1 && a === 'categories') return this.table(query, 'categories');
     if (parts.length === 2 && a === 'categories') return this.one(b!, 'category_id', this.categories, categoryItem, 'category_not_found');
     if (parts.length === 1 && a === 'settlements') return this.table(query, 'settlements');
-    if (parts.length === 2 && a === 'settlements') return this.one(b!, 'settlement_id', [...this.settlements.values()], settlementItem, 'settlement_not_found');
+    if (parts.length === 2 && a === 'settlements')
+      return this.one(b!, 'settlement_id', [...this.settlements.values()], settlementItem, 'settlement_not_found');
     if (parts.length === 2 && a === 'sync' && b === 'cursors') return this.syncCursors(query);
     return { status: 404, body: { detail: 'Not Found' } };
   }
@@ -251,7 +264,13 @@ export class CatalogReference {
     if (!sorts.includes(sort)) return detail(400, `unsupported sort: ${sort}`);
     const groups = this.groups(filters);
     const items = [...groups.values()].sort(productOrder(sort));
-    return { status: 200, body: { items: slice(items, limit!, offset!).map((g) => g.item), meta: { limit: Number(limit), offset: offsetJson(offset!), total: items.length } } };
+    return {
+      status: 200,
+      body: {
+        items: slice(items, limit!, offset!).map((g) => g.item),
+        meta: { limit: Number(limit), offset: offsetJson(offset!), total: items.length },
+      },
+    };
   }
 
   private product(id: string): ReferenceAnswer {
@@ -268,7 +287,10 @@ export class CatalogReference {
       if (f.canonical_product_id && row.canonical_product_id !== f.canonical_product_id) return false;
       if (q && !(q(row.title_original) || q(row.title_normalized_no_stopwords) || q(row.brand))) return false;
       if (f.parser_name && row.parser_name !== f.parser_name) return false;
-      for (const [name, column] of [['category_id', 'primary_category_id'], ['settlement_id', 'settlement_id']] as const) {
+      for (const [name, column] of [
+        ['category_id', 'primary_category_id'],
+        ['settlement_id', 'settlement_id'],
+      ] as const) {
         const wanted = f[name] as bigint | null | undefined;
         if (wanted !== null && wanted !== undefined && (row[column] === null || BigInt(Number(row[column])) !== wanted)) return false;
       }
@@ -303,7 +325,12 @@ export class CatalogReference {
   private scanOrder(f: Record<string, unknown>): Row[] {
     const clauses: string[] = [];
     const params: Row = {};
-    for (const [name, column] of [['canonical_product_id', 'canonical_product_id'], ['parser_name', 'parser_name'], ['category_id', 'primary_category_id'], ['settlement_id', 'settlement_id']] as const) {
+    for (const [name, column] of [
+      ['canonical_product_id', 'canonical_product_id'],
+      ['parser_name', 'parser_name'],
+      ['category_id', 'primary_category_id'],
+      ['settlement_id', 'settlement_id'],
+    ] as const) {
       const value = f[name];
       if (value === null || value === undefined || value === '') continue;
       clauses.push(`cp.${column} = @${name}`);
@@ -323,7 +350,9 @@ export class CatalogReference {
     const rank = (row: Row) => [storedTime(row.observed_at), storedTime(row.updated_at), -Number(row.id)] as const;
     let best = rows[0]!;
     for (const row of rows.slice(1)) if (outranks(rank(row), rank(best))) best = row;
-    const latest = rows.map((row) => storedTime(row.observed_at)).reduce<bigint | null>((max, t) => (t !== null && (max === null || t > max) ? t : max), null);
+    const latest = rows
+      .map((row) => storedTime(row.observed_at))
+      .reduce<bigint | null>((max, t) => (t !== null && (max === null || t > max) ? t : max), null);
     const prices = rows.map(price).filter((value): value is number => value !== null);
     const parsers: string[] = [];
     for (const row of rows) {
@@ -363,7 +392,10 @@ export class CatalogReference {
     const stores = tokens(p.list('store'));
     const regions = tokens(p.list('region'));
     const ids = new Set(this.storeRegionRows(stores, regions).map((row) => row.canonical_product_id));
-    return { status: 200, body: { products_count: ids.size, stores: stores.length ? stores : null, regions: regions.length ? regions : null } };
+    return {
+      status: 200,
+      body: { products_count: ids.size, stores: stores.length ? stores : null, regions: regions.length ? regions : null },
+    };
   }
 
   private storeRegionRows(stores: string[], regions: string[]): Row[] {
@@ -431,19 +463,27 @@ export class CatalogReference {
     const sign = sort === 'observed_at_asc' ? 1 : -1;
     rows.sort((x, y) => sign * compareTimes(storedTime(x.observed_at), storedTime(y.observed_at)) || Number(x.id) - Number(y.id));
     if (!rows.length && !this.known(id)) return detail(404, 'product_not_found');
-    return { status: 200, body: { items: slice(rows, limit!, offset!).map((row) => this.sourceItem(row)), meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length } } };
+    return {
+      status: 200,
+      body: {
+        items: slice(rows, limit!, offset!).map((row) => this.sourceItem(row)),
+        meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length },
+      },
+    };
   }
 
   /** The fields the public service shows of a source (the documents say "the full row"; it shows these). */
   private sourceItem(row: Row): Row {
-    const category = row.primary_category_id === null ? undefined : this.categories.find((c) => Number(c.id) === Number(row.primary_category_id));
+    const category =
+      row.primary_category_id === null ? undefined : this.categories.find((c) => Number(c.id) === Number(row.primary_category_id));
     const settlement = row.settlement_id === null ? undefined : this.settlements.get(Number(row.settlement_id));
     const images = [...(this.images.get(Number(row.id)) ?? [])]
       .sort((x, y) => Number(x.sort_order) - Number(y.sort_order))
       .map((asset) => str(asset.value))
       .filter((value) => value !== null);
     const out: Row = { id: int(row.id), canonical_product_id: String(row.canonical_product_id) };
-    for (const name of ['parser_name', 'source_id', 'plu', 'sku', 'title_original', 'title_normalized_no_stopwords', 'brand']) out[name] = str(row[name]);
+    for (const name of ['parser_name', 'source_id', 'plu', 'sku', 'title_original', 'title_normalized_no_stopwords', 'brand'])
+      out[name] = str(row[name]);
     for (const name of ['price', 'discount_price', 'loyal_price']) out[name] = num(row[name]);
     Object.assign(out, {
       price_unit: str(row.price_unit),
@@ -462,7 +502,9 @@ export class CatalogReference {
       observed_at: timeText(row.observed_at),
       image_urls: images,
       primary_category: category ? { id: int(category.id), source_uid: str(category.source_uid), title: str(category.title) } : null,
-      settlement: settlement ? { id: int(settlement.id), name: str(settlement.name), region: str(settlement.region), country: str(settlement.country) } : null,
+      settlement: settlement
+        ? { id: int(settlement.id), name: str(settlement.name), region: str(settlement.region), country: str(settlement.country) }
+        : null,
     });
     return out;
   }
@@ -475,12 +517,20 @@ export class CatalogReference {
     const sort = p.str('sort', { fallback: 'observed_at_desc' })!;
     if (p.issues.length) return { status: 422, body: { detail: p.issues } };
     if (sort !== 'observed_at_desc' && sort !== 'observed_at_asc') return detail(400, `unsupported sort: ${sort}`);
-    const rows = this.snapshots.filter((row) => row.canonical_product_id === id && (!parser || row.parser_name === parser) && (!source || row.source_id === source));
+    const rows = this.snapshots.filter(
+      (row) => row.canonical_product_id === id && (!parser || row.parser_name === parser) && (!source || row.source_id === source),
+    );
     // The service: observed_at, then id, both in the direction asked.
     const sign = sort === 'observed_at_asc' ? 1 : -1;
     rows.sort((x, y) => sign * (compareTimes(storedTime(x.observed_at), storedTime(y.observed_at)) || Number(x.id) - Number(y.id)));
     if (!rows.length && !this.known(id)) return detail(404, 'product_not_found');
-    return { status: 200, body: { items: slice(rows, limit!, offset!).map(snapshotItem), meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length } } };
+    return {
+      status: 200,
+      body: {
+        items: slice(rows, limit!, offset!).map(snapshotItem),
+        meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length },
+      },
+    };
   }
 
   private dynamics(id: string, query: URLSearchParams): ReferenceAnswer {
@@ -523,7 +573,15 @@ export class CatalogReference {
       body: {
         dates,
         values: Array.from({ length: points }, (_, k) => winners[k]?.value ?? null),
-        meta: { canonical_product_id: id, parser_name: parser, source_id: source, field, interval, date_from: isoZ(from), date_to: isoZ(to) },
+        meta: {
+          canonical_product_id: id,
+          parser_name: parser,
+          source_id: source,
+          field,
+          interval,
+          date_from: isoZ(from),
+          date_to: isoZ(to),
+        },
       },
     };
   }
@@ -565,7 +623,13 @@ export class CatalogReference {
       serialize = settlementItem;
     }
     rows.sort((x, y) => -compareTimes(storedTime(x.updated_at), storedTime(y.updated_at)) || Number(x.id) - Number(y.id));
-    return { status: 200, body: { items: slice(rows, limit!, offset!).map(serialize), meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length } } };
+    return {
+      status: 200,
+      body: {
+        items: slice(rows, limit!, offset!).map(serialize),
+        meta: { limit: Number(limit), offset: offsetJson(offset!), total: rows.length },
+      },
+    };
   }
 
   private one(raw: string, name: string, rows: Row[], serialize: (row: Row) => Row, missing: string): ReferenceAnswer {
@@ -580,7 +644,9 @@ export class CatalogReference {
     const parser = new Params(query).str('parser_name');
     if (this.cursors === null) return { status: 200, body: { items: [] } };
     const rows = this.cursors
-      .filter((row) => (parser ? row.key === `receiver_cursor:${parser.trim().toLowerCase()}` : String(row.key).startsWith('receiver_cursor:')))
+      .filter((row) =>
+        parser ? row.key === `receiver_cursor:${parser.trim().toLowerCase()}` : String(row.key).startsWith('receiver_cursor:'),
+      )
       .sort((x, y) => compareText(String(x.key), String(y.key)));
     return {
       status: 200,
@@ -630,7 +696,8 @@ function compareTimes(a: bigint | null, b: bigint | null): number {
 /** Nulls last for prices and ratings; ties by canonical id. */
 function productOrder(sort: string): (x: ProductGroup, y: ProductGroup) => number {
   const byId = (x: ProductGroup, y: ProductGroup) => compareText(String(x.item.canonical_product_id), String(y.item.canonical_product_id));
-  const nullsLast = (a: number | null, b: number | null, sign: number) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : sign * (a - b));
+  const nullsLast = (a: number | null, b: number | null, sign: number) =>
+    a === null ? (b === null ? 0 : 1) : b === null ? -1 : sign * (a - b);
   switch (sort) {
     case 'observed_at_asc':
       return (x, y) => compareTimes(x.latest, y.latest) || byId(x, y);
@@ -688,7 +755,7 @@ export const KNOWN_TIMES: Record<string, string> = {
   '2026-02-30T00:00:00Z': 'invalid',
   '2026-03-03T10:00:00.5 Z': 'invalid',
   '2026-02-01T10:00:00z': 'invalid',
-  'yesterday': 'invalid',
+  yesterday: 'invalid',
   '2026-03-03T10:00:00+24:00': 'invalid',
 };
 
@@ -700,24 +767,62 @@ function render(row: Row, shape: Record<string, 'int' | 'str' | 'num' | 'time'>)
 
 function snapshotItem(row: Row): Row {
   return render(row, {
-    id: 'int', canonical_product_id: 'str', parser_name: 'str', source_id: 'str', source_run_id: 'str', receiver_product_id: 'int',
-    receiver_artifact_id: 'int', receiver_sort_order: 'int', source_event_uid: 'str', content_fingerprint: 'str', price: 'num',
-    discount_price: 'num', loyal_price: 'num', price_unit: 'str', available_count: 'num', valid_from_at: 'time', valid_to_at: 'time',
-    observed_at: 'time', created_at: 'time',
+    id: 'int',
+    canonical_product_id: 'str',
+    parser_name: 'str',
+    source_id: 'str',
+    source_run_id: 'str',
+    receiver_product_id: 'int',
+    receiver_artifact_id: 'int',
+    receiver_sort_order: 'int',
+    source_event_uid: 'str',
+    content_fingerprint: 'str',
+    price: 'num',
+    discount_price: 'num',
+    loyal_price: 'num',
+    price_unit: 'str',
+    available_count: 'num',
+    valid_from_at: 'time',
+    valid_to_at: 'time',
+    observed_at: 'time',
+    created_at: 'time',
   });
 }
 
 function categoryItem(row: Row): Row {
   return render(row, {
-    id: 'int', category_key: 'str', parser_name: 'str', source_uid: 'str', parent_source_uid: 'str', title: 'str', title_normalized: 'str',
-    alias: 'str', depth: 'int', sort_order: 'int', first_seen_at: 'time', last_seen_at: 'time', updated_at: 'time',
+    id: 'int',
+    category_key: 'str',
+    parser_name: 'str',
+    source_uid: 'str',
+    parent_source_uid: 'str',
+    title: 'str',
+    title_normalized: 'str',
+    alias: 'str',
+    depth: 'int',
+    sort_order: 'int',
+    first_seen_at: 'time',
+    last_seen_at: 'time',
+    updated_at: 'time',
   });
 }
 
 function settlementItem(row: Row): Row {
   return render(row, {
-    id: 'int', geo_key: 'str', country: 'str', country_normalized: 'str', region: 'str', region_normalized: 'str', name: 'str',
-    name_normalized: 'str', settlement_type: 'str', alias: 'str', latitude: 'num', longitude: 'num', first_seen_at: 'time',
-    last_seen_at: 'time', updated_at: 'time',
+    id: 'int',
+    geo_key: 'str',
+    country: 'str',
+    country_normalized: 'str',
+    region: 'str',
+    region_normalized: 'str',
+    name: 'str',
+    name_normalized: 'str',
+    settlement_type: 'str',
+    alias: 'str',
+    latitude: 'num',
+    longitude: 'num',
+    first_seen_at: 'time',
+    last_seen_at: 'time',
+    updated_at: 'time',
   });
 }

@@ -56,7 +56,11 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   let err = '';
   const stdout = sink((text) => ((out += text), options.onWrite?.(text, 'stdout')), options.stdoutTTY ?? false, options.columns);
   const stderr = sink((text) => ((err += text), options.onWrite?.(text, 'stderr')), options.stderrTTY ?? false);
-  const stdin = (typeof options.stdin === 'string' || options.stdin === undefined ? Readable.from(options.stdin === undefined ? [] : [options.stdin]) : options.stdin) as Readable & {
+  const stdin = (
+    typeof options.stdin === 'string' || options.stdin === undefined
+      ? Readable.from(options.stdin === undefined ? [] : [options.stdin])
+      : options.stdin
+  ) as Readable & {
     isTTY?: boolean;
   };
   stdin.isTTY = options.stdinTTY ?? false;

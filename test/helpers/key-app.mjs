@@ -51,7 +51,12 @@ async function verify() {
     saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
   }).toString('base64');
   const response = await fetch(target, {
-    headers: { 'KALSHI-ACCESS-KEY': id, 'KALSHI-ACCESS-TIMESTAMP': timestamp, 'KALSHI-ACCESS-SIGNATURE': signature, 'user-agent': 'key-app' },
+    headers: {
+      'KALSHI-ACCESS-KEY': id,
+      'KALSHI-ACCESS-TIMESTAMP': timestamp,
+      'KALSHI-ACCESS-SIGNATURE': signature,
+      'user-agent': 'key-app',
+    },
   });
   await response.arrayBuffer();
   return { id, status: response.status };

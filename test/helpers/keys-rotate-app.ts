@@ -41,16 +41,26 @@ export interface KeyApp {
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 function flags(behaviour: AppBehaviour = {}): string {
-  const pairs: Array<[string, string[] | undefined]> = [['--fail-on', behaviour.failOn], ['--hang-on', behaviour.hangOn], ['--kill-trident-on', behaviour.killTridentOn]];
+  const pairs: Array<[string, string[] | undefined]> = [
+    ['--fail-on', behaviour.failOn],
+    ['--hang-on', behaviour.hangOn],
+    ['--kill-trident-on', behaviour.killTridentOn],
+  ];
   const given = pairs.filter(([, steps]) => steps?.length).map(([flag, steps]) => ` ${flag} ${steps!.join(',')}`);
   return given.join('') + (behaviour.untilRepaired ? ' --until-repaired' : '');
 }
 
 /** An application using key `keyId` (whose PEM is in `pemFile`), talking to the sandbox; its state in `dir`. */
-export function keyApp(sandbox: KeysSandbox, keyId: string, pemFile: string, dir = mkdtempSync(join(tmpdir(), 'trident-key-app-'))): KeyApp {
+export function keyApp(
+  sandbox: KeysSandbox,
+  keyId: string,
+  pemFile: string,
+  dir = mkdtempSync(join(tmpdir(), 'trident-key-app-')),
+): KeyApp {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'key.json'), JSON.stringify({ id: keyId, pem: readFileSync(pemFile, 'utf8') }));
-  const command = (mode: string, behaviour?: AppBehaviour, ...args: string[]) => [process.execPath, APP, mode, dir, ...args].map(quote).join(' ') + flags(behaviour);
+  const command = (mode: string, behaviour?: AppBehaviour, ...args: string[]) =>
+    [process.execPath, APP, mode, dir, ...args].map(quote).join(' ') + flags(behaviour);
   return {
     dir,
     deploy: (behaviour) => command('deploy', behaviour),

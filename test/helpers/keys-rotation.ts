@@ -53,7 +53,8 @@ export function profileKey(setup: RotationSetup): { keyId: string; file: string 
 }
 
 /** The keys on the service that belong to this test. */
-export const keysOfTest = (sandbox: KeysSandbox, setup: RotationSetup) => sandbox.control.listKeys().filter((key) => key.name.startsWith(setup.name));
+export const keysOfTest = (sandbox: KeysSandbox, setup: RotationSetup) =>
+  sandbox.control.listKeys().filter((key) => key.name.startsWith(setup.name));
 
 /**
  * The invariant: the profile's key is on the service, its file (0600) signs a request that works, it is the
@@ -92,7 +93,8 @@ export async function expectUndone(sandbox: KeysSandbox, setup: RotationSetup): 
 /** Requests received from now on, with the key that signed each. */
 export function signedRequestsFrom(sandbox: KeysSandbox): () => Array<{ method: string; path: string; signer: unknown }> {
   const start = sandbox.server.requests.length;
-  return () => sandbox.server.requests.slice(start).map(({ method, path, headers }) => ({ method, path, signer: headers['kalshi-access-key'] }));
+  return () =>
+    sandbox.server.requests.slice(start).map(({ method, path, headers }) => ({ method, path, signer: headers['kalshi-access-key'] }));
 }
 
 export const ROTATE_JSON = ['--yes', '-o', 'json'];

@@ -42,18 +42,21 @@ export const fileMode = (path: string): number => statSync(path).mode & 0o777;
 export const keyFiles = (configDir: string): string[] => (existsSync(join(configDir, 'keys')) ? readdirSync(join(configDir, 'keys')) : []);
 
 /** A key minted straight on the sandbox (sharing the bootstrap key's public half); returns its id. */
-export const addKey = (sandbox: KeysSandbox, name: string): string => sandbox.control.addKey({ name, publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
+export const addKey = (sandbox: KeysSandbox, name: string): string =>
+  sandbox.control.addKey({ name, publicKeyPem: sandbox.bootstrap.publicKeyPem }).api_key;
 
 export const keyExists = (sandbox: KeysSandbox, id: string): boolean => sandbox.control.listKeys().some((key) => key.api_key === id);
 
 /** The pending records in a config dir (create/generate requests whose outcome is not settled yet). */
-export const pendingFiles = (configDir: string): string[] => (existsSync(join(configDir, 'pending')) ? readdirSync(join(configDir, 'pending')) : []);
+export const pendingFiles = (configDir: string): string[] =>
+  existsSync(join(configDir, 'pending')) ? readdirSync(join(configDir, 'pending')) : [];
 
 /** Every live key named `name` (with or without trident's tag) on the sandbox has its private half in one of `dirs`; returns their ids. */
 export function expectEveryKeyHeld(sandbox: KeysSandbox, name: string, ...dirs: string[]): string[] {
   const held = heldPublicKeys(...dirs);
   const live = sandbox.control.listKeys().filter((key) => untagged(key.name) === name);
-  for (const key of live) expect(held.has(sandbox.control.publicKeyPem(key.api_key)!), `key ${key.api_key} ("${name}") has no private half here`).toBe(true);
+  for (const key of live)
+    expect(held.has(sandbox.control.publicKeyPem(key.api_key)!), `key ${key.api_key} ("${name}") has no private half here`).toBe(true);
   return live.map((key) => key.api_key);
 }
 
@@ -61,4 +64,5 @@ export function expectEveryKeyHeld(sandbox: KeysSandbox, name: string, ...dirs: 
 export const tagged = (name: string): RegExp => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}~[0-9a-f]{8}$`);
 
 /** The live keys trident made for `--name <name>` (whatever their tags). */
-export const keysNamed = (sandbox: KeysSandbox, name: string) => sandbox.control.listKeys().filter((key) => untagged(key.name) === name && key.name !== name);
+export const keysNamed = (sandbox: KeysSandbox, name: string) =>
+  sandbox.control.listKeys().filter((key) => untagged(key.name) === name && key.name !== name);

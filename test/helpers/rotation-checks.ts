@@ -8,7 +8,8 @@ import { journalPath } from '../../src/keys/rotation/journal.js';
 import { Crash, type World } from './rotation-fake.js';
 
 export const JOURNAL = (world: World) => journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
-export const profileKey = (world: World) => JSON.parse(readFileSync(join(world.configDir, 'settings.json'), 'utf8')).profiles.ci as Record<string, string>;
+export const profileKey = (world: World) =>
+  JSON.parse(readFileSync(join(world.configDir, 'settings.json'), 'utf8')).profiles.ci as Record<string, string>;
 export const spki = (pem: string) => createPublicKey(pem).export({ type: 'spki', format: 'pem' }).toString();
 
 /** One key on the service, the profile's; its file holds its private half; no journal, no staged key. */
@@ -28,7 +29,10 @@ export async function crashes(promise: Promise<unknown>): Promise<void> {
 }
 
 /** `first` may be killed at a checkpoint (a Crash); then `then` finishes the rotation. */
-export async function finishedAfterCrash(first: () => Promise<RotationResult>, then: () => Promise<RotationResult>): Promise<RotationResult> {
+export async function finishedAfterCrash(
+  first: () => Promise<RotationResult>,
+  then: () => Promise<RotationResult>,
+): Promise<RotationResult> {
   try {
     return await first();
   } catch (error) {

@@ -15,7 +15,10 @@ import { testContext } from './context.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
 }
 
 const spki = (key: KeyObject) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
@@ -31,8 +34,10 @@ export interface FakeFailure {
   signer?: string;
 }
 
-export const unknownOutcome = () => new TridentError(ExitCode.unavailable, 'connection to keys.test failed: other side closed', { code: 'UNKNOWN_OUTCOME' });
-export const statusError = (status: number, exitCode: ExitCode) => new TridentError(exitCode, `keys service answered ${status}: injected`, { status });
+export const unknownOutcome = () =>
+  new TridentError(ExitCode.unavailable, 'connection to keys.test failed: other side closed', { code: 'UNKNOWN_OUTCOME' });
+export const statusError = (status: number, exitCode: ExitCode) =>
+  new TridentError(exitCode, `keys service answered ${status}: injected`, { status });
 
 export class FakeKeyService {
   readonly keys = new Map<string, { record: ApiKey; publicKeyPem: string }>();
@@ -41,7 +46,13 @@ export class FakeKeyService {
   rejectNewKeys = false;
 
   add(name: string, publicKeyPem: string): ApiKey {
-    const record: ApiKey = { api_key: randomUUID(), name, scopes: ['read', 'write'], created_ts: new Date().toISOString(), subaccount: null };
+    const record: ApiKey = {
+      api_key: randomUUID(),
+      name,
+      scopes: ['read', 'write'],
+      created_ts: new Date().toISOString(),
+      subaccount: null,
+    };
     this.keys.set(record.api_key, { record, publicKeyPem });
     if (this.rejectNewKeys) this.rejected.add(record.api_key);
     return record;

@@ -33,10 +33,38 @@ function settings(profiles: Record<string, Record<string, string>>) {
 export function badInputs(f: Fixtures): BadInput[] {
   const keys = (exit: number, message: RegExp, ...args: string[]): BadInput => ({ group: 'keys', args: ['keys', ...args], exit, message });
   const time = (exit: number, message: RegExp, ...args: string[]): BadInput => ({ group: 'time', args: ['time', ...args], exit, message });
-  const catalog = (exit: number, message: RegExp, ...args: string[]): BadInput => ({ group: 'catalog', args: ['catalog', ...args], exit, message });
-  const config = (exit: number, message: RegExp, ...args: string[]): BadInput => ({ group: 'config', args: ['config', ...args], exit, message });
-  const global = (exit: number, message: RegExp, args: string[], more: Partial<BadInput> = {}): BadInput => ({ group: 'global', args, exit, message, ...more });
-  const dynamics = (...flags: string[]) => ['dynamics', 'p1', '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d', ...flags];
+  const catalog = (exit: number, message: RegExp, ...args: string[]): BadInput => ({
+    group: 'catalog',
+    args: ['catalog', ...args],
+    exit,
+    message,
+  });
+  const config = (exit: number, message: RegExp, ...args: string[]): BadInput => ({
+    group: 'config',
+    args: ['config', ...args],
+    exit,
+    message,
+  });
+  const global = (exit: number, message: RegExp, args: string[], more: Partial<BadInput> = {}): BadInput => ({
+    group: 'global',
+    args,
+    exit,
+    message,
+    ...more,
+  });
+  const dynamics = (...flags: string[]) => [
+    'dynamics',
+    'p1',
+    '--store',
+    'fixprice',
+    '--source-id',
+    'fp-1',
+    '--field',
+    'price',
+    '--interval',
+    '1d',
+    ...flags,
+  ];
   const newKey = (...flags: string[]) => ['generate', '--name', 'n', ...flags];
   const upload = (file: string) => ['create', '--name', 'n', '--public-key', f.file(file)];
   const signWith = (file: string) => ['list', '--private-key', f.file(file)];
@@ -60,7 +88,9 @@ export function badInputs(f: Fixtures): BadInput[] {
     global(2, /^no key service URL configured: profile "nosuch" does not exist$/, ['keys', 'list'], {
       env: { TRIDENT_PROFILE: 'nosuch', TRIDENT_KEYS_URL: undefined },
     }),
-    global(2, /^no time tracker URL configured: profile "nosuch" does not exist$/, ['--profile', 'nosuch', 'time', 'projects'], { env: { TRIDENT_TIME_URL: undefined } }),
+    global(2, /^no time tracker URL configured: profile "nosuch" does not exist$/, ['--profile', 'nosuch', 'time', 'projects'], {
+      env: { TRIDENT_TIME_URL: undefined },
+    }),
     global(2, /^cannot read CA file \S+: ENOENT$/, ['catalog', 'health', '--ca-file', f.file('missing.pem')]),
     global(2, /^cannot read CA file \S+: EISDIR$/, ['catalog', 'health', '--ca-file', f.file('directory')]),
     global(2, /^CA file \S+ holds no PEM certificate$/, ['time', 'projects', '--ca-file', f.file('malformed-public.pem')]),
@@ -115,7 +145,13 @@ export function badInputs(f: Fixtures): BadInput[] {
     keys(2, /is not a readable private key/, ...signWith('malformed-private.pem')),
     keys(2, /is a CERTIFICATE, not a private key$/, ...signWith('cert.pem')),
     keys(4, /^cannot read private key file \S+: EISDIR$/, ...signWith('directory')),
-    { group: 'keys', args: ['keys', 'list'], exit: 2, message: /^TRIDENT_PRIVATE_KEY is not a PEM private key/, env: { TRIDENT_PRIVATE_KEY_FILE: undefined, TRIDENT_PRIVATE_KEY: 'garbage' } },
+    {
+      group: 'keys',
+      args: ['keys', 'list'],
+      exit: 2,
+      message: /^TRIDENT_PRIVATE_KEY is not a PEM private key/,
+      env: { TRIDENT_PRIVATE_KEY_FILE: undefined, TRIDENT_PRIVATE_KEY: 'garbage' },
+    },
     keys(2, /^refusing to send credentials in clear text to http:\/\/example\.com/, 'list', '--url', 'http://example.com'),
     keys(2, /^invalid --url "not a url": not a URL$/, 'list', '--url', 'not a url'),
     keys(2, /a base URL has no query or fragment$/, 'list', '--url', 'https://h.example/x?y=1'),
@@ -127,8 +163,20 @@ export function badInputs(f: Fixtures): BadInput[] {
     keys(2, /^cannot write to \S+not-a-dir: /, ...newKey('--out', join(f.file('not-a-dir'), 'k.pem'))),
 
     // ---- time
-    time(2, /^refusing to send credentials in clear text to http:\/\/127\.0\.0\.1:9 \(--url\)$/, 'projects', '--url', 'http://127.0.0.1:9/api/v1'),
-    { group: 'catalog', args: ['catalog', 'health'], exit: 2, message: /^invalid TRIDENT_CATALOG_URL "ftp:\/\/x": use http\(s\):\/\/$/, env: { TRIDENT_CATALOG_URL: 'ftp://x' } },
+    time(
+      2,
+      /^refusing to send credentials in clear text to http:\/\/127\.0\.0\.1:9 \(--url\)$/,
+      'projects',
+      '--url',
+      'http://127.0.0.1:9/api/v1',
+    ),
+    {
+      group: 'catalog',
+      args: ['catalog', 'health'],
+      exit: 2,
+      message: /^invalid TRIDENT_CATALOG_URL "ftp:\/\/x": use http\(s\):\/\/$/,
+      env: { TRIDENT_CATALOG_URL: 'ftp://x' },
+    },
     time(2, /^option '--status <status>' argument 'bogus' is invalid/, 'projects', '--status', 'bogus'),
     time(2, /^invalid project id "abc"/, 'projects', 'get', 'abc'),
     time(2, /^invalid project id "0"/, 'projects', 'get', '0'),
@@ -137,7 +185,16 @@ export function badInputs(f: Fixtures): BadInput[] {
     time(2, /^--name must not be empty$/, 'projects', 'create', '--name', ''),
     time(2, /^--name contains the control character \\x07$/, 'projects', 'create', '--name', 'ding\u0007'),
     time(2, /^--name is 300 characters long; a name has at most 255$/, 'projects', 'create', '--name', 'n'.repeat(300)),
-    time(2, /^invalid --active "maybe": expected true or false \(yes\/no and 1\/0 are taken too\)$/, 'projects', 'create', '--name', 'x', '--active', 'maybe'),
+    time(
+      2,
+      /^invalid --active "maybe": expected true or false \(yes\/no and 1\/0 are taken too\)$/,
+      'projects',
+      'create',
+      '--name',
+      'x',
+      '--active',
+      'maybe',
+    ),
     time(2, /^invalid --rate "abc"/, 'projects', 'create', '--name', 'x', '--rate', 'abc'),
     time(2, /^option '--privacy <privacy>' argument 'secret' is invalid/, 'projects', 'create', '--name', 'x', '--privacy', 'secret'),
     time(2, /^invalid --customer-id "abc"/, 'projects', 'create', '--name', 'x', '--customer-id', 'abc'),
@@ -160,11 +217,41 @@ export function badInputs(f: Fixtures): BadInput[] {
     time(2, /^--from-csv takes ids and names from the file/, ...csv('csv-id.csv'), '--name', 'x'),
     time(2, /^invalid --concurrency "0"/, ...csv('csv-id.csv'), '--concurrency', '0'),
     time(3, /^Delete project 64: confirmation needed$/, 'projects', 'delete', '64'),
-    { group: 'time', args: ['time', 'projects'], exit: 4, message: /^not logged in to the time tracker \(profile "default"\)$/, env: { TRIDENT_TIME_TOKEN: undefined } },
-    { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 'abc\u0001def' } },
-    { group: 'time', args: ['time', 'projects'], exit: 2, message: /^TRIDENT_TIME_TOKEN does not hold a token/, env: { TRIDENT_TIME_TOKEN: 't'.repeat(8192) } },
-    { group: 'time', args: ['time', 'projects', '--token-file', f.file('missing-token')], exit: 4, message: /^cannot read token file \S+: ENOENT$/, env: { TRIDENT_TIME_TOKEN: undefined } },
-    { group: 'time', args: ['time', 'projects', '--token-file', f.file('token-words')], exit: 2, message: /does not hold a token$/, env: { TRIDENT_TIME_TOKEN: undefined } },
+    {
+      group: 'time',
+      args: ['time', 'projects'],
+      exit: 4,
+      message: /^not logged in to the time tracker \(profile "default"\)$/,
+      env: { TRIDENT_TIME_TOKEN: undefined },
+    },
+    {
+      group: 'time',
+      args: ['time', 'projects'],
+      exit: 2,
+      message: /^TRIDENT_TIME_TOKEN does not hold a token/,
+      env: { TRIDENT_TIME_TOKEN: 'abc\u0001def' },
+    },
+    {
+      group: 'time',
+      args: ['time', 'projects'],
+      exit: 2,
+      message: /^TRIDENT_TIME_TOKEN does not hold a token/,
+      env: { TRIDENT_TIME_TOKEN: 't'.repeat(8192) },
+    },
+    {
+      group: 'time',
+      args: ['time', 'projects', '--token-file', f.file('missing-token')],
+      exit: 4,
+      message: /^cannot read token file \S+: ENOENT$/,
+      env: { TRIDENT_TIME_TOKEN: undefined },
+    },
+    {
+      group: 'time',
+      args: ['time', 'projects', '--token-file', f.file('token-words')],
+      exit: 2,
+      message: /does not hold a token$/,
+      env: { TRIDENT_TIME_TOKEN: undefined },
+    },
     {
       group: 'time',
       args: ['time', 'projects', '--token-file', f.file('token-other-agent.json')],
@@ -173,13 +260,31 @@ export function badInputs(f: Fixtures): BadInput[] {
       env: { TRIDENT_TIME_TOKEN: undefined },
     },
     time(2, /^no password given$/, 'login', '--email', 'demo@example.com'),
-    { group: 'time', args: ['time', 'login', '--email', 'demo@example.com', '--password-stdin'], exit: 2, message: /^the password must not be empty$/, input: '' },
-    { group: 'time', args: ['time', 'login', '--email', ' ', '--password-stdin'], exit: 2, message: /^the email must not be empty$/, input: 'pw\n' },
+    {
+      group: 'time',
+      args: ['time', 'login', '--email', 'demo@example.com', '--password-stdin'],
+      exit: 2,
+      message: /^the password must not be empty$/,
+      input: '',
+    },
+    {
+      group: 'time',
+      args: ['time', 'login', '--email', ' ', '--password-stdin'],
+      exit: 2,
+      message: /^the email must not be empty$/,
+      input: 'pw\n',
+    },
 
     // ---- catalog
     catalog(2, /^invalid --limit "0": expected a whole number from 1 to 100$/, 'products', '--limit', '0'),
     catalog(2, /^invalid --limit "101"/, 'products', '--limit', '101'),
-    catalog(2, /^invalid --limit "x+ \[…\d+ characters left out…\] x+": expected a whole number from 1 to 100$/, 'products', '--limit', huge),
+    catalog(
+      2,
+      /^invalid --limit "x+ \[…\d+ characters left out…\] x+": expected a whole number from 1 to 100$/,
+      'products',
+      '--limit',
+      huge,
+    ),
     catalog(2, /^invalid --offset "-1"/, 'products', '--offset', '-1'),
     catalog(2, /^invalid --price-min "abc": expected a number$/, 'products', '--price-min', 'abc'),
     catalog(2, /^invalid --price-min "Infinity"/, 'products', '--price-min', 'Infinity'),
@@ -192,14 +297,50 @@ export function badInputs(f: Fixtures): BadInput[] {
     catalog(2, /^invalid settlement id "1\.5"/, 'settlement', '1.5'),
     catalog(2, /^--store is required/, 'dynamics', 'p1', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d'),
     catalog(2, /^--interval is required/, 'dynamics', 'p1', '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price'),
-    catalog(2, /^option '--field <field>' argument 'cost' is invalid/, 'dynamics', 'p1', '--store', 's', '--source-id', 'i', '--field', 'cost'),
+    catalog(
+      2,
+      /^option '--field <field>' argument 'cost' is invalid/,
+      'dynamics',
+      'p1',
+      '--store',
+      's',
+      '--source-id',
+      'i',
+      '--field',
+      'cost',
+    ),
     catalog(2, /^--from "2026-02-01T10:00:00" has no UTC offset/, ...dynamics('--from', '2026-02-01T10:00:00')),
     catalog(2, /^invalid --from "2026-02-30": no such date or time$/, ...dynamics('--from', '2026-02-30')),
-    catalog(2, /^--from 2026-03-01T00:00:00\.000Z is after --to 2026-02-01T00:00:00\.000Z$/, ...dynamics('--from', '2026-03-01', '--to', '2026-02-01')),
-    catalog(2, /every 1h is \d+ points; the service allows at most 20000$/, 'dynamics', 'p1', '--store', 's', '--source-id', 'i', '--field', 'price', '--interval', '1h', '--from', '2000-01-01', '--to', '2026-01-01'),
+    catalog(
+      2,
+      /^--from 2026-03-01T00:00:00\.000Z is after --to 2026-02-01T00:00:00\.000Z$/,
+      ...dynamics('--from', '2026-03-01', '--to', '2026-02-01'),
+    ),
+    catalog(
+      2,
+      /every 1h is \d+ points; the service allows at most 20000$/,
+      'dynamics',
+      'p1',
+      '--store',
+      's',
+      '--source-id',
+      'i',
+      '--field',
+      'price',
+      '--interval',
+      '1h',
+      '--from',
+      '2000-01-01',
+      '--to',
+      '2026-01-01',
+    ),
     catalog(2, /^invalid --from "yesterday"/, ...dynamics('--from', 'yesterday')),
     catalog(2, /^invalid --from "-999999999w": that is before the year 1$/, ...dynamics('--from', '-999999999w')),
-    catalog(2, /^invalid --from "2026-02-01T10:00:00\+25:00": the offset \+25:00 is out of range$/, ...dynamics('--from', '2026-02-01T10:00:00+25:00')),
+    catalog(
+      2,
+      /^invalid --from "2026-02-01T10:00:00\+25:00": the offset \+25:00 is out of range$/,
+      ...dynamics('--from', '2026-02-01T10:00:00+25:00'),
+    ),
     catalog(2, /^--scope is required/, 'common-count'),
     catalog(2, /^option '--scope <scope>' argument 'cities' is invalid/, 'common-count', '--scope', 'cities'),
     catalog(2, /^invalid --url "ftp:\/\/x": use http\(s\):\/\/$/, 'health', '--url', 'ftp://x'),

@@ -23,8 +23,22 @@ interface Service {
 }
 
 const SERVICES: Service[] = [
-  { kind: 'keys', name: 'keys service', args: ['keys', 'list'], request: 'GET /trade-api/v2/api_keys', api: ['api', 'keys', '/api_keys'], payload: `{"api_keys":${arrays}}` },
-  { kind: 'time', name: 'time service', args: ['time', 'projects'], request: 'GET /api/v1/projects', api: ['api', 'time', '/projects'], payload: `{"data":[${objects}]}` },
+  {
+    kind: 'keys',
+    name: 'keys service',
+    args: ['keys', 'list'],
+    request: 'GET /trade-api/v2/api_keys',
+    api: ['api', 'keys', '/api_keys'],
+    payload: `{"api_keys":${arrays}}`,
+  },
+  {
+    kind: 'time',
+    name: 'time service',
+    args: ['time', 'projects'],
+    request: 'GET /api/v1/projects',
+    api: ['api', 'time', '/projects'],
+    payload: `{"data":[${objects}]}`,
+  },
   {
     kind: 'catalog',
     name: 'catalog service',
@@ -35,7 +49,14 @@ const SERVICES: Service[] = [
   },
 ];
 
-const OUTPUTS = [['-o', 'table'], ['-o', 'json'], ['-o', 'ndjson'], ['-o', 'csv'], ['-o', 'tsv'], ['--jq', '.']];
+const OUTPUTS = [
+  ['-o', 'table'],
+  ['-o', 'json'],
+  ['-o', 'ndjson'],
+  ['-o', 'csv'],
+  ['-o', 'tsv'],
+  ['--jq', '.'],
+];
 
 const cases = SERVICES.flatMap((service) => [
   ...OUTPUTS.map((output) => ({ service, args: [...service.args, ...output], label: `${service.args.join(' ')} ${output.join(' ')}` })),
@@ -60,7 +81,7 @@ describe.concurrent('an answer nested 10,000 levels deep', () => {
 });
 
 describe.concurrent('an error answer nested 10,000 levels deep', () => {
-  it('a 404 whose body nests FastAPI\'s detail list 10,000 levels deep: exit 5 as any 404, the message says why it has no text', async () => {
+  it("a 404 whose body nests FastAPI's detail list 10,000 levels deep: exit 5 as any 404, the message says why it has no text", async () => {
     await runFaultCase('catalog', {
       name: 'deep 404',
       faults: [{ method: 'GET', path: '/products/p-1', fault: { kind: 'body', status: 404, payload: `{"detail":[${objects}]}` } }],

@@ -30,7 +30,9 @@ const cases: FaultCase[] = [
   },
   {
     name: '429 with Retry-After as an HTTP-date two seconds ahead, then ok: waits until then',
-    faults: () => [{ path: '/healthz', fault: { kind: 'status', status: 429, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } } }],
+    faults: () => [
+      { path: '/healthz', fault: { kind: 'status', status: 429, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } } },
+    ],
     args: health('--retries', '1'),
     exit: 0,
     sent: times(2, HEALTH),
@@ -115,7 +117,13 @@ const cases: FaultCase[] = [
   },
   {
     name: 'an HTML error page instead of JSON',
-    faults: [{ path: '/healthz', fault: { kind: 'body', status: 502, payload: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' }, times: 5 }],
+    faults: [
+      {
+        path: '/healthz',
+        fault: { kind: 'body', status: 502, payload: '<html><body><h1>502 Bad Gateway</h1></body></html>', contentType: 'text/html' },
+        times: 5,
+      },
+    ],
     args: health('--retries', '0'),
     exit: 8,
     message: /^catalog service answered 502: an answer that is not JSON$/,
@@ -154,7 +162,13 @@ const cases: FaultCase[] = [
     args: ['catalog', 'products', '--all', '--limit', '1', '--sort', 'price_asc', '-o', 'ndjson'],
     exit: 0,
     sent: times(4, 'GET /products'),
-    check: (run) => expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).canonical_product_id)).toEqual([PROD_2, PROD_1]),
+    check: (run) =>
+      expect(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).canonical_product_id),
+      ).toEqual([PROD_2, PROD_1]),
   },
   {
     name: '--all: the second page is cut off, --retries 0: the first page was streamed, exit 8',
@@ -164,7 +178,13 @@ const cases: FaultCase[] = [
     partialStdout: true,
     message: /while reading the answer/,
     sent: times(2, 'GET /products'),
-    check: (run) => expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).canonical_product_id)).toEqual([PROD_2]),
+    check: (run) =>
+      expect(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).canonical_product_id),
+      ).toEqual([PROD_2]),
   },
 ];
 

@@ -16,9 +16,24 @@ const LIST = 'GET /trade-api/v2/api_keys';
 const GENERATE = 'POST /trade-api/v2/api_keys/generate';
 const CREATE = 'POST /trade-api/v2/api_keys';
 const DELETE_NEW = /^DELETE \/trade-api\/v2\/api_keys\/[0-9a-f-]{36}$/;
-const onGenerate = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({ method: 'POST', path: /\/generate$/, fault, ...more });
-const onCreate = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({ method: 'POST', path: /\/api_keys$/, fault, ...more });
-const onList = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({ method: 'GET', path: /\/api_keys$/, fault, ...more });
+const onGenerate = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({
+  method: 'POST',
+  path: /\/generate$/,
+  fault,
+  ...more,
+});
+const onCreate = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({
+  method: 'POST',
+  path: /\/api_keys$/,
+  fault,
+  ...more,
+});
+const onList = (fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({
+  method: 'GET',
+  path: /\/api_keys$/,
+  fault,
+  ...more,
+});
 
 const keysDir = (run: Run) => join(run.configDir, 'keys');
 const namedOnService = (services: Services, name: string) => services.keys.control.listKeys().filter((key) => untagged(key.name) === name);
@@ -40,11 +55,15 @@ function recordedForLater(name: string) {
     expect(namedOnService(services, name)).toEqual([]);
     const [record, ...more] = entries(join(run.configDir, 'pending'));
     expect(more).toEqual([]);
-    const { verb, staged_file: staged } = JSON.parse(readFileSync(join(run.configDir, 'pending', record!), 'utf8')) as { verb: string; staged_file?: string };
+    const { verb, staged_file: staged } = JSON.parse(readFileSync(join(run.configDir, 'pending', record!), 'utf8')) as {
+      verb: string;
+      staged_file?: string;
+    };
     expect(entries(keysDir(run))).toEqual(verb === 'create' ? [basename(staged!)] : []);
   };
 }
-const CHECKED_LATER = /^the request stays recorded: keys commands against this service until \d\d:\d\d:\d\d UTC check again and (delete the key if the service makes it late \(nobody holds its private half\)|keep the key with its private half if the service makes it late, else remove the staged file \S+)$/;
+const CHECKED_LATER =
+  /^the request stays recorded: keys commands against this service until \d\d:\d\d:\d\d UTC check again and (delete the key if the service makes it late \(nobody holds its private half\)|keep the key with its private half if the service makes it late, else remove the staged file \S+)$/;
 
 /** The new key exists once on the service, and its private key is the one file in the keys dir. */
 function storedOnce(name: string) {
@@ -65,7 +84,13 @@ const generate = (name: string, ...flags: string[]) => ['keys', 'generate', '--n
 const create = (name: string, ...flags: string[]) => ['keys', 'create', '--name', name, ...flags];
 
 const listCases: FaultCase[] = [
-  { name: 'list: 503 twice, then ok', faults: [onList({ kind: 'status', status: 503 }, { times: 2 })], args: ['keys', 'list'], exit: 0, sent: times(3, LIST) },
+  {
+    name: 'list: 503 twice, then ok',
+    faults: [onList({ kind: 'status', status: 503 }, { times: 2 })],
+    args: ['keys', 'list'],
+    exit: 0,
+    sent: times(3, LIST),
+  },
   {
     name: 'list: 429 with Retry-After as an HTTP-date, then ok',
     faults: () => [onList({ kind: 'status', status: 429, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } })],
@@ -82,12 +107,36 @@ const listCases: FaultCase[] = [
     message: /^keys service answered 429: too many requests$/,
     sent: [LIST],
   },
-  { name: 'list: the answer stops halfway, --retries 0', faults: [onList({ kind: 'truncate', afterProcessing: true })], args: ['keys', 'list', '--retries', '0'], exit: 8, message: /while reading the answer/, sent: [LIST] },
-  { name: 'list: no answer, --timeout 1 --retries 0', faults: [onList({ kind: 'hang' })], args: ['keys', 'list', '--timeout', '1', '--retries', '0'], exit: 8, message: /in time/, sent: [LIST], maxMs: 5000 },
-  { name: 'list: an answer over the size cap', faults: [onList({ kind: 'huge', bytes: 17 * 1024 * 1024 })], args: ['keys', 'list'], exit: 8, message: /larger than 16 MiB/, sent: [LIST] },
+  {
+    name: 'list: the answer stops halfway, --retries 0',
+    faults: [onList({ kind: 'truncate', afterProcessing: true })],
+    args: ['keys', 'list', '--retries', '0'],
+    exit: 8,
+    message: /while reading the answer/,
+    sent: [LIST],
+  },
+  {
+    name: 'list: no answer, --timeout 1 --retries 0',
+    faults: [onList({ kind: 'hang' })],
+    args: ['keys', 'list', '--timeout', '1', '--retries', '0'],
+    exit: 8,
+    message: /in time/,
+    sent: [LIST],
+    maxMs: 5000,
+  },
+  {
+    name: 'list: an answer over the size cap',
+    faults: [onList({ kind: 'huge', bytes: 17 * 1024 * 1024 })],
+    args: ['keys', 'list'],
+    exit: 8,
+    message: /larger than 16 MiB/,
+    sent: [LIST],
+  },
   {
     name: 'list: an HTML error page',
-    faults: [onList({ kind: 'body', status: 500, payload: '<!doctype html><title>Internal Server Error</title>', contentType: 'text/html' })],
+    faults: [
+      onList({ kind: 'body', status: 500, payload: '<!doctype html><title>Internal Server Error</title>', contentType: 'text/html' }),
+    ],
     args: ['keys', 'list', '--retries', '0'],
     exit: 8,
     message: /^keys service answered 500: an answer that is not JSON$/,
@@ -102,7 +151,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 503 }, { times: 5 })],
     args: generate('g-503'),
     exit: 8,
-    message: /^the generate request for key "g-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/,
+    message:
+      /^the generate request for key "g-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/,
     sent: [GENERATE, LIST],
     check: recordedForLater('g-503'),
   },
@@ -111,16 +161,20 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'status', status: 502, afterProcessing: true })],
     args: generate('g-502-minted'),
     exit: 8,
-    message: /^the generate request for key "g-502-minted~[0-9a-f]{8}" failed \(keys service answered 502.*\); a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    message:
+      /^the generate request for key "g-502-minted~[0-9a-f]{8}" failed \(keys service answered 502.*\); a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
     sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-502-minted'),
   },
   {
     name: 'generate: 500 with an error body → one POST, the service message quoted',
-    faults: [onGenerate({ kind: 'status', status: 500, body: { error: { code: 'internal', message: 'database unavailable' } } }, { times: 5 })],
+    faults: [
+      onGenerate({ kind: 'status', status: 500, body: { error: { code: 'internal', message: 'database unavailable' } } }, { times: 5 }),
+    ],
     args: generate('g-500'),
     exit: 8,
-    message: /^the generate request for key "g-500~[0-9a-f]{8}" failed \(keys service answered 500: database unavailable; the request was sent, so its outcome is unknown\); a check found no key of that request yet$/,
+    message:
+      /^the generate request for key "g-500~[0-9a-f]{8}" failed \(keys service answered 500: database unavailable; the request was sent, so its outcome is unknown\); a check found no key of that request yet$/,
     sent: [GENERATE, LIST],
     check: recordedForLater('g-500'),
   },
@@ -129,7 +183,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 502, payload: '<html>Bad Gateway</html>', contentType: 'text/html' }, { times: 5 })],
     args: generate('g-502'),
     exit: 8,
-    message: /^the generate request for key "g-502~[0-9a-f]{8}" failed \(keys service answered 502: an answer that is not JSON; .*\); a check found no key of that request yet$/,
+    message:
+      /^the generate request for key "g-502~[0-9a-f]{8}" failed \(keys service answered 502: an answer that is not JSON; .*\); a check found no key of that request yet$/,
     sent: [GENERATE, LIST],
     check: recordedForLater('g-502'),
   },
@@ -155,7 +210,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'reset' })],
     args: generate('g-reset'),
     exit: 8,
-    message: /^the generate request for key "g-reset~[0-9a-f]{8}" failed \(.*other side closed.*\); a check found no key of that request yet$/,
+    message:
+      /^the generate request for key "g-reset~[0-9a-f]{8}" failed \(.*other side closed.*\); a check found no key of that request yet$/,
     hint: CHECKED_LATER,
     sent: [GENERATE, LIST],
     check: recordedForLater('g-reset'),
@@ -186,7 +242,8 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 201, payload: '{"api_key":{"api_key":"', afterProcessing: true })],
     args: generate('g-badjson'),
     exit: 8,
-    message: /keys service answered 201 with a body that is not valid JSON.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    message:
+      /keys service answered 201 with a body that is not valid JSON.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
     sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-badjson'),
   },
@@ -204,14 +261,24 @@ const generateCases: FaultCase[] = [
     faults: [onGenerate({ kind: 'body', status: 201, payload: '{"api_key_id":"ignored-by-the-check"}', afterProcessing: true })],
     args: generate('g-nokey'),
     exit: 8,
-    message: /minted key ignored-by-the-check but sent no private key.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
+    message:
+      /minted key ignored-by-the-check but sent no private key.*; a check found: deleted key [0-9a-f-]{36}, whose private key never arrived$/,
     sent: [GENERATE, LIST, DELETE_NEW],
     check: nothingLeft('g-nokey'),
   },
 ];
 
 const createCases: FaultCase[] = [
-  { name: 'create: 503 → one POST, a check finds no key yet, the staged private key and its record kept for later commands', faults: [onCreate({ kind: 'status', status: 503 }, { times: 5 })], args: create('c-503'), exit: 8, message: /^the create request for key "c-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/, sent: [CREATE, LIST], check: recordedForLater('c-503') },
+  {
+    name: 'create: 503 → one POST, a check finds no key yet, the staged private key and its record kept for later commands',
+    faults: [onCreate({ kind: 'status', status: 503 }, { times: 5 })],
+    args: create('c-503'),
+    exit: 8,
+    message:
+      /^the create request for key "c-503~[0-9a-f]{8}" failed \(keys service answered 503.*\); a check found no key of that request yet$/,
+    sent: [CREATE, LIST],
+    check: recordedForLater('c-503'),
+  },
   {
     name: 'create: 429 with Retry-After: 1 → repeated once, stored once',
     faults: [onCreate({ kind: 'status', status: 429, headers: { 'retry-after': '1' } })],
@@ -226,7 +293,8 @@ const createCases: FaultCase[] = [
 const DELETE = /^DELETE \/trade-api\/v2\/api_keys\/[\w-]+$/;
 const onDelete = (fault: FaultRule['fault']): FaultRule => ({ method: 'DELETE', path: /\/api_keys\//, fault });
 const del = ['keys', 'delete', '--yes', '-o', 'json'];
-const deleted = (result: string) => (run: Run) => expect(JSON.parse(run.stdout)).toEqual([{ api_key: expect.any(String), deleted: true, result }]);
+const deleted = (result: string) => (run: Run) =>
+  expect(JSON.parse(run.stdout)).toEqual([{ api_key: expect.any(String), deleted: true, result }]);
 
 const deleteCases: FaultCase[] = [
   {
@@ -285,7 +353,8 @@ describe.concurrent('keys under faults', () => {
       faults: [onCreate({ kind: 'reset', afterProcessing: true })],
       args: create('c-lost'),
       exit: 0,
-      notes: /^warning: the answer to the create request was lost, but key [\w-]+ named "c-lost~[0-9a-f]{8}" accepts the new private key: it is this one\n/,
+      notes:
+        /^warning: the answer to the create request was lost, but key [\w-]+ named "c-lost~[0-9a-f]{8}" accepts the new private key: it is this one\n/,
       sent: [CREATE, LIST, LIST],
       async check(run, s) {
         storedOnce('c-lost')(run, s);
@@ -313,7 +382,9 @@ describe.concurrent('keys under faults', () => {
 
   it('a keys service that is down: generate fails on its first request, nothing is stored', async () => {
     await withServices(['keys'], async (s) => {
-      const run = await trident(generate('down'), { env: { ...envFor.keys(s), TRIDENT_KEYS_URL: `http://127.0.0.1:${await closedPort()}/trade-api/v2` } });
+      const run = await trident(generate('down'), {
+        env: { ...envFor.keys(s), TRIDENT_KEYS_URL: `http://127.0.0.1:${await closedPort()}/trade-api/v2` },
+      });
       expect(run.exitCode).toBe(8);
       expect(errorOf(run).message).toMatch(/^cannot connect to 127\.0\.0\.1:\d+: connection refused$/);
       nothingLeft('down')(run, s);

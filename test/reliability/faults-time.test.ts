@@ -16,54 +16,119 @@ import { ELSEWHERE, tlsForElsewhere } from './tls-elsewhere.js';
 const PROJECTS = 'GET /api/v1/projects';
 const CREATE = 'POST /api/v1/projects';
 const AUTH = 'POST /api/v1/auth';
-const on = (method: string, path: string | RegExp, fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({ method, path, fault, ...more });
-const projectsNamed = (services: Services, name: string) => services.time.control.projects().filter((project) => (project as { name: string }).name === name);
+const on = (method: string, path: string | RegExp, fault: FaultRule['fault'], more: Partial<FaultRule> = {}): FaultRule => ({
+  method,
+  path,
+  fault,
+  ...more,
+});
+const projectsNamed = (services: Services, name: string) =>
+  services.time.control.projects().filter((project) => (project as { name: string }).name === name);
 const createProject = (name: string, ...flags: string[]) => ['time', 'projects', 'create', '--name', name, ...flags];
 const login = ['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'];
 const PASSWORD = `${SANDBOX_TIME_USER.password}\n`;
 const tokensDir = (run: Run) => join(run.configDir, 'tokens');
 
 const getCases: FaultCase[] = [
-  { name: 'projects: 503 twice, then ok', faults: [on('GET', '/api/v1/projects', { kind: 'status', status: 503 }, { times: 2 })], args: ['time', 'projects'], exit: 0, sent: times(3, PROJECTS) },
+  {
+    name: 'projects: 503 twice, then ok',
+    faults: [on('GET', '/api/v1/projects', { kind: 'status', status: 503 }, { times: 2 })],
+    args: ['time', 'projects'],
+    exit: 0,
+    sent: times(3, PROJECTS),
+  },
   {
     name: 'projects: 429 with Retry-After: 1, then ok',
-    faults: [on('GET', '/api/v1/projects', { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: { status: 429, message: 'Rate limit exceeded' } })],
+    faults: [
+      on('GET', '/api/v1/projects', {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { status: 429, message: 'Rate limit exceeded' },
+      }),
+    ],
     args: ['time', 'projects', '--retries', '1'],
     exit: 0,
     sent: times(2, PROJECTS),
     minMs: 1000,
   },
   {
-    name: 'projects: 429 every time, --retries 0, in the service\'s own shape',
+    name: "projects: 429 every time, --retries 0, in the service's own shape",
     faults: [on('GET', '/api/v1/projects', { kind: 'status', status: 429, body: { status: 429, message: 'Rate limit exceeded' } })],
     args: ['time', 'projects', '--retries', '0'],
     exit: 7,
     message: /^time service answered 429: Rate limit exceeded$/,
     sent: [PROJECTS],
   },
-  { name: 'projects: connection reset every time, --retries 1', faults: [on('GET', '/api/v1/projects', { kind: 'reset' }, { times: 5 })], args: ['time', 'projects', '--retries', '1'], exit: 8, message: /failed: /, sent: times(2, PROJECTS) },
-  { name: 'projects: the answer stops halfway, --retries 0', faults: [on('GET', '/api/v1/projects', { kind: 'truncate', afterProcessing: true })], args: ['time', 'projects', '--retries', '0'], exit: 8, message: /while reading the answer/, sent: [PROJECTS] },
+  {
+    name: 'projects: connection reset every time, --retries 1',
+    faults: [on('GET', '/api/v1/projects', { kind: 'reset' }, { times: 5 })],
+    args: ['time', 'projects', '--retries', '1'],
+    exit: 8,
+    message: /failed: /,
+    sent: times(2, PROJECTS),
+  },
+  {
+    name: 'projects: the answer stops halfway, --retries 0',
+    faults: [on('GET', '/api/v1/projects', { kind: 'truncate', afterProcessing: true })],
+    args: ['time', 'projects', '--retries', '0'],
+    exit: 8,
+    message: /while reading the answer/,
+    sent: [PROJECTS],
+  },
   // --timeout 2: the deadline covers the TLS handshake too now, which takes a loaded machine most of a second.
-  { name: 'projects: no answer, --timeout 2 --retries 0', faults: [on('GET', '/api/v1/projects', { kind: 'hang' })], args: ['time', 'projects', '--timeout', '2', '--retries', '0'], exit: 8, message: /in time \(waiting for the answer\)$/, sent: [PROJECTS], maxMs: 7000 },
+  {
+    name: 'projects: no answer, --timeout 2 --retries 0',
+    faults: [on('GET', '/api/v1/projects', { kind: 'hang' })],
+    args: ['time', 'projects', '--timeout', '2', '--retries', '0'],
+    exit: 8,
+    message: /in time \(waiting for the answer\)$/,
+    sent: [PROJECTS],
+    maxMs: 7000,
+  },
   {
     name: 'projects: an HTML error page',
-    faults: [on('GET', '/api/v1/projects', { kind: 'body', status: 500, payload: '<html><h1>Whoops, looks like something went wrong.</h1></html>', contentType: 'text/html' })],
+    faults: [
+      on('GET', '/api/v1/projects', {
+        kind: 'body',
+        status: 500,
+        payload: '<html><h1>Whoops, looks like something went wrong.</h1></html>',
+        contentType: 'text/html',
+      }),
+    ],
     args: ['time', 'projects', '--retries', '0'],
     exit: 8,
     message: /^time service answered 500: an answer that is not JSON$/,
     sent: [PROJECTS],
   },
-  { name: 'projects: a truncated JSON body', faults: [on('GET', '/api/v1/projects', { kind: 'body', payload: '{"data":[{"id":57,"na' })], args: ['time', 'projects'], exit: 8, message: /^time service answered 200 with a body that is not valid JSON$/, sent: [PROJECTS] },
-  { name: 'projects: an answer over the size cap', faults: [on('GET', '/api/v1/projects', { kind: 'huge', bytes: 17 * 1024 * 1024 })], args: ['time', 'projects'], exit: 8, message: /larger than 16 MiB/, sent: [PROJECTS] },
+  {
+    name: 'projects: a truncated JSON body',
+    faults: [on('GET', '/api/v1/projects', { kind: 'body', payload: '{"data":[{"id":57,"na' })],
+    args: ['time', 'projects'],
+    exit: 8,
+    message: /^time service answered 200 with a body that is not valid JSON$/,
+    sent: [PROJECTS],
+  },
+  {
+    name: 'projects: an answer over the size cap',
+    faults: [on('GET', '/api/v1/projects', { kind: 'huge', bytes: 17 * 1024 * 1024 })],
+    args: ['time', 'projects'],
+    exit: 8,
+    message: /larger than 16 MiB/,
+    sent: [PROJECTS],
+  },
 ];
 
 const postCases: FaultCase[] = [
   {
     name: 'create project: 503 → exactly one POST, no project, the outcome is unknown (never "try again later")',
-    faults: [on('POST', '/api/v1/projects', { kind: 'status', status: 503, body: { status: 503, message: 'Service Unavailable' } }, { times: 5 })],
+    faults: [
+      on('POST', '/api/v1/projects', { kind: 'status', status: 503, body: { status: 503, message: 'Service Unavailable' } }, { times: 5 }),
+    ],
     args: createProject('p-503'),
     exit: 8,
-    message: /^outcome unknown for the new project "p-503": time service answered 503: Service Unavailable; the request was sent, so its outcome is unknown$/,
+    message:
+      /^outcome unknown for the new project "p-503": time service answered 503: Service Unavailable; the request was sent, so its outcome is unknown$/,
     hint: /^check with: trident time projects --status all \(look for "p-503"\) before creating it again$/,
     sent: [CREATE],
     check: (_run, s) => expect(projectsNamed(s, 'p-503')).toEqual([]),
@@ -183,12 +248,21 @@ describe.concurrent('time under faults', () => {
       expect(run.exitCode).toBe(8);
       expect(sent().sort()).toEqual(['POST /api/v1/customers/3', 'POST /api/v1/customers/5', 'POST /api/v1/customers/7']);
       const rows = JSON.parse(run.stdout) as Array<{ id: number; ok: boolean; error: string | null }>;
-      expect(rows.map((row) => [row.id, row.ok])).toEqual([[3, true], [5, false], [7, false]]);
+      expect(rows.map((row) => [row.id, row.ok])).toEqual([
+        [3, true],
+        [5, false],
+        [7, false],
+      ]);
       expect(rows[1]!.error).toMatch(/outcome is unknown/);
       expect(rows[2]!.error).toMatch(/^time service answered 503/);
       expect(run.stderr).toBe('trident: updated 1 of 3 customers; 2 failed (rows 2, 3)\nhint: the result of each row says why\n');
       // what the service did: 3 and 5 renamed (5 although its answer was lost), 7 not
-      expect(s.time.control.customers().filter((c) => [3, 5, 7].includes(c.id as number)).map((c) => c.name)).toEqual(['Three', 'Five', 'Smith, Jones and Partners']);
+      expect(
+        s.time.control
+          .customers()
+          .filter((c) => [3, 5, 7].includes(c.id as number))
+          .map((c) => c.name),
+      ).toEqual(['Three', 'Five', 'Smith, Jones and Partners']);
     });
   });
 
@@ -198,10 +272,19 @@ describe.concurrent('time under faults', () => {
     await withServices(['time'], async (s) => {
       // Row 1 is refused with "come back in 1 s"; row 2, on the other worker, is through after 300 ms: its
       // worker must then wait out the second too, not send row 3 at once.
-      s.time.server.faults.add(on('POST', '/api/v1/customers/3', { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: { status: 429, message: 'Rate limit exceeded' } }));
+      s.time.server.faults.add(
+        on('POST', '/api/v1/customers/3', {
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after': '1' },
+          body: { status: 429, message: 'Rate limit exceeded' },
+        }),
+      );
       s.time.server.faults.add(on('POST', '/api/v1/customers/4', { kind: 'delay', ms: 300 }));
       const start = s.time.server.requests.length;
-      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], { env: envFor.time(s) });
+      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], {
+        env: envFor.time(s),
+      });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stderr).toBe('the time service is rate limiting (429): spacing the rows that follow\nupdated 4 of 4 customers\n');
       expect((JSON.parse(run.stdout) as Array<{ ok: boolean }>).every((row) => row.ok)).toBe(true);
@@ -210,7 +293,13 @@ describe.concurrent('time under faults', () => {
       const later = posts.filter((request) => request.path === '/api/v1/customers/5' || request.path === '/api/v1/customers/7');
       expect(later).toHaveLength(2);
       for (const request of later) expect(request.at - refusedAt, request.path).toBeGreaterThanOrEqual(950);
-      expect(posts.map((request) => request.path).sort()).toEqual(['/api/v1/customers/3', '/api/v1/customers/3', '/api/v1/customers/4', '/api/v1/customers/5', '/api/v1/customers/7']);
+      expect(posts.map((request) => request.path).sort()).toEqual([
+        '/api/v1/customers/3',
+        '/api/v1/customers/3',
+        '/api/v1/customers/4',
+        '/api/v1/customers/5',
+        '/api/v1/customers/7',
+      ]);
       expect(run.ms).toBeLessThan(15_000);
       expect(s.time.control.customers().map((c) => c.name)).toEqual(['Three', 'Four', 'Five', 'Seven']);
     });
@@ -220,15 +309,34 @@ describe.concurrent('time under faults', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trident-rel-csv-')), 'renames.csv');
     writeFileSync(file, 'id,name\n3,Three\n4,Four\n5,Five\n7,Seven\n');
     await withServices(['time'], async (s) => {
-      s.time.server.faults.add(on('POST', '/api/v1/customers/3', { kind: 'status', status: 429, headers: { 'retry-after': '3600' }, body: { status: 429, message: 'Rate limit exceeded' } }));
+      s.time.server.faults.add(
+        on('POST', '/api/v1/customers/3', {
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after': '3600' },
+          body: { status: 429, message: 'Rate limit exceeded' },
+        }),
+      );
       const sent = requestsFrom(s.time.server);
-      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], { env: envFor.time(s) });
+      const run = await trident(['time', 'customer-update', '--from-csv', file, '--concurrency', '2', '-o', 'json'], {
+        env: envFor.time(s),
+      });
       expect(run.exitCode, run.stderr).toBe(7);
       expect(run.ms).toBeLessThan(20_000);
       const rows = JSON.parse(run.stdout) as Array<{ id: number; ok: boolean; error: string | null }>;
-      expect(rows.map((row) => [row.id, row.ok])).toEqual([[3, false], [4, true], [5, true], [7, true]]);
+      expect(rows.map((row) => [row.id, row.ok])).toEqual([
+        [3, false],
+        [4, true],
+        [5, true],
+        [7, true],
+      ]);
       expect(rows[0]!.error).toBe('time service answered 429: Rate limit exceeded');
-      expect(sent().sort()).toEqual(['POST /api/v1/customers/3', 'POST /api/v1/customers/4', 'POST /api/v1/customers/5', 'POST /api/v1/customers/7']);
+      expect(sent().sort()).toEqual([
+        'POST /api/v1/customers/3',
+        'POST /api/v1/customers/4',
+        'POST /api/v1/customers/5',
+        'POST /api/v1/customers/7',
+      ]);
       expect(s.time.control.customers().map((c) => c.name)).toEqual(['Müller & Söhne', 'Four', 'Five', 'Seven']);
     });
   });
@@ -275,7 +383,13 @@ describe.concurrent('time under faults', () => {
     });
 
     it(`a certificate for ${ELSEWHERE} → exit 8, the hint says the name is wrong, no request`, async () => {
-      const run = await trident(['time', 'projects'], { env: { TRIDENT_TIME_URL: elsewhere.url, TRIDENT_CA_FILE: elsewhere.caFile!, TRIDENT_TIME_TOKEN: elsewhere.control.issueToken('trident-cli') } });
+      const run = await trident(['time', 'projects'], {
+        env: {
+          TRIDENT_TIME_URL: elsewhere.url,
+          TRIDENT_CA_FILE: elsewhere.caFile!,
+          TRIDENT_TIME_TOKEN: elsewhere.control.issueToken('trident-cli'),
+        },
+      });
       expect(run.exitCode).toBe(8);
       const { message, hint } = errorOf(run);
       expect(message).toMatch(/^TLS error talking to 127\.0\.0\.1:\d+: .*not in the cert's list/);

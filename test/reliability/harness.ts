@@ -36,7 +36,11 @@ export async function startServices(kinds: Kind[]): Promise<Services & { close()
   const services = {} as Services;
   const starters: Record<Kind, () => Promise<unknown>> = {
     keys: async () => (services.keys = await startKeysSandbox()),
-    time: async () => (services.time = await startTimeSandbox({ tls: (timeTls ??= makeSandboxTls()), dir: mkdtempSync(join(tmpdir(), 'trident-rel-time-')) })),
+    time: async () =>
+      (services.time = await startTimeSandbox({
+        tls: (timeTls ??= makeSandboxTls()),
+        dir: mkdtempSync(join(tmpdir(), 'trident-rel-time-')),
+      })),
     catalog: async () => (services.catalog = await startCatalogSandbox((catalogDb ??= smallCatalog()))),
   };
   await Promise.all(kinds.map((kind) => starters[kind]()));
@@ -75,7 +79,10 @@ export const envFor: {
   keys: (services: Services) => sandboxEnv(services.keys),
   /** Where the time tracker is and its CA, without a token (for login). */
   timeServer: (services: Services) => ({ TRIDENT_TIME_URL: services.time.url, TRIDENT_CA_FILE: services.time.caFile! }),
-  time: (services: Services, token = services.time.control.issueToken('trident-cli')) => ({ ...envFor.timeServer(services), TRIDENT_TIME_TOKEN: token }),
+  time: (services: Services, token = services.time.control.issueToken('trident-cli')) => ({
+    ...envFor.timeServer(services),
+    TRIDENT_TIME_TOKEN: token,
+  }),
   catalog: (services: Services) => ({ TRIDENT_CATALOG_URL: services.catalog.url }),
 };
 

@@ -44,7 +44,9 @@ describe.concurrent('proxies that misbehave', () => {
     // A long --timeout: the closing is noticed at once, not by the deadline.
     const run = await trident(health(REMOTE_CATALOG, '--timeout', '8', '--retries', '2'), { env: { HTTP_PROXY: dropper.url } });
     expect(run.exitCode, run.stderr).toBe(8);
-    expect(errorOf(run).message).toMatch(/^the proxy 127\.0\.0\.1:\d+ \(HTTP_PROXY\) closed the connection instead of opening one to catalog\.example\.test$/);
+    expect(errorOf(run).message).toMatch(
+      /^the proxy 127\.0\.0\.1:\d+ \(HTTP_PROXY\) closed the connection instead of opening one to catalog\.example\.test$/,
+    );
     expect(run.ms).toBeLessThan(bound(8, 2));
     // Three attempts; undici may connect again once or twice within an attempt before it is torn down.
     expect(dropper.connections()).toBeGreaterThanOrEqual(3);
@@ -86,7 +88,9 @@ describe.concurrent('proxies that misbehave', () => {
     const refuse = await proxy('refuse');
     const run = await trident(health(REMOTE_CATALOG, '--retries', '0'), { env: { HTTP_PROXY: refuse.url } });
     expect(run.exitCode, run.stderr).toBe(8);
-    expect(errorOf(run).message).toMatch(/^the proxy 127\.0\.0\.1:\d+ \(HTTP_PROXY\) would not open a connection to catalog\.example\.test: it answered 502$/);
+    expect(errorOf(run).message).toMatch(
+      /^the proxy 127\.0\.0\.1:\d+ \(HTTP_PROXY\) would not open a connection to catalog\.example\.test: it answered 502$/,
+    );
     expect(refuse.requests).toHaveLength(1);
   });
 
@@ -108,7 +112,10 @@ describe.concurrent('loopback never goes through a proxy, whatever NO_PROXY says
   it('keys (signed requests, a minted private key), time and catalog on 127.0.0.1 go direct', async () => {
     const stall = await proxy('stall');
     const env = { ...viaProxy(stall.url), NO_PROXY: 'elsewhere.example' };
-    const catalog = await server(({ socket }) => void socket.end(rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': '15' }, '{"status":"ok"}')));
+    const catalog = await server(
+      ({ socket }) =>
+        void socket.end(rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': '15' }, '{"status":"ok"}')),
+    );
     await withServices(['keys', 'time'], async (s) => {
       const runs = await Promise.all([
         trident(['keys', 'generate', '--name', 'direct'], { env: { ...envFor.keys(s), ...env } }),
@@ -156,12 +163,19 @@ describe.concurrent('servers that never finish', () => {
 
   it('an interrupt held back while a key is made waits no longer than the deadline; no key is left without its private half', async () => {
     await withServices(['keys'], async (s) => {
-      s.keys.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'drip', bytes: 100_000, everyMs: 1000, afterProcessing: true } });
+      s.keys.server.faults.add({
+        method: 'POST',
+        path: /\/generate$/,
+        fault: { kind: 'drip', bytes: 100_000, everyMs: 1000, afterProcessing: true },
+      });
       const configDir = tempConfigDir();
       const started = performance.now();
       // --timeout 5: the sandbox mints an RSA key before it drips, which takes seconds on a loaded machine; a
       // check run while it still mints would miss the key.
-      const child = spawnCli(['keys', 'generate', '--name', 'held', '--timeout', '5', '--retries', '0'], { configDir, env: envFor.keys(s) });
+      const child = spawnCli(['keys', 'generate', '--name', 'held', '--timeout', '5', '--retries', '0'], {
+        configDir,
+        env: envFor.keys(s),
+      });
       await s.keys.server.faults.next();
       child.kill('SIGINT');
       const result = await child;
@@ -191,7 +205,9 @@ describe.concurrent('local inputs of the HTTP core', () => {
     const run = await trident(health(withPassword, '--debug'));
     expect(run.exitCode, run.stderr).toBe(2);
     // --debug adds the stack after the message.
-    expect(run.stderr.split('\n')[0]).toMatch(/^trident: invalid --url "http:\/\/me:\[redacted\]@127\.0\.0\.1:\d+": a user name or password in the URL is not sent to the service$/);
+    expect(run.stderr.split('\n')[0]).toMatch(
+      /^trident: invalid --url "http:\/\/me:\[redacted\]@127\.0\.0\.1:\d+": a user name or password in the URL is not sent to the service$/,
+    );
     expect(run.stderr).not.toContain('s3cret');
     expect(listening.requests).toEqual([]);
   });

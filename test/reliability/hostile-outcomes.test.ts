@@ -11,7 +11,12 @@ import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runFaultCase, type FaultCase } from './fault-case.js';
 import { entries, envFor, requestsFrom, trident, withServices, type Run, type Services } from './harness.js';
 
-const gatewayError = (status: number, afterProcessing = true): Fault => ({ kind: 'status', status, body: { message: `gateway ${status}` }, afterProcessing });
+const gatewayError = (status: number, afterProcessing = true): Fault => ({
+  kind: 'status',
+  status,
+  body: { message: `gateway ${status}` },
+  afterProcessing,
+});
 const UNKNOWN = /the request was sent, so its outcome is unknown/;
 const NEVER_LATER = /try again later/;
 
@@ -25,7 +30,9 @@ const posts = (s: Services) => s.keys.server.requests.filter((request) => reques
  */
 function nobodyLosesAKey(run: Run, s: Services, name: string): void {
   const keys = keysNamed(s, name);
-  const pending = entries(join(run.configDir, 'pending')).map((file) => JSON.parse(readFileSync(join(run.configDir, 'pending', file), 'utf8')) as { staged_file?: string });
+  const pending = entries(join(run.configDir, 'pending')).map(
+    (file) => JSON.parse(readFileSync(join(run.configDir, 'pending', file), 'utf8')) as { staged_file?: string },
+  );
   const staged = pending.flatMap((record) => (record.staged_file ? [basename(record.staged_file)] : []));
   expect(entries(keysDir(run)).sort()).toEqual([...keys.map((key) => `${key.api_key}.pem`), ...staged].sort());
   for (const key of keys) expect(run.stderr).toContain(key.api_key);
@@ -39,7 +46,12 @@ describe.concurrent('5xx after the service acted on a POST', () => {
     ['create answered 503 before the key was made', 'o-create-503', ['keys', 'create'], 503, false],
   ] as const)('keys %s: one POST, never "try again later", no key without its private half', async (_name, name, verb, status, after) => {
     await withServices(['keys'], async (s) => {
-      s.keys.server.faults.add({ method: 'POST', path: verb[1] === 'generate' ? /\/generate$/ : /\/api_keys$/, fault: gatewayError(status, after), times: 5 });
+      s.keys.server.faults.add({
+        method: 'POST',
+        path: verb[1] === 'generate' ? /\/generate$/ : /\/api_keys$/,
+        fault: gatewayError(status, after),
+        times: 5,
+      });
       const run = await trident([...verb, '--name', name], { env: envFor.keys(s) });
       // generate: the private half never arrived, so the settlement deletes a key it made (exit 8). create
       // keeps a key that accepts the private half made here, today finishing with a warning (exit 0).
@@ -57,7 +69,8 @@ describe.concurrent('5xx after the service acted on a POST', () => {
       faults: [{ method: 'POST', path: '/api/v1/projects', fault: gatewayError(504), times: 5 }],
       args: ['time', 'projects', 'create', '--name', 'o-project'],
       exit: 8,
-      message: /^outcome unknown for the new project "o-project": time service answered 504: gateway 504; the request was sent, so its outcome is unknown$/,
+      message:
+        /^outcome unknown for the new project "o-project": time service answered 504: gateway 504; the request was sent, so its outcome is unknown$/,
       hint: /^check with: trident time projects --status all \(look for "o-project"\) before creating it again$/,
       sent: ['POST /api/v1/projects'],
       check: (_run, s) => expect(s.time.control.projects().filter((p) => (p as { name: string }).name === 'o-project')).toHaveLength(1),
@@ -92,7 +105,10 @@ describe.concurrent('5xx after the service acted on a POST', () => {
     await withServices(['time'], async (s) => {
       s.time.server.faults.add({ method: 'POST', path: '/api/v1/auth', fault: gatewayError(500), times: 5 });
       const sent = requestsFrom(s.time.server);
-      const run = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], { env: envFor.timeServer(s), input: `${SANDBOX_TIME_USER.password}\n` });
+      const run = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
+        env: envFor.timeServer(s),
+        input: `${SANDBOX_TIME_USER.password}\n`,
+      });
       expect(run.exitCode, run.stderr).toBe(8);
       expect(run.stderr).toMatch(UNKNOWN);
       expect(run.stderr).not.toMatch(NEVER_LATER);

@@ -19,12 +19,16 @@ const MOVED = 'https://new-host.example/api';
 const redirect = (status: number, location: string): Fault => ({ kind: 'status', status, headers: { location }, body: {} });
 const on = (method: string, path: string | RegExp, fault: Fault): FaultRule => ({ method, path, fault, times: 5 });
 const says = (service: Kind, status: number, location: string) =>
-  new RegExp(`^${service} service answered ${status} \\(a redirect to ${location.replace(/[.?/]/g, '\\$&')}\\), which trident does not follow$`);
+  new RegExp(
+    `^${service} service answered ${status} \\(a redirect to ${location.replace(/[.?/]/g, '\\$&')}\\), which trident does not follow$`,
+  );
 const HINT = /^check the URL: the service may have moved, or a gateway in front of it wants a browser login$/;
 
 const namedOnService = (s: Services, name: string) => s.keys.control.listKeys().filter((key) => untagged(key.name) === name);
-const projectNamed = (s: Services, name: string) => s.time.control.projects().filter((project) => (project as { name: string }).name === name);
-const projectName = (s: Services, id: number) => (s.time.control.projects().find((project) => (project as { id: number }).id === id) as { name: string } | undefined)?.name;
+const projectNamed = (s: Services, name: string) =>
+  s.time.control.projects().filter((project) => (project as { name: string }).name === name);
+const projectName = (s: Services, id: number) =>
+  (s.time.control.projects().find((project) => (project as { id: number }).id === id) as { name: string } | undefined)?.name;
 const customerName = (s: Services, id: number) => s.time.control.customers().find((customer) => customer.id === id)?.name;
 const keysDirEmpty = (run: Run) => expect(entries(join(run.configDir, 'keys'))).toEqual([]);
 
@@ -33,9 +37,36 @@ interface RedirectCase extends FaultCase {
 }
 
 const cases: RedirectCase[] = [
-  { kind: 'catalog', name: 'catalog health (GET) 302', faults: [on('GET', '/healthz', redirect(302, SSO))], args: ['catalog', 'health'], exit: 8, message: says('catalog', 302, SSO), hint: HINT, sent: ['GET /healthz'] },
-  { kind: 'catalog', name: 'catalog products --all (GET) 308', faults: [on('GET', '/products', redirect(308, MOVED))], args: ['catalog', 'products', '--all'], exit: 8, message: says('catalog', 308, MOVED), hint: HINT, sent: ['GET /products'] },
-  { kind: 'keys', name: 'keys list (GET) 302', faults: [on('GET', /\/api_keys$/, redirect(302, SSO))], args: ['keys', 'list'], exit: 8, message: says('keys', 302, SSO), hint: HINT, sent: ['GET /trade-api/v2/api_keys'] },
+  {
+    kind: 'catalog',
+    name: 'catalog health (GET) 302',
+    faults: [on('GET', '/healthz', redirect(302, SSO))],
+    args: ['catalog', 'health'],
+    exit: 8,
+    message: says('catalog', 302, SSO),
+    hint: HINT,
+    sent: ['GET /healthz'],
+  },
+  {
+    kind: 'catalog',
+    name: 'catalog products --all (GET) 308',
+    faults: [on('GET', '/products', redirect(308, MOVED))],
+    args: ['catalog', 'products', '--all'],
+    exit: 8,
+    message: says('catalog', 308, MOVED),
+    hint: HINT,
+    sent: ['GET /products'],
+  },
+  {
+    kind: 'keys',
+    name: 'keys list (GET) 302',
+    faults: [on('GET', /\/api_keys$/, redirect(302, SSO))],
+    args: ['keys', 'list'],
+    exit: 8,
+    message: says('keys', 302, SSO),
+    hint: HINT,
+    sent: ['GET /trade-api/v2/api_keys'],
+  },
   {
     kind: 'keys',
     name: 'keys generate (POST) 302: not followed, no key, nothing stored',
@@ -80,8 +111,26 @@ const cases: RedirectCase[] = [
       expect(namedOnService(s, 'r-del')).toHaveLength(1);
     },
   },
-  { kind: 'time', name: 'time projects (GET) 302', faults: [on('GET', '/api/v1/projects', redirect(302, SSO))], args: ['time', 'projects'], exit: 8, message: says('time', 302, SSO), hint: HINT, sent: ['GET /api/v1/projects'] },
-  { kind: 'time', name: 'time projects get (GET) 301', faults: [on('GET', '/api/v1/projects/61', redirect(301, MOVED))], args: ['time', 'projects', 'get', '61'], exit: 8, message: says('time', 301, MOVED), hint: HINT, sent: ['GET /api/v1/projects/61'] },
+  {
+    kind: 'time',
+    name: 'time projects (GET) 302',
+    faults: [on('GET', '/api/v1/projects', redirect(302, SSO))],
+    args: ['time', 'projects'],
+    exit: 8,
+    message: says('time', 302, SSO),
+    hint: HINT,
+    sent: ['GET /api/v1/projects'],
+  },
+  {
+    kind: 'time',
+    name: 'time projects get (GET) 301',
+    faults: [on('GET', '/api/v1/projects/61', redirect(301, MOVED))],
+    args: ['time', 'projects', 'get', '61'],
+    exit: 8,
+    message: says('time', 301, MOVED),
+    hint: HINT,
+    sent: ['GET /api/v1/projects/61'],
+  },
   {
     kind: 'time',
     name: 'time projects create (POST) 302: no project',
@@ -145,7 +194,8 @@ const cases: RedirectCase[] = [
     faults: [{ method: 'POST', path: '/api/v1/projects', fault: { ...redirect(303, `${MOVED}/projects/1`), afterProcessing: true } }],
     args: ['time', 'projects', 'create', '--name', 'r-303'],
     exit: 8,
-    message: /^outcome unknown for the new project "r-303": time service answered 303 \(a redirect to .*\), which trident does not follow; the request was sent, so its outcome is unknown$/,
+    message:
+      /^outcome unknown for the new project "r-303": time service answered 303 \(a redirect to .*\), which trident does not follow; the request was sent, so its outcome is unknown$/,
     hint: /^check with: trident time projects --status all/,
     sent: ['POST /api/v1/projects'],
     check: (_run, s) => expect(projectNamed(s, 'r-303')).toHaveLength(1),
@@ -167,7 +217,10 @@ describe.concurrent('redirects on every verb of every group', () => {
       const run = await trident(['time', 'customer-update', '--from-csv', file, '-o', 'json'], { env: envFor.time(s) });
       expect(run.exitCode, run.stderr).toBe(8);
       const rows = JSON.parse(run.stdout) as Array<{ id: number; ok: boolean; error: string }>;
-      expect(rows.map((row) => [row.id, row.ok])).toEqual([[3, false], [5, false]]);
+      expect(rows.map((row) => [row.id, row.ok])).toEqual([
+        [3, false],
+        [5, false],
+      ]);
       for (const row of rows) expect(row.error).toMatch(says('time', 302, SSO));
       expect(sent().sort()).toEqual(['POST /api/v1/customers/3', 'POST /api/v1/customers/5']);
       expect([customerName(s, 3), customerName(s, 5)]).toEqual(before);
@@ -176,7 +229,10 @@ describe.concurrent('redirects on every verb of every group', () => {
 
   it('time logout: revoke answered 302 → exit 8, the token file stays and still works', async () => {
     await withServices(['time'], async (s) => {
-      const login = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], { env: envFor.timeServer(s), input: `${SANDBOX_TIME_USER.password}\n` });
+      const login = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
+        env: envFor.timeServer(s),
+        input: `${SANDBOX_TIME_USER.password}\n`,
+      });
       expect(login.exitCode, login.stderr).toBe(0);
       const tokenFile = join(login.configDir, 'tokens', 'default.json');
       const stored = readFileSync(tokenFile, 'utf8');
@@ -209,7 +265,9 @@ describe.concurrent('redirects on every verb of every group', () => {
   });
 
   it('a Location with control characters is shown escaped, on one line', async () => {
-    const server = await startHostileServer(({ socket }) => void socket.end(rawAnswer('302 Found', { Location: 'https://evil.example/\x1b[2J\x07x', 'Content-Length': '0' })));
+    const server = await startHostileServer(
+      ({ socket }) => void socket.end(rawAnswer('302 Found', { Location: 'https://evil.example/\x1b[2J\x07x', 'Content-Length': '0' })),
+    );
     try {
       const run = await trident(['catalog', 'health', '--url', server.url, '--retries', '0']);
       expect(run.exitCode, run.stderr).toBe(8);

@@ -11,7 +11,16 @@ import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { LATE_KEY_WINDOW_MS } from '../../src/keys/mint/pending.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyFiles, keysNamed, pendingFiles, runKeys, sandboxEnv, startSandbox, tagged } from '../helpers/keys-sandbox.js';
+import {
+  expectEveryKeyHeld,
+  keyFiles,
+  keysNamed,
+  pendingFiles,
+  runKeys,
+  sandboxEnv,
+  startSandbox,
+  tagged,
+} from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
 beforeAll(async () => {
@@ -21,12 +30,19 @@ afterAll(() => sandbox.close());
 
 const RUNS = 3;
 const namedOnService = (name: string) => keysNamed(sandbox, name);
-const postsNaming = (name: string) => sandbox.server.requests.filter((request) => request.method === 'POST' && request.body.includes(`"${name}~`));
+const postsNaming = (name: string) =>
+  sandbox.server.requests.filter((request) => request.method === 'POST' && request.body.includes(`"${name}~`));
 
 /** What the next command says it settled, given the key (if any) the killed command made. */
-type Expectation = { told: (id: string | undefined, configDir: string) => string; survives: boolean; posted: boolean; notListedYet?: boolean };
+type Expectation = {
+  told: (id: string | undefined, configDir: string) => string;
+  survives: boolean;
+  posted: boolean;
+  notListedYet?: boolean;
+};
 
-const NOT_YET = /^warning: checked 1 interrupted key request of an earlier run: (generate|create) "[^"]+": no key of that request is listed yet; keys commands check again until \d\d:\d\d:\d\d UTC\n$/;
+const NOT_YET =
+  /^warning: checked 1 interrupted key request of an earlier run: (generate|create) "[^"]+": no key of that request is listed yet; keys commands check again until \d\d:\d\d:\d\d UTC\n$/;
 
 /** Moves the record's time back past the window in which its key could still appear. */
 function ageRecord(path: string): void {
@@ -53,7 +69,10 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   const name = `life-${verb}-${point}-${run}-${process.pid}`;
   const expected = EXPECTED[verb][point]!;
 
-  const child = spawnCli(['keys', verb, '--name', name, '--scopes', 'read,write'], { configDir, env: { ...sandboxEnv(sandbox), [CRASH_ENV]: point } });
+  const child = spawnCli(['keys', verb, '--name', name, '--scopes', 'read,write'], {
+    configDir,
+    env: { ...sandboxEnv(sandbox), [CRASH_ENV]: point },
+  });
   const killed = await child;
   expect(killed.signal, String(killed.stderr)).toBe('SIGKILL');
   // What it left: one pending record, 0600 in a 0700 directory, naming the request.
@@ -62,7 +81,15 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   const recordPath = join(configDir, 'pending', record!);
   expect(statSync(recordPath).mode & 0o777).toBe(0o600);
   expect(statSync(join(configDir, 'pending')).mode & 0o777).toBe(0o700);
-  expect(JSON.parse(readFileSync(recordPath, 'utf8'))).toMatchObject({ version: 2, verb, name, sent_name: expect.stringMatching(tagged(name)), url: sandbox.url, scopes: ['read', 'write'], pid: child.pid });
+  expect(JSON.parse(readFileSync(recordPath, 'utf8'))).toMatchObject({
+    version: 2,
+    verb,
+    name,
+    sent_name: expect.stringMatching(tagged(name)),
+    url: sandbox.url,
+    scopes: ['read', 'write'],
+    pid: child.pid,
+  });
   const { sent_name: sentName } = JSON.parse(readFileSync(recordPath, 'utf8')) as { sent_name: string };
   expect(postsNaming(name).length).toBe(expected.posted ? 1 : 0);
   const made = namedOnService(name)[0]?.api_key;
@@ -77,9 +104,13 @@ async function crashThenList(verb: 'generate' | 'create', point: string, run: nu
   }
   const list = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
   expect(list.exitCode, list.stderr).toBe(0);
-  expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${sentName}": ${expected.told(made, configDir)}\n`);
+  expect(list.stderr).toBe(
+    `warning: settled 1 interrupted key request of an earlier run: ${verb} "${sentName}": ${expected.told(made, configDir)}\n`,
+  );
   // The list printed is the service's state after the settlement.
-  expect((JSON.parse(list.stdout) as Array<{ name: string }>).filter((key) => key.name === sentName)).toHaveLength(expected.survives ? 1 : 0);
+  expect((JSON.parse(list.stdout) as Array<{ name: string }>).filter((key) => key.name === sentName)).toHaveLength(
+    expected.survives ? 1 : 0,
+  );
 
   const live = expectEveryKeyHeld(sandbox, name, join(configDir, 'keys'));
   expect(live).toEqual(expected.survives ? [made] : []);

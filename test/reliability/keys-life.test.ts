@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keyExists, keyFiles, keysNamed, pendingFiles, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import {
+  expectEveryKeyHeld,
+  keyExists,
+  keyFiles,
+  keysNamed,
+  pendingFiles,
+  runKeys,
+  sandboxEnv,
+  startSandbox,
+} from '../helpers/keys-sandbox.js';
 import { keysOfTest, profileWithKey } from '../helpers/keys-rotation.js';
 import { errorOf, requestsFrom } from './harness.js';
 
@@ -23,7 +32,8 @@ async function withSandbox(use: (sandbox: KeysSandbox) => Promise<void>): Promis
 const UUID = '[0-9a-f-]{36}';
 const named = keysNamed;
 /** The name the one pending record in `configDir` sent (the name with its request's tag). */
-const sentName = (configDir: string): string => JSON.parse(readFileSync(join(configDir, 'pending', pendingFiles(configDir)[0]!), 'utf8')).sent_name;
+const sentName = (configDir: string): string =>
+  JSON.parse(readFileSync(join(configDir, 'pending', pendingFiles(configDir)[0]!), 'utf8')).sent_name;
 
 describe.concurrent('two clients, one name, a lost answer', () => {
   it("A's generate loses its answer after minting while B creates a key of the same name: A deletes only its own key, proven by its tag", () =>
@@ -44,7 +54,11 @@ describe.concurrent('two clients, one name, a lost answer', () => {
       const a = await jobA;
       expect(a.exitCode).toBe(8);
       const { message, hint } = errorOf(a);
-      expect(message).toMatch(new RegExp(`^the generate request for key "shared~[0-9a-f]{8}" failed \\(.*\\); a check found: deleted key ${minted}, whose private key never arrived$`));
+      expect(message).toMatch(
+        new RegExp(
+          `^the generate request for key "shared~[0-9a-f]{8}" failed \\(.*\\); a check found: deleted key ${minted}, whose private key never arrived$`,
+        ),
+      );
       expect(hint).toBe('nothing is left behind: run the command again');
       expect(sent().filter((request) => request.startsWith('DELETE'))).toEqual([`DELETE /trade-api/v2/api_keys/${minted}`]);
       expect(keyExists(sandbox, ofB)).toBe(true);
@@ -61,7 +75,9 @@ describe.concurrent('two clients, one name, a lost answer', () => {
       const hung = sandbox.server.faults.next();
       const sent = requestsFrom(sandbox.server);
       const configDirA = tempConfigDir();
-      const jobA = runKeys(sandbox, ['generate', '--name', 'shared', '--scopes', 'read,write', '--timeout', '60'], { configDir: configDirA });
+      const jobA = runKeys(sandbox, ['generate', '--name', 'shared', '--scopes', 'read,write', '--timeout', '60'], {
+        configDir: configDirA,
+      });
       await hung;
       const jobB = await runKeys(sandbox, ['create', '--name', 'shared', '--scopes', 'read', '-o', 'json']);
       expect(jobB.exitCode, jobB.stderr).toBe(0);
@@ -93,9 +109,16 @@ describe.concurrent('a generate answer whose private key is broken', () => {
         const result = await runKeys(sandbox, ['generate', '--name', 'broken', '--use', '-o', 'json'], { configDir });
         expect(result.exitCode).toBe(8);
         const { message, hint } = errorOf(result);
-        expect(message).toMatch(new RegExp(`^the keys service sent key (${UUID}) with a private key that is not usable \\(the private key in the answer .*\\); nothing was stored; the key was deleted on the service again$`));
+        expect(message).toMatch(
+          new RegExp(
+            `^the keys service sent key (${UUID}) with a private key that is not usable \\(the private key in the answer .*\\); nothing was stored; the key was deleted on the service again$`,
+          ),
+        );
         expect(hint).toBe('no profile was changed: run the command again, and tell the service if it happens again');
-        expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
+        expect(sent()).toEqual([
+          'POST /trade-api/v2/api_keys/generate',
+          expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`)),
+        ]);
         expect(named(sandbox, 'broken')).toEqual([]);
         expect(keyFiles(configDir)).toEqual([]);
         expect(pendingFiles(configDir)).toEqual([]);
@@ -122,7 +145,9 @@ describe.concurrent('ids that would change the URL path', () => {
       for (const id of ['.', '..', 'a/b', '%2e%2e', 'a%2Fb', '..\\..', '']) {
         const result = await runKeys(sandbox, ['delete', id, '--yes']);
         expect(result.exitCode, id).toBe(2);
-        expect(errorOf(result).message).toMatch(/^invalid key id ".*": it (is not a key id|holds a character a key id cannot have .*) \(rule: a key id never changes the URL path\)$/);
+        expect(errorOf(result).message).toMatch(
+          /^invalid key id ".*": it (is not a key id|holds a character a key id cannot have .*) \(rule: a key id never changes the URL path\)$/,
+        );
       }
       expect(sent()).toEqual([]);
     }));
@@ -130,15 +155,25 @@ describe.concurrent('ids that would change the URL path', () => {
   it('from a generate answer: the id ".." never reaches a request or a file name; the key really made is found and deleted', () =>
     withSandbox(async (sandbox) => {
       const payload = JSON.stringify({ api_key: { api_key: '..', name: 'hostile', scopes: ['read', 'write'] }, private_key: 'x' });
-      sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'body', status: 201, payload, afterProcessing: true } });
+      sandbox.server.faults.add({
+        method: 'POST',
+        path: /\/generate$/,
+        fault: { kind: 'body', status: 201, payload, afterProcessing: true },
+      });
       const sent = requestsFrom(sandbox.server);
       const configDir = tempConfigDir();
       const result = await runKeys(sandbox, ['generate', '--name', 'hostile'], { configDir });
       expect(result.exitCode).toBe(8);
       expect(errorOf(result).message).toMatch(
-        new RegExp(`^the generate request for key "hostile~[0-9a-f]{8}" failed \\(the keys service answered 201 with a key id that is not a key id: "\\.\\."\\); a check found: deleted key ${UUID}, whose private key never arrived$`),
+        new RegExp(
+          `^the generate request for key "hostile~[0-9a-f]{8}" failed \\(the keys service answered 201 with a key id that is not a key id: "\\.\\."\\); a check found: deleted key ${UUID}, whose private key never arrived$`,
+        ),
       );
-      expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys', expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`))]);
+      expect(sent()).toEqual([
+        'POST /trade-api/v2/api_keys/generate',
+        'GET /trade-api/v2/api_keys',
+        expect.stringMatching(new RegExp(`^DELETE /trade-api/v2/api_keys/${UUID}$`)),
+      ]);
       expect(named(sandbox, 'hostile')).toEqual([]);
       expect(keyFiles(configDir)).toEqual([]);
     }));
@@ -149,13 +184,17 @@ describe.concurrent('ids that would change the URL path', () => {
       // The check's list names the request's own (tagged) name, under an id that would climb out of the path.
       void sandbox.server.faults.next().then(() => {
         const [made] = keysNamed(sandbox, 'listed');
-        const payload = JSON.stringify({ api_keys: [{ api_key: '../x', name: made!.name, scopes: ['read', 'write'], created_ts: 'now', subaccount: null }] });
+        const payload = JSON.stringify({
+          api_keys: [{ api_key: '../x', name: made!.name, scopes: ['read', 'write'], created_ts: 'now', subaccount: null }],
+        });
         sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'body', status: 200, payload } });
       });
       const sent = requestsFrom(sandbox.server);
       const result = await runKeys(sandbox, ['generate', '--name', 'listed']);
       expect(result.exitCode).toBe(8);
-      expect(errorOf(result).message).toMatch(/^outcome unknown: .*; a check found: outcome unknown for key \.\.\/x \(named "listed~[0-9a-f]{8}"\), which trident cannot prove its own, so it was not deleted$/);
+      expect(errorOf(result).message).toMatch(
+        /^outcome unknown: .*; a check found: outcome unknown for key \.\.\/x \(named "listed~[0-9a-f]{8}"\), which trident cannot prove its own, so it was not deleted$/,
+      );
       expect(sent()).toEqual(['POST /trade-api/v2/api_keys/generate', 'GET /trade-api/v2/api_keys']);
     }));
 });
@@ -186,7 +225,11 @@ describe.concurrent('keys delete and the key in use', () => {
       const locked = await runCli(['keys', 'list'], { configDir });
       expect(locked.exitCode).toBe(4);
       const { hint } = errorOf(locked);
-      expect(hint).toMatch(new RegExp(`^key ${id} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`));
+      expect(hint).toMatch(
+        new RegExp(
+          `^key ${id} is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url`,
+        ),
+      );
       expect(hint).not.toMatch(/environment/);
     }));
 
@@ -194,7 +237,9 @@ describe.concurrent('keys delete and the key in use', () => {
     withSandbox(async (sandbox) => {
       const result = await runKeys(sandbox, ['delete', sandbox.bootstrap.keyId, '--yes']);
       expect(result.exitCode).toBe(2);
-      expect(errorOf(result).message).toBe(`key ${sandbox.bootstrap.keyId} is the key in use (TRIDENT_KEY_ID): deleting it would leave nothing to sign the next request with`);
+      expect(errorOf(result).message).toBe(
+        `key ${sandbox.bootstrap.keyId} is the key in use (TRIDENT_KEY_ID): deleting it would leave nothing to sign the next request with`,
+      );
       expect(keyExists(sandbox, sandbox.bootstrap.keyId)).toBe(true);
     }));
 });
@@ -238,13 +283,20 @@ describe.concurrent('a lost answer whose check fails too: the record waits for t
         sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, times: 2, fault: { kind: 'status', status: 503 } });
         const lost = await runKeys(sandbox, [verb, '--name', name, '--retries', '0'], { configDir });
         expect(lost.exitCode).toBe(8);
-        expect(errorOf(lost).message).toMatch(new RegExp(`^outcome unknown: the ${verb} request for key "${name}~[0-9a-f]{8}" was sent but its answer never came, and it was not repeated`));
+        expect(errorOf(lost).message).toMatch(
+          new RegExp(
+            `^outcome unknown: the ${verb} request for key "${name}~[0-9a-f]{8}" was sent but its answer never came, and it was not repeated`,
+          ),
+        );
         expect(pendingFiles(configDir)).toHaveLength(1);
         const [made] = named(sandbox, name);
 
         const list = await runKeys(sandbox, ['list'], { configDir });
         expect(list.exitCode, list.stderr).toBe(0);
-        const settled = verb === 'generate' ? `deleted key ${made!.api_key}, whose private key never arrived` : `kept key ${made!.api_key}, its private key in ${join(configDir, 'keys', `${made!.api_key}.pem`)}`;
+        const settled =
+          verb === 'generate'
+            ? `deleted key ${made!.api_key}, whose private key never arrived`
+            : `kept key ${made!.api_key}, its private key in ${join(configDir, 'keys', `${made!.api_key}.pem`)}`;
         expect(list.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: ${verb} "${made!.name}": ${settled}\n`);
         expect(pendingFiles(configDir)).toEqual([]);
         expect(expectEveryKeyHeld(sandbox, name, join(configDir, 'keys'))).toEqual(verb === 'generate' ? [] : [made!.api_key]);
@@ -272,14 +324,18 @@ describe.concurrent('a key the service makes after the check (a gateway that ans
       sandbox.server.faults.add({ method: 'POST', path: /\/generate$/, fault: { kind: 'status', status: 504 } });
       const first = await runKeys(sandbox, ['generate', '--name', 'late'], { configDir });
       expect(first.exitCode).toBe(8);
-      expect(errorOf(first).message).toMatch(/^the generate request for key "late~[0-9a-f]{8}" failed \(keys service answered 504.*\); a check found no key of that request yet$/);
+      expect(errorOf(first).message).toMatch(
+        /^the generate request for key "late~[0-9a-f]{8}" failed \(keys service answered 504.*\); a check found no key of that request yet$/,
+      );
       expect(pendingFiles(configDir)).toHaveLength(1);
       // The service finishes the key only now; nobody holds its private half.
       const late = sandbox.control.addKey({ name: sentName(configDir), publicKeyPem: spki(), scopes: ['read', 'write'] });
       const sent = requestsFrom(sandbox.server);
       const next = await runKeys(sandbox, ['list', '-o', 'json'], { configDir });
       expect(next.exitCode, next.stderr).toBe(0);
-      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: generate "${late.name}": deleted key ${late.api_key}, whose private key never arrived\n`);
+      expect(next.stderr).toBe(
+        `warning: settled 1 interrupted key request of an earlier run: generate "${late.name}": deleted key ${late.api_key}, whose private key never arrived\n`,
+      );
       expect(sent()).toContain(`DELETE /trade-api/v2/api_keys/${late.api_key}`);
       expect(named(sandbox, 'late')).toEqual([]);
       expect(pendingFiles(configDir)).toEqual([]);
@@ -294,12 +350,16 @@ describe.concurrent('a key the service makes after the check (a gateway that ans
       expect(errorOf(first).message).toMatch(/; a check found no key of that request yet$/);
       const [staged] = keyFiles(configDir);
       expect(staged).toMatch(/^pending-.*\.pem$/);
-      const publicKeyPem = createPublicKey(readFileSync(join(configDir, 'keys', staged!), 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
+      const publicKeyPem = createPublicKey(readFileSync(join(configDir, 'keys', staged!), 'utf8'))
+        .export({ type: 'spki', format: 'pem' })
+        .toString();
       const late = sandbox.control.addKey({ name: sentName(configDir), publicKeyPem, scopes: ['read', 'write'] });
       const next = await runKeys(sandbox, ['list'], { configDir });
       expect(next.exitCode, next.stderr).toBe(0);
       const kept = join(configDir, 'keys', `${late.api_key}.pem`);
-      expect(next.stderr).toBe(`warning: settled 1 interrupted key request of an earlier run: create "${late.name}": kept key ${late.api_key}, its private key in ${kept}\n`);
+      expect(next.stderr).toBe(
+        `warning: settled 1 interrupted key request of an earlier run: create "${late.name}": kept key ${late.api_key}, its private key in ${kept}\n`,
+      );
       expect(keyFiles(configDir)).toEqual([`${late.api_key}.pem`]);
       expectEveryKeyHeld(sandbox, 'late-pair', join(configDir, 'keys'));
       expect(pendingFiles(configDir)).toEqual([]);

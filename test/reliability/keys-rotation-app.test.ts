@@ -32,7 +32,11 @@ function appWorld(): App {
   return {
     world,
     env: { PATH: process.env.PATH, APP: dir },
-    hooks: { deploy: 'cat > "$APP/key.pem.new" && mv "$APP/key.pem.new" "$APP/key.pem"', verify: 'test ! -e "$APP/broken" && test -s "$APP/key.pem"', timeout_s: 10 },
+    hooks: {
+      deploy: 'cat > "$APP/key.pem.new" && mv "$APP/key.pem.new" "$APP/key.pem"',
+      verify: 'test ! -e "$APP/broken" && test -s "$APP/key.pem"',
+      timeout_s: 10,
+    },
     key: () => readFileSync(join(dir, 'key.pem'), 'utf8'),
   };
 }
@@ -64,7 +68,21 @@ describe('the application phases', () => {
     const rotation = await beginRotation(ctx, { ...planRotation(ctx, {}), hooks: app.hooks }, fakeDeps(app.world, undefined, checkpoints));
     const result = await rotation.run();
     expect(result.outcome).toBe('rotated');
-    expect(checkpoints).toEqual(['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deploying', 'deployed', 'verifying-app', 'app-verified', 'deleting-old', 'old-deleted']);
+    expect(checkpoints).toEqual([
+      'minting',
+      'pending',
+      'answered',
+      'stored',
+      'switching',
+      'switched',
+      'verified',
+      'deploying',
+      'deployed',
+      'verifying-app',
+      'app-verified',
+      'deleting-old',
+      'old-deleted',
+    ]);
     expect(expectAppOnProfileKey(app, 'rotated')).not.toBe(app.world.oldId);
   });
 
@@ -73,7 +91,13 @@ describe('the application phases', () => {
     writeFileSync(join(app.env.APP!, 'broken'), '');
     const result = await start(app);
     expect(result).toMatchObject({ outcome: 'rolled back', exitCode: 8 });
-    expect(result.journal.steps.map((step) => step.step).slice(-5)).toEqual(['verify-app', 'rollback-deploy', 'restore-profile', 'delete-new', 'remove-new-files']);
+    expect(result.journal.steps.map((step) => step.step).slice(-5)).toEqual([
+      'verify-app',
+      'rollback-deploy',
+      'restore-profile',
+      'delete-new',
+      'remove-new-files',
+    ]);
     expect(expectAppOnProfileKey(app, 'rolled back')).toBe(app.world.oldId);
   });
 });

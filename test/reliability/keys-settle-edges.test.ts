@@ -18,7 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const deletes = () => sandbox.control.events().filter((event) => event.type === 'delete').map((event) => event.id);
+const deletes = () =>
+  sandbox.control
+    .events()
+    .filter((event) => event.type === 'delete')
+    .map((event) => event.id);
 
 describe.concurrent('a key whose requests may not list keys', () => {
   for (const [what, flags] of [
@@ -28,7 +32,10 @@ describe.concurrent('a key whose requests may not list keys', () => {
     it(`${what}, killed after its private half was stored: the next command keeps it`, async () => {
       const configDir = tempConfigDir();
       const name = `limited-${flags[0].slice(2)}`;
-      const killed = await spawnCli(['keys', 'generate', '--name', name, ...flags], { configDir, env: { ...sandboxEnv(sandbox), [CRASH_ENV]: 'stored' } });
+      const killed = await spawnCli(['keys', 'generate', '--name', name, ...flags], {
+        configDir,
+        env: { ...sandboxEnv(sandbox), [CRASH_ENV]: 'stored' },
+      });
       expect(killed.signal).toBe('SIGKILL');
       const [made] = keysNamed(sandbox, name);
       const list = await runKeys(sandbox, ['list'], { configDir });
@@ -55,10 +62,15 @@ describe('names shaped like a request tag', () => {
   it('are refused by create, generate and rotate before anything is sent (exit 2)', async () => {
     const setup = profileWithKey(sandbox);
     const sent = requestsFrom(sandbox);
-    for (const args of [['create', '--name', 'alpha~b437c669', '--public-key', sandbox.bootstrap.privateKeyFile], ['generate', '--name', 'alpha~B437C669'.toLowerCase()]]) {
+    for (const args of [
+      ['create', '--name', 'alpha~b437c669', '--public-key', sandbox.bootstrap.privateKeyFile],
+      ['generate', '--name', 'alpha~B437C669'.toLowerCase()],
+    ]) {
       const result = await runKeys(sandbox, args);
       expect(result.exitCode, result.stderr).toBe(2);
-      expect(errorOf(result).message).toMatch(/^invalid --name "alpha~b437c669": a name ending in "~" and 8 hex digits is the form of trident's request tags$/);
+      expect(errorOf(result).message).toMatch(
+        /^invalid --name "alpha~b437c669": a name ending in "~" and 8 hex digits is the form of trident's request tags$/,
+      );
     }
     const rotated = await rotate(setup, ['--yes', '--name', 'next~0123abcd']);
     expect(rotated.exitCode, rotated.stderr).toBe(2);
@@ -73,7 +85,10 @@ describe('a settled key and the same command run again with --force', () => {
       const out = join(configDir, '..', `${verb}-x.pem`);
       const name = `forced-${verb}`;
       const point = verb === 'create' ? 'answered' : 'stored';
-      const killed = await spawnCli(['keys', verb, '--name', name, '--out', out, '--force'], { configDir, env: { ...sandboxEnv(sandbox), [CRASH_ENV]: point } });
+      const killed = await spawnCli(['keys', verb, '--name', name, '--out', out, '--force'], {
+        configDir,
+        env: { ...sandboxEnv(sandbox), [CRASH_ENV]: point },
+      });
       expect(killed.signal).toBe('SIGKILL');
       const again = await runKeys(sandbox, [verb, '--name', name, '--out', out, '--force', '-o', 'json'], { configDir });
       expect(again.exitCode, again.stderr).toBe(0);
@@ -102,15 +117,23 @@ describe('a rotation lock someone else planted', () => {
 describe('two --resume at once', () => {
   it('one finishes the rotation, the other is refused (exit 2) while it works, and nothing is done twice', async () => {
     const setup = profileWithKey(sandbox);
-    const killed = await spawnCli(['--profile', setup.profile, 'keys', 'rotate', '--yes', '-o', 'json'], { configDir: setup.configDir, env: { [CRASH_ENV]: 'switched' } });
+    const killed = await spawnCli(['--profile', setup.profile, 'keys', 'rotate', '--yes', '-o', 'json'], {
+      configDir: setup.configDir,
+      env: { [CRASH_ENV]: 'switched' },
+    });
     expect(killed.signal).toBe('SIGKILL');
     // The verification of the first resume to arrive waits, so that the second comes while it works.
     sandbox.server.faults.add({ method: 'GET', path: /\/api_keys$/, fault: { kind: 'delay', ms: 1500 } });
-    const [a, b] = await Promise.all([rotate(setup, ['--resume', '--yes', '-o', 'json']), rotate(setup, ['--resume', '--yes', '-o', 'json'])]);
+    const [a, b] = await Promise.all([
+      rotate(setup, ['--resume', '--yes', '-o', 'json']),
+      rotate(setup, ['--resume', '--yes', '-o', 'json']),
+    ]);
     const results = [a, b];
     expect(results.map((result) => result.exitCode).sort(), results.map((result) => result.stderr).join('\n')).toEqual([0, 2]);
     const refused = results.find((result) => result.exitCode === 2)!;
-    expect(refused.stderr).toMatch(/^trident: another trident process \(pid \d+\) is working on this rotation \(journal \S+\)\nhint: let it finish; /);
+    expect(refused.stderr).toMatch(
+      /^trident: another trident process \(pid \d+\) is working on this rotation \(journal \S+\)\nhint: let it finish; /,
+    );
     const done = JSON.parse(results.find((result) => result.exitCode === 0)!.stdout) as { outcome: string; new_key: { api_key: string } };
     expect(done.outcome).toBe('rotated');
     expect(deletes().filter((id) => id === setup.oldId)).toHaveLength(1);

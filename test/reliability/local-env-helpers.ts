@@ -1,6 +1,18 @@
 // What the hostile-local-environment tests share: private scratch directories, a stored token file as
 // `time login` writes it, a FIFO that never ends, a tiny tmpfs to fill, and the sandbox requests a run caused.
-import { chmodSync, closeSync, constants, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +30,11 @@ export function configWithStoredToken(services: Services, configDir: string): { 
   const token = services.time.control.issueToken('trident-cli');
   mkdirSync(join(configDir, 'tokens'), { recursive: true, mode: 0o700 });
   const tokenFile = join(configDir, 'tokens', 'default.json');
-  writeFileSync(tokenFile, `${JSON.stringify({ token, userAgent: 'trident-cli', accountId: null, email: null, createdAt: '2026-01-01T00:00:00.000Z' })}\n`, { mode: 0o600 });
+  writeFileSync(
+    tokenFile,
+    `${JSON.stringify({ token, userAgent: 'trident-cli', accountId: null, email: null, createdAt: '2026-01-01T00:00:00.000Z' })}\n`,
+    { mode: 0o600 },
+  );
   return { token, tokenFile };
 }
 
@@ -62,8 +78,11 @@ export function endlessFifo(): { path: string; stop(): Promise<void> } {
 
 /** Every request any of the sandboxes received from now on, as "METHOD /path": call before the CLI runs. */
 export function allRequestsFrom(services: Partial<Services>): () => string[] {
-  const servers = (['keys', 'time', 'catalog'] as const).flatMap((kind) => (services[kind] ? [{ service: services[kind], start: services[kind].server.requests.length }] : []));
-  return () => servers.flatMap(({ service, start }) => service.server.requests.slice(start).map((request) => `${request.method} ${request.path}`));
+  const servers = (['keys', 'time', 'catalog'] as const).flatMap((kind) =>
+    services[kind] ? [{ service: services[kind], start: services[kind].server.requests.length }] : [],
+  );
+  return () =>
+    servers.flatMap(({ service, start }) => service.server.requests.slice(start).map((request) => `${request.method} ${request.path}`));
 }
 
 /** A 64 KiB tmpfs mounted on a fresh directory (0700), or why it cannot be (not root, no mount in a container). */

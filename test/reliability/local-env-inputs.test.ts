@@ -111,7 +111,10 @@ describe('an endless or huge input file ends at once with exit 2 and nothing sen
 
   it('stdin: --public-key -, --from-csv - and api --input - stop reading past the cap', async () => {
     const sent = allRequestsFrom(services);
-    const publicKey = await trident(['keys', 'create', '--name', 'endless', '--public-key', '-'], { env: keysEnv(), input: 'A'.repeat(1024 ** 2 + 1) });
+    const publicKey = await trident(['keys', 'create', '--name', 'endless', '--public-key', '-'], {
+      env: keysEnv(),
+      input: 'A'.repeat(1024 ** 2 + 1),
+    });
     expect(publicKey.exitCode, publicKey.stderr).toBe(2);
     expect(errorOf(publicKey).message).toBe('--public-key - is larger than 1 MiB: not read');
     const csv = await trident(['time', 'customer-update', '--from-csv', '-'], {
@@ -119,10 +122,19 @@ describe('an endless or huge input file ends at once with exit 2 and nothing sen
       input: `id,name\n${'1,a\n'.repeat(300_000)}`,
     });
     expect(csv.exitCode, csv.stderr).toBe(2);
-    expect(errorOf(csv)).toEqual({ message: 'stdin is larger than 1 MiB: not read', hint: 'split the file, or raise TRIDENT_MAX_CSV_MB (MiB, default 64)' });
-    const body = await trident(['api', 'keys', '/api_keys', '--input', '-'], { env: keysEnv(), input: `{"name":"${'a'.repeat(8 * 1024 ** 2)}"}` });
+    expect(errorOf(csv)).toEqual({
+      message: 'stdin is larger than 1 MiB: not read',
+      hint: 'split the file, or raise TRIDENT_MAX_CSV_MB (MiB, default 64)',
+    });
+    const body = await trident(['api', 'keys', '/api_keys', '--input', '-'], {
+      env: keysEnv(),
+      input: `{"name":"${'a'.repeat(8 * 1024 ** 2)}"}`,
+    });
     expect(body.exitCode, body.stderr).toBe(2);
-    expect(errorOf(body)).toEqual({ message: '--input - is larger than 8 MiB: not read', hint: 'a request body is not that big: check the file' });
+    expect(errorOf(body)).toEqual({
+      message: '--input - is larger than 8 MiB: not read',
+      hint: 'a request body is not that big: check the file',
+    });
     expect(sent()).toEqual([]);
   });
 
@@ -138,7 +150,9 @@ describe('an endless or huge input file ends at once with exit 2 and nothing sen
   });
 
   it('a bad TRIDENT_MAX_CSV_MB is a usage error before anything is read', async () => {
-    const result = await trident(['time', 'customer-update', '--from-csv', '/dev/zero'], { env: { ...timeEnv(), TRIDENT_TIME_TOKEN: 'unused-token', TRIDENT_MAX_CSV_MB: '0' } });
+    const result = await trident(['time', 'customer-update', '--from-csv', '/dev/zero'], {
+      env: { ...timeEnv(), TRIDENT_TIME_TOKEN: 'unused-token', TRIDENT_MAX_CSV_MB: '0' },
+    });
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).message).toBe('invalid TRIDENT_MAX_CSV_MB "0": expected a whole number of MiB from 1 to 4096');
   });

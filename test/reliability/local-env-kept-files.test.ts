@@ -14,7 +14,8 @@ const services = useServices(['keys', 'time']);
 const INSECURE = { TRIDENT_INSECURE_CONFIG: '1' };
 const OTHER_UID = 4242;
 
-const FILE_LINK_HINT = 'replace the link with the file itself (trident replaces the file when it writes it), or set TRIDENT_INSECURE_CONFIG=1';
+const FILE_LINK_HINT =
+  'replace the link with the file itself (trident replaces the file when it writes it), or set TRIDENT_INSECURE_CONFIG=1';
 const DIR_LINK_HINT = 'replace the link with the directory itself, or set TRIDENT_INSECURE_CONFIG=1';
 const chmodHint = (path: string) => `run: chmod go-w ${path} (or set TRIDENT_INSECURE_CONFIG=1 to use it anyway)`;
 const OWNER_HINT = 'make it yours (chown) or use your own, or set TRIDENT_INSECURE_CONFIG=1';
@@ -57,18 +58,45 @@ describe('a key file and key ages kept in the config dir', () => {
   const cases: Array<{ name: string; spoil(config: KeysConfig): { message: string; hint: string } }> = [
     {
       name: 'keys/ group-writable (770)',
-      spoil: ({ keysDir }) => (chmodSync(keysDir, 0o770), { message: `directory ${keysDir} can be written by other users (mode 770): refused`, hint: chmodHint(keysDir) }),
+      spoil: ({ keysDir }) => (
+        chmodSync(keysDir, 0o770),
+        { message: `directory ${keysDir} can be written by other users (mode 770): refused`, hint: chmodHint(keysDir) }
+      ),
     },
-    { name: 'keys/ a link to a directory elsewhere', spoil: ({ keysDir }) => (replaceWithLink(keysDir), { message: `directory ${keysDir} is a symbolic link: refused`, hint: DIR_LINK_HINT }) },
-    { name: 'the key file a link to a file elsewhere', spoil: ({ keyFile }) => (replaceWithLink(keyFile), { message: `private key file ${keyFile} is a symbolic link: refused`, hint: FILE_LINK_HINT }) },
-    { name: 'key-ages.json a link to a file elsewhere', spoil: ({ agesFile }) => (replaceWithLink(agesFile), { message: `key ages file ${agesFile} is a symbolic link: refused`, hint: FILE_LINK_HINT }) },
+    {
+      name: 'keys/ a link to a directory elsewhere',
+      spoil: ({ keysDir }) => (
+        replaceWithLink(keysDir),
+        { message: `directory ${keysDir} is a symbolic link: refused`, hint: DIR_LINK_HINT }
+      ),
+    },
+    {
+      name: 'the key file a link to a file elsewhere',
+      spoil: ({ keyFile }) => (
+        replaceWithLink(keyFile),
+        { message: `private key file ${keyFile} is a symbolic link: refused`, hint: FILE_LINK_HINT }
+      ),
+    },
+    {
+      name: 'key-ages.json a link to a file elsewhere',
+      spoil: ({ agesFile }) => (
+        replaceWithLink(agesFile),
+        { message: `key ages file ${agesFile} is a symbolic link: refused`, hint: FILE_LINK_HINT }
+      ),
+    },
     {
       name: 'key-ages.json group-writable (660)',
-      spoil: ({ agesFile }) => (chmodSync(agesFile, 0o660), { message: `key ages file ${agesFile} can be written by other users (mode 660): refused`, hint: chmodHint(agesFile) }),
+      spoil: ({ agesFile }) => (
+        chmodSync(agesFile, 0o660),
+        { message: `key ages file ${agesFile} can be written by other users (mode 660): refused`, hint: chmodHint(agesFile) }
+      ),
     },
     {
       name: 'key-ages.json owned by another user',
-      spoil: ({ agesFile }) => (chownSync(agesFile, OTHER_UID, OTHER_UID), { message: `key ages file ${agesFile} belongs to another user (uid ${OTHER_UID}): refused`, hint: OWNER_HINT }),
+      spoil: ({ agesFile }) => (
+        chownSync(agesFile, OTHER_UID, OTHER_UID),
+        { message: `key ages file ${agesFile} belongs to another user (uid ${OTHER_UID}): refused`, hint: OWNER_HINT }
+      ),
     },
   ];
 

@@ -45,17 +45,28 @@ describe('time login never replaces a working token with one it would refuse', (
     ['an escape sequence', '\u001b]52;c;aGk=\u0007'],
   ])('an issued token with %s: exit 8, nothing sent with it, the stored token kept', async (_what, token) => {
     const session = loggedIn();
-    services.time.server.faults.add({ method: 'POST', path: '/api/v1/auth', fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ token, account_id: 1 }) } });
+    services.time.server.faults.add({
+      method: 'POST',
+      path: '/api/v1/auth',
+      fault: { kind: 'body', status: 200, contentType: 'application/json', payload: JSON.stringify({ token, account_id: 1 }) },
+    });
     const result = await session.login();
     expect(result.exitCode, result.stderr).toBe(8);
-    expect(errorOf(result)).toEqual({ message: 'the time service issued a token trident cannot use: a token is one word of visible characters, at most 4096', hint: KEPT });
+    expect(errorOf(result)).toEqual({
+      message: 'the time service issued a token trident cannot use: a token is one word of visible characters, at most 4096',
+      hint: KEPT,
+    });
     expect(lines(session.sent())).toEqual(['POST /api/v1/auth']);
     session.expectKept();
   });
 
   it('an issued token the service then refuses (401 on one GET): exit 8, revoked again, the stored token kept', async () => {
     const session = loggedIn();
-    services.time.server.faults.add({ method: 'GET', path: '/api/v1/projects', fault: { kind: 'status', status: 401, body: { status: 401, message: 'Invalid API token' } } });
+    services.time.server.faults.add({
+      method: 'GET',
+      path: '/api/v1/projects',
+      fault: { kind: 'status', status: 401, body: { status: 401, message: 'Invalid API token' } },
+    });
     const result = await session.login();
     expect(result.exitCode, result.stderr).toBe(8);
     const { message, hint } = errorOf(result);
@@ -74,35 +85,44 @@ describe('time login never replaces a working token with one it would refuse', (
 const tmpfs = tmpfsProbe();
 
 describe('time login on a full disk', () => {
-  it.skipIf(!tmpfs.can)(`exit 2 naming ENOSPC, the issued token revoked again, the stored one and the directory untouched${tmpfs.skipped}`, () =>
-    onTinyTmpfs(async (dir) => {
-      const session = loggedIn(dir);
-      const freeAll = fillDisk(dir);
-      const result = await session.login();
-      expect(result.exitCode, result.stderr).toBe(2);
-      expect(errorOf(result)).toEqual({
-        message: `cannot store the token in ${session.tokenFile}: ENOSPC; it was revoked again`,
-        hint: `free space or fix the directory, then log in again; ${KEPT}`,
-      });
-      const sent = session.sent();
-      expect(lines(sent)).toEqual(['POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke']);
-      expect(services.time.control.hasToken(bearer(sent[2]))).toBe(false);
-      session.expectKept();
-      expect(filesBelow(dir)).toEqual(['tokens/default.json']);
+  it.skipIf(!tmpfs.can)(
+    `exit 2 naming ENOSPC, the issued token revoked again, the stored one and the directory untouched${tmpfs.skipped}`,
+    () =>
+      onTinyTmpfs(async (dir) => {
+        const session = loggedIn(dir);
+        const freeAll = fillDisk(dir);
+        const result = await session.login();
+        expect(result.exitCode, result.stderr).toBe(2);
+        expect(errorOf(result)).toEqual({
+          message: `cannot store the token in ${session.tokenFile}: ENOSPC; it was revoked again`,
+          hint: `free space or fix the directory, then log in again; ${KEPT}`,
+        });
+        const sent = session.sent();
+        expect(lines(sent)).toEqual(['POST /api/v1/auth', 'GET /api/v1/projects', 'GET /api/v1/auth/revoke']);
+        expect(services.time.control.hasToken(bearer(sent[2]))).toBe(false);
+        session.expectKept();
+        expect(filesBelow(dir)).toEqual(['tokens/default.json']);
 
-      // A settings write on the same full disk: exit 2 naming the file, no settings file, no lock left behind.
-      const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir });
-      expect(set.exitCode, set.stderr).toBe(2);
-      expect(errorOf(set)).toEqual({ message: `cannot write ${join(dir, 'settings.json')}: no space left on device`, hint: 'free some space on that file system, then run the command again' });
-      expect(readdirSync(dir).filter((name) => !name.startsWith('filler-')).sort()).toEqual(['tokens']);
+        // A settings write on the same full disk: exit 2 naming the file, no settings file, no lock left behind.
+        const set = await trident(['config', 'set', 'output', 'json'], { configDir: dir });
+        expect(set.exitCode, set.stderr).toBe(2);
+        expect(errorOf(set)).toEqual({
+          message: `cannot write ${join(dir, 'settings.json')}: no space left on device`,
+          hint: 'free some space on that file system, then run the command again',
+        });
+        expect(
+          readdirSync(dir)
+            .filter((name) => !name.startsWith('filler-'))
+            .sort(),
+        ).toEqual(['tokens']);
 
-      // With room again, the same login goes through and replaces the token.
-      freeAll();
-      const again = await session.login();
-      expect(again.exitCode, again.stderr).toBe(0);
-      const stored = JSON.parse(readFileSync(session.tokenFile, 'utf8')) as { token: string };
-      expect(stored.token).not.toBe(session.token);
-      expect(services.time.control.hasToken(stored.token)).toBe(true);
-    }),
+        // With room again, the same login goes through and replaces the token.
+        freeAll();
+        const again = await session.login();
+        expect(again.exitCode, again.stderr).toBe(0);
+        const stored = JSON.parse(readFileSync(session.tokenFile, 'utf8')) as { token: string };
+        expect(stored.token).not.toBe(session.token);
+        expect(services.time.control.hasToken(stored.token)).toBe(true);
+      }),
   );
 });

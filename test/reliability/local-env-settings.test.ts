@@ -38,10 +38,18 @@ describe('settings.json of the wrong shape', () => {
     const { configDir, settingsFile } = configWith(text);
     configWithStoredToken(services, configDir);
     const sent = allRequestsFrom(services);
-    for (const args of [['config', 'list'], ['time', 'projects'], ['time', 'login', '--email', 'x@example.com', '--password-stdin'], ['config', 'set', 'output', 'json']]) {
+    for (const args of [
+      ['config', 'list'],
+      ['time', 'projects'],
+      ['time', 'login', '--email', 'x@example.com', '--password-stdin'],
+      ['config', 'set', 'output', 'json'],
+    ]) {
       const result = await trident(args, { configDir, env: envFor.timeServer(services), input: 'password\n' });
       expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(2);
-      expect(errorOf(result), args.join(' ')).toEqual({ message: expect.stringContaining(`cannot read settings ${settingsFile}: `), hint: 'fix or remove the file' });
+      expect(errorOf(result), args.join(' ')).toEqual({
+        message: expect.stringContaining(`cannot read settings ${settingsFile}: `),
+        hint: 'fix or remove the file',
+      });
       expect(errorOf(result).message).toContain(problem);
     }
     expect(sent()).toEqual([]);
@@ -70,7 +78,9 @@ describe('the settings lock', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     // Measured ~0.3 s; the staleness window is 10 s.
     expect(result.ms).toBeLessThan(5_000);
-    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ profiles: { default: { output: 'json', 'time.url': 'https://time.example.com/api/v1' } } });
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({
+      profiles: { default: { output: 'json', 'time.url': 'https://time.example.com/api/v1' } },
+    });
     expect(existsSync(lock)).toBe(false);
   });
 });
@@ -79,7 +89,11 @@ describe('a relative TRIDENT_CONFIG_DIR', () => {
   it('is refused with exit 2 naming the variable and its value, wherever trident starts: nothing read, made or sent', async () => {
     const started = scratchDir();
     const sent = allRequestsFrom(services);
-    for (const args of [['config', 'path'], ['config', 'set', 'output', 'json'], ['time', 'projects']]) {
+    for (const args of [
+      ['config', 'path'],
+      ['config', 'set', 'output', 'json'],
+      ['time', 'projects'],
+    ]) {
       for (const value of ['cfg', './cfg', '../elsewhere/cfg']) {
         const result = await trident(args, { cwd: started, env: { ...envFor.time(services), TRIDENT_CONFIG_DIR: value } });
         expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(2);
@@ -98,7 +112,11 @@ describe('a relative TRIDENT_CONFIG_DIR', () => {
 describe('config set and get: values and profiles', () => {
   it('a URL setting must be http(s): ftp://, file:// and javascript: are refused with exit 2', async () => {
     const configDir = join(scratchDir(), 'config');
-    for (const [key, value] of [['keys.url', 'ftp://x'], ['time.url', 'file:///etc/passwd'], ['catalog.url', 'javascript:alert(1)']]) {
+    for (const [key, value] of [
+      ['keys.url', 'ftp://x'],
+      ['time.url', 'file:///etc/passwd'],
+      ['catalog.url', 'javascript:alert(1)'],
+    ]) {
       const result = await trident(['config', 'set', key!, value!], { configDir });
       expect(result.exitCode).toBe(2);
       expect(errorOf(result).message).toBe(`invalid URL "${value}" for ${key}: expected an http:// or https:// URL`);
@@ -110,7 +128,9 @@ describe('config set and get: values and profiles', () => {
     const configDir = join(scratchDir(), 'config');
     const first = await trident(['--profile', 'stagign', 'config', 'set', 'output', 'json'], { configDir });
     expect(first.exitCode).toBe(0);
-    expect(first.stderr).toBe('created profile "stagign" (it did not exist; see trident config profiles)\nset output in profile "stagign"\n');
+    expect(first.stderr).toBe(
+      'created profile "stagign" (it did not exist; see trident config profiles)\nset output in profile "stagign"\n',
+    );
     const second = await trident(['--profile', 'stagign', 'config', 'set', 'output', 'csv'], { configDir });
     expect(second.stderr).toBe('set output in profile "stagign"\n');
   });
@@ -122,6 +142,10 @@ describe('config set and get: values and profiles', () => {
     expect(result.exitCode).toBe(5);
     expect(errorOf(result)).toEqual({ message: 'catalog.url is not set: profile "stagign" does not exist', hint: 'profiles are: staging' });
     const fromDefault = await trident(['--profile', 'stagign', 'config', 'get', 'time.userAgent'], { configDir });
-    expect(fromDefault).toMatchObject({ exitCode: 0, stdout: 'trident-cli\n', stderr: 'warning: profile "stagign" does not exist: time.userAgent comes from the default\n' });
+    expect(fromDefault).toMatchObject({
+      exitCode: 0,
+      stdout: 'trident-cli\n',
+      stderr: 'warning: profile "stagign" does not exist: time.userAgent comes from the default\n',
+    });
   });
 });

@@ -23,7 +23,9 @@ function timeConfig(): { configDir: string; settingsFile: string; tokenFile: str
   const configDir = join(scratchDir(), 'config');
   const { tokenFile } = configWithStoredToken(services, configDir);
   const settingsFile = join(configDir, 'settings.json');
-  writeFileSync(settingsFile, JSON.stringify({ profiles: { default: { 'time.url': services.time.url, caFile: services.time.caFile } } }), { mode: 0o600 });
+  writeFileSync(settingsFile, JSON.stringify({ profiles: { default: { 'time.url': services.time.url, caFile: services.time.caFile } } }), {
+    mode: 0o600,
+  });
   return { configDir, settingsFile, tokenFile };
 }
 
@@ -34,30 +36,48 @@ async function timeProjects(configDir: string, env: Record<string, string> = {})
 }
 
 describe('settings, config dir and stored token that others could have written', () => {
-  const cases: Array<{ name: string; spoil(paths: ReturnType<typeof timeConfig>): { path: string; message: string; hint: string; mode?: string } }> = [
+  const cases: Array<{
+    name: string;
+    spoil(paths: ReturnType<typeof timeConfig>): { path: string; message: string; hint: string; mode?: string };
+  }> = [
     {
       name: 'config directory mode 777',
-      spoil: ({ configDir }) => (chmodSync(configDir, 0o777), { path: configDir, message: `config directory ${writable(configDir, '777')}`, hint: chmodHint(configDir), mode: '777' }),
+      spoil: ({ configDir }) => (
+        chmodSync(configDir, 0o777),
+        { path: configDir, message: `config directory ${writable(configDir, '777')}`, hint: chmodHint(configDir), mode: '777' }
+      ),
     },
     {
       name: 'config directory group-writable (770)',
-      spoil: ({ configDir }) => (chmodSync(configDir, 0o770), { path: configDir, message: `config directory ${writable(configDir, '770')}`, hint: chmodHint(configDir), mode: '770' }),
+      spoil: ({ configDir }) => (
+        chmodSync(configDir, 0o770),
+        { path: configDir, message: `config directory ${writable(configDir, '770')}`, hint: chmodHint(configDir), mode: '770' }
+      ),
     },
     {
       name: 'settings.json mode 666',
-      spoil: ({ settingsFile }) => (chmodSync(settingsFile, 0o666), { path: settingsFile, message: `settings file ${writable(settingsFile, '666')}`, hint: chmodHint(settingsFile), mode: '666' }),
+      spoil: ({ settingsFile }) => (
+        chmodSync(settingsFile, 0o666),
+        { path: settingsFile, message: `settings file ${writable(settingsFile, '666')}`, hint: chmodHint(settingsFile), mode: '666' }
+      ),
     },
     {
       name: 'settings.json group-writable (620)',
-      spoil: ({ settingsFile }) => (chmodSync(settingsFile, 0o620), { path: settingsFile, message: `settings file ${writable(settingsFile, '620')}`, hint: chmodHint(settingsFile), mode: '620' }),
+      spoil: ({ settingsFile }) => (
+        chmodSync(settingsFile, 0o620),
+        { path: settingsFile, message: `settings file ${writable(settingsFile, '620')}`, hint: chmodHint(settingsFile), mode: '620' }
+      ),
     },
     {
       name: 'settings.json owned by another user',
-      spoil: ({ settingsFile }) => (chownSync(settingsFile, OTHER_UID, OTHER_UID), {
-        path: settingsFile,
-        message: `settings file ${settingsFile} belongs to another user (uid ${OTHER_UID}): refused`,
-        hint: 'make it yours (chown) or use your own, or set TRIDENT_INSECURE_CONFIG=1',
-      }),
+      spoil: ({ settingsFile }) => (
+        chownSync(settingsFile, OTHER_UID, OTHER_UID),
+        {
+          path: settingsFile,
+          message: `settings file ${settingsFile} belongs to another user (uid ${OTHER_UID}): refused`,
+          hint: 'make it yours (chown) or use your own, or set TRIDENT_INSECURE_CONFIG=1',
+        }
+      ),
     },
     {
       name: 'tokens directory mode 777',
@@ -69,31 +89,40 @@ describe('settings, config dir and stored token that others could have written',
     },
     {
       name: 'stored token mode 666',
-      spoil: ({ tokenFile }) => (chmodSync(tokenFile, 0o666), { path: tokenFile, message: `token file ${writable(tokenFile, '666')}`, hint: chmodHint(tokenFile), mode: '666' }),
+      spoil: ({ tokenFile }) => (
+        chmodSync(tokenFile, 0o666),
+        { path: tokenFile, message: `token file ${writable(tokenFile, '666')}`, hint: chmodHint(tokenFile), mode: '666' }
+      ),
     },
     {
       name: 'stored token owned by another user',
-      spoil: ({ tokenFile }) => (chownSync(tokenFile, OTHER_UID, OTHER_UID), {
-        path: tokenFile,
-        message: `token file ${tokenFile} belongs to another user (uid ${OTHER_UID}): refused`,
-        hint: 'make it yours (chown) or use your own, or set TRIDENT_INSECURE_CONFIG=1',
-      }),
+      spoil: ({ tokenFile }) => (
+        chownSync(tokenFile, OTHER_UID, OTHER_UID),
+        {
+          path: tokenFile,
+          message: `token file ${tokenFile} belongs to another user (uid ${OTHER_UID}): refused`,
+          hint: 'make it yours (chown) or use your own, or set TRIDENT_INSECURE_CONFIG=1',
+        }
+      ),
     },
   ];
 
-  it.each(cases)('$name: exit 2 with a chmod hint, nothing sent, the mode left as it was; TRIDENT_INSECURE_CONFIG=1 lets it through', async ({ spoil }) => {
-    const paths = timeConfig();
-    const spoilt = spoil(paths);
-    const { result, sent } = await timeProjects(paths.configDir);
-    expect(result.exitCode, result.stderr).toBe(2);
-    expect(errorOf(result)).toEqual({ message: spoilt.message, hint: spoilt.hint });
-    expect(sent).toEqual([]);
-    if (spoilt.mode) expect(mode(spoilt.path)).toBe(spoilt.mode);
+  it.each(cases)(
+    '$name: exit 2 with a chmod hint, nothing sent, the mode left as it was; TRIDENT_INSECURE_CONFIG=1 lets it through',
+    async ({ spoil }) => {
+      const paths = timeConfig();
+      const spoilt = spoil(paths);
+      const { result, sent } = await timeProjects(paths.configDir);
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(errorOf(result)).toEqual({ message: spoilt.message, hint: spoilt.hint });
+      expect(sent).toEqual([]);
+      if (spoilt.mode) expect(mode(spoilt.path)).toBe(spoilt.mode);
 
-    const insecure = await timeProjects(paths.configDir, INSECURE);
-    expect(insecure.result.exitCode, insecure.result.stderr).toBe(0);
-    expect(insecure.sent).toEqual(['GET /api/v1/projects']);
-  });
+      const insecure = await timeProjects(paths.configDir, INSECURE);
+      expect(insecure.result.exitCode, insecure.result.stderr).toBe(0);
+      expect(insecure.sent).toEqual(['GET /api/v1/projects']);
+    },
+  );
 
   it('config set does not write through a settings file others can write (the file is left as it was)', async () => {
     const { configDir, settingsFile } = timeConfig();
@@ -203,7 +232,9 @@ describe('token and key files named by the user', () => {
       expect(result.exitCode, result.stderr).toBe(2);
       expect(errorOf(result).message).toBe(message);
       expect(sent()).toEqual([]);
-      const insecure = await trident(['keys', 'list', '--private-key', key, '-o', 'json'], { env: { ...envFor.keys(services), ...INSECURE } });
+      const insecure = await trident(['keys', 'list', '--private-key', key, '-o', 'json'], {
+        env: { ...envFor.keys(services), ...INSECURE },
+      });
       expect(insecure.exitCode, insecure.stderr).toBe(0);
     }
   });
@@ -211,14 +242,16 @@ describe('token and key files named by the user', () => {
   it('keys generate --out into a directory others can write is refused before the request', async () => {
     const openDir = scratchDir(0o777);
     const sent = allRequestsFrom(services);
-    const result = await trident(['keys', 'generate', '--name', 'loose-dir', '--out', join(openDir, 'new.pem')], { env: envFor.keys(services) });
+    const result = await trident(['keys', 'generate', '--name', 'loose-dir', '--out', join(openDir, 'new.pem')], {
+      env: envFor.keys(services),
+    });
     expect(result.exitCode, result.stderr).toBe(2);
     expect(errorOf(result).message).toBe(`directory ${writable(openDir, '777')}`);
     expect(sent()).toEqual([]);
     expect(services.keys.control.listKeys().some((key) => untagged(key.name) === 'loose-dir')).toBe(false);
   });
 
-  it('a key directory of trident\'s own, made by hand with mode 777, is refused too', async () => {
+  it("a key directory of trident's own, made by hand with mode 777, is refused too", async () => {
     const configDir = join(scratchDir(), 'config');
     mkdirSync(join(configDir, 'keys'), { recursive: true, mode: 0o700 });
     chmodSync(join(configDir, 'keys'), 0o777);

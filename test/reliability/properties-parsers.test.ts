@@ -22,9 +22,12 @@ const someTime = fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date(
 describe('--from/--to (catalog/time-range.ts)', () => {
   it('reads every ISO 8601 UTC time back exactly', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), (time) => {
-        expect(parseTime(time.toISOString(), '--from', NOW).getTime()).toBe(time.getTime());
-      }),
+      fc.property(
+        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        (time) => {
+          expect(parseTime(time.toISOString(), '--from', NOW).getTime()).toBe(time.getTime());
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -32,15 +35,21 @@ describe('--from/--to (catalog/time-range.ts)', () => {
   it('reads a local time with any offset spelling (+hh:mm, +hhmm, +hh) as the same instant', () => {
     const offset = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
     fc.assert(
-      fc.property(someTime, offset, fc.constantFrom('colon', 'bare', 'hours'), fc.constantFrom('T', ' '), (time, minutes, spelling, separator) => {
-        const whole = spelling === 'hours' ? Math.trunc(minutes / 60) * 60 : minutes;
-        const sign = whole < 0 ? '-' : '+';
-        const hh = pad(Math.floor(Math.abs(whole) / 60));
-        const mm = pad(Math.abs(whole) % 60);
-        const zone = spelling === 'colon' ? `${sign}${hh}:${mm}` : spelling === 'bare' ? `${sign}${hh}${mm}` : `${sign}${hh}`;
-        const text = `${digits(new Date(time.getTime() + whole * MINUTE), separator)}${zone}`;
-        expect(parseTime(text, '--from', NOW).getTime()).toBe(time.getTime());
-      }),
+      fc.property(
+        someTime,
+        offset,
+        fc.constantFrom('colon', 'bare', 'hours'),
+        fc.constantFrom('T', ' '),
+        (time, minutes, spelling, separator) => {
+          const whole = spelling === 'hours' ? Math.trunc(minutes / 60) * 60 : minutes;
+          const sign = whole < 0 ? '-' : '+';
+          const hh = pad(Math.floor(Math.abs(whole) / 60));
+          const mm = pad(Math.abs(whole) % 60);
+          const zone = spelling === 'colon' ? `${sign}${hh}:${mm}` : spelling === 'bare' ? `${sign}${hh}${mm}` : `${sign}${hh}`;
+          const text = `${digits(new Date(time.getTime() + whole * MINUTE), separator)}${zone}`;
+          expect(parseTime(text, '--from', NOW).getTime()).toBe(time.getTime());
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -49,7 +58,9 @@ describe('--from/--to (catalog/time-range.ts)', () => {
     fc.assert(
       fc.property(someTime, fc.constantFrom('T', ' '), (time, separator) => {
         const text = digits(time, separator);
-        expect(() => parseTime(text, '--to', NOW)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('has no UTC offset') }));
+        expect(() => parseTime(text, '--to', NOW)).toThrow(
+          expect.objectContaining({ exitCode: 2, message: expect.stringContaining('has no UTC offset') }),
+        );
       }),
       { numRuns: 500 },
     );
@@ -117,13 +128,20 @@ describe('Retry-After (core/http/retry.ts parseRetryAfter)', () => {
 
   it('given anything, never throws and never asks for a wait that is not a finite number of ms', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.stringMatching(/^\s*\d{1,20}\s*$/), fc.integer({ min: 300, max: 400 }).map((n) => '9'.repeat(n))), (text) => {
-        const wait = parseRetryAfter(text, now);
-        if (wait !== undefined) {
-          expect(Number.isFinite(wait)).toBe(true);
-          expect(wait).toBeGreaterThanOrEqual(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary-ascii' }),
+          fc.stringMatching(/^\s*\d{1,20}\s*$/),
+          fc.integer({ min: 300, max: 400 }).map((n) => '9'.repeat(n)),
+        ),
+        (text) => {
+          const wait = parseRetryAfter(text, now);
+          if (wait !== undefined) {
+            expect(Number.isFinite(wait)).toBe(true);
+            expect(wait).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -135,7 +153,10 @@ describe('PEM keys (keys/mint/keypair.ts)', () => {
   const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
   const pool = [
     ...rsa.map((pair) => ({ pem: pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), public: spki(pair.publicKey) })),
-    ...[...rsa, ...ed].map((pair) => ({ pem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), public: spki(pair.publicKey) })),
+    ...[...rsa, ...ed].map((pair) => ({
+      pem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      public: spki(pair.publicKey),
+    })),
   ];
   /** What CI secret stores and copy-paste do to PEM text. */
   const mangling = fc.record({
@@ -164,9 +185,13 @@ describe('PEM keys (keys/mint/keypair.ts)', () => {
   });
 
   it('given a damaged key or any text at all, refuses with exit 2 (never a crash)', () => {
-    const damaged = fc.constantFrom(...pool).chain((key) =>
-      fc.tuple(fc.nat(key.pem.length - 1), fc.nat(key.pem.length), fc.string({ unit: 'binary-ascii', maxLength: 3 })).map(([at, to, insert]) => key.pem.slice(0, at) + insert + key.pem.slice(Math.max(at, to))),
-    );
+    const damaged = fc
+      .constantFrom(...pool)
+      .chain((key) =>
+        fc
+          .tuple(fc.nat(key.pem.length - 1), fc.nat(key.pem.length), fc.string({ unit: 'binary-ascii', maxLength: 3 }))
+          .map(([at, to, insert]) => key.pem.slice(0, at) + insert + key.pem.slice(Math.max(at, to))),
+      );
     fc.assert(
       fc.property(fc.oneof(damaged, fc.string({ unit: 'binary-ascii' })), (text) => {
         usageOnly(() => privateKeyFromPem(text, 'key'));
@@ -179,18 +204,27 @@ describe('PEM keys (keys/mint/keypair.ts)', () => {
 
 describe('the customer CSV (time/csv.ts)', () => {
   // Names with everything a CSV has to quote: commas, quotes, line breaks, and Unicode.
-  const nameChar = fc.oneof(fc.constantFrom(',', '"', '\n', ' ', "'", ';', '\t'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }));
+  const nameChar = fc.oneof(
+    fc.constantFrom(',', '"', '\n', ' ', "'", ';', '\t'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+  );
   const name = fc
     .array(nameChar, { minLength: 1, maxLength: 20 })
     .map((chars) => chars.join(''))
     .filter((text) => text.trim() !== '' && nameProblem(text.trim()) === undefined);
-  const rows = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 2 ** 31 }), name }), { minLength: 1, maxLength: 12, selector: (row) => row.id });
+  const rows = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 2 ** 31 }), name }), {
+    minLength: 1,
+    maxLength: 12,
+    selector: (row) => row.id,
+  });
 
   it('reads back every id and name written by csv-stringify, with the line each row starts on', async () => {
     await fc.assert(
       fc.asyncProperty(rows, fc.boolean(), fc.boolean(), fc.boolean(), async (written, nameFirst, crlf, bom) => {
         const columns = nameFirst ? ['name', 'id'] : ['id', 'name'];
-        const text = stringify([columns, ...written.map((row) => columns.map((column) => String(row[column as 'id' | 'name'])))], { record_delimiter: crlf ? '\r\n' : '\n' });
+        const text = stringify([columns, ...written.map((row) => columns.map((column) => String(row[column as 'id' | 'name'])))], {
+          record_delimiter: crlf ? '\r\n' : '\n',
+        });
         const read = await parseCustomerCsv(`${bom ? '\ufeff' : ''}${text}`, 'renames.csv');
         let line = 2;
         const expected = written.map((row, index) => {
@@ -205,7 +239,9 @@ describe('the customer CSV (time/csv.ts)', () => {
   });
 
   it('given any text, returns rows or refuses the whole file with exit 2', async () => {
-    const csvish = fc.array(fc.constantFrom('id', 'name', ',', '"', '\n', '\r\n', '1', '42', '-3', 'x', ' ', '\ufeff', '\u001b'), { maxLength: 40 }).map((parts) => parts.join(''));
+    const csvish = fc
+      .array(fc.constantFrom('id', 'name', ',', '"', '\n', '\r\n', '1', '42', '-3', 'x', ' ', '\ufeff', '\u001b'), { maxLength: 40 })
+      .map((parts) => parts.join(''));
     await fc.assert(
       fc.asyncProperty(fc.oneof(csvish, fc.string({ unit: 'binary-ascii' })), async (text) => {
         const read = await usageOnlyAsync(() => parseCustomerCsv(text, 'f.csv'));
@@ -222,11 +258,20 @@ describe('the customer CSV (time/csv.ts)', () => {
 describe('names (core/names.ts)', () => {
   it(`accepts exactly the names of at most ${MAX_NAME_LENGTH} characters with no control character but tab and line breaks`, () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('\u001b', '\u0007', '\u0085', '\t', '\n')), maxLength: 300 }), (text) => {
-        const length = Array.from(text).length;
-        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text);
-        expect(nameProblem(text) === undefined).toBe(length <= MAX_NAME_LENGTH && !control);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+            fc.constantFrom('\u001b', '\u0007', '\u0085', '\t', '\n'),
+          ),
+          maxLength: 300,
+        }),
+        (text) => {
+          const length = Array.from(text).length;
+          const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text);
+          expect(nameProblem(text) === undefined).toBe(length <= MAX_NAME_LENGTH && !control);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { runHook, type HookRun } from '../../src/keys/rotation/hooks.js';
 import { running } from '../helpers/processes.js';
 
-const RUN: HookRun = { command: 'true', step: 'deploy', keyId: 'new-id', keyFile: '/k/new.pem', oldKeyId: 'old-id', newKeyId: 'new-id', timeoutMs: 10_000 };
+const RUN: HookRun = {
+  command: 'true',
+  step: 'deploy',
+  keyId: 'new-id',
+  keyFile: '/k/new.pem',
+  oldKeyId: 'old-id',
+  newKeyId: 'new-id',
+  timeoutMs: 10_000,
+};
 
 function collect(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();

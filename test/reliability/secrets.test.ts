@@ -50,7 +50,9 @@ describe('secrets under --debug, and file modes', () => {
 
   beforeAll(async () => {
     umask = process.umask(0);
-    writeFileSync(uploadKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(uploadKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+      mode: 0o600,
+    });
     writeFileSync(csv, 'id,name\n4,Café Zürich AG\n5,"ООО ""Ромашка"""\n');
     const { keys, time, catalog } = services;
     for (const [key, value] of [
@@ -86,7 +88,25 @@ describe('secrets under --debug, and file modes', () => {
     await step(['catalog', 'health']);
     await step(['catalog', 'products', '--all', '--limit', '1', '-o', 'ndjson']);
     await step(['catalog', 'count', '--store', 'fixprice', '--region', 'москва']);
-    await step(['catalog', 'dynamics', PROD_1, '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03', '-o', 'json']);
+    await step([
+      'catalog',
+      'dynamics',
+      PROD_1,
+      '--store',
+      'fixprice',
+      '--source-id',
+      'fp-1',
+      '--field',
+      'price',
+      '--interval',
+      '1d',
+      '--from',
+      '2026-02-01',
+      '--to',
+      '2026-02-03',
+      '-o',
+      'json',
+    ]);
   });
   afterAll(() => {
     process.umask(umask);
@@ -99,7 +119,11 @@ describe('secrets under --debug, and file modes', () => {
   });
 
   it('shows no private key: no PEM label, no line of any key file', () => {
-    const bodies = [...pemBodies(configDir), ...pemBodies(join(services.keys.bootstrap.privateKeyFile, '..')), ...pemBodies(join(uploadKey, '..'))];
+    const bodies = [
+      ...pemBodies(configDir),
+      ...pemBodies(join(services.keys.bootstrap.privateKeyFile, '..')),
+      ...pemBodies(join(uploadKey, '..')),
+    ];
     expect(bodies.length).toBeGreaterThan(100);
     for (const { args, run } of runs) {
       const text = run.stdout + run.stderr;
@@ -130,7 +154,9 @@ describe('secrets under --debug, and file modes', () => {
     }
     expect((lstatSync(configDir).mode & 0o777).toString(8)).toBe('700');
     expect(modes(configDir)).not.toContain('tokens/ci.json 600');
-    expect(modesWhileLoggedIn).toEqual(expect.arrayContaining(['settings.json 600', 'keys/ 700', 'tokens/ 700', 'tokens/ci.json 600', 'extra/ 700', 'extra/minted.pem 600']));
+    expect(modesWhileLoggedIn).toEqual(
+      expect.arrayContaining(['settings.json 600', 'keys/ 700', 'tokens/ 700', 'tokens/ci.json 600', 'extra/ 700', 'extra/minted.pem 600']),
+    );
     expect(modesWhileLoggedIn.filter((line) => /^keys\/.+\.pem 600$/.test(line)).length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -11,6 +11,10 @@ export async function run(ctx: Context, opts: ConnectionOptions, id: string): Pr
 }
 
 export function register(parent: Command, bind: Binder): void {
-  const command = parent.command('category').summary('show one category').description('Show one category by its numeric id.').argument('<id>', 'category id (a whole number)');
+  const command = parent
+    .command('category')
+    .summary('show one category')
+    .description('Show one category by its numeric id.')
+    .argument('<id>', 'category id (a whole number)');
   examples(addConnectionOptions(command).action(bind(run)), ['trident catalog category 12', 'trident catalog category 12 -o json']);
 }

@@ -33,12 +33,19 @@ export function register(parent: Command, bind: Binder): void {
       'Count the products present in every one of the compared stores (--scope stores) or regions (--scope regions). ' +
         'With --scope stores and no --store, every store in the data is compared; --region then filters. ' +
         'With --scope regions, --region chooses the regions compared; a region without data makes the count 0. ' +
-        'A region is the settlements\' normalized region (region_normalized in trident catalog settlements: москва, санкт-петербург, ...).',
+        "A region is the settlements' normalized region (region_normalized in trident catalog settlements: москва, санкт-петербург, ...).",
     )
     .addOption(new Option('--scope <scope>', 'what to compare (required)').choices(SCOPES));
-  examples(addStoreRegionOptions(command, 'a store to compare (or, with --scope regions, to filter by)', 'a region to compare (or, with --scope stores, to filter by)').action(bind(run)), [
-    'trident catalog common-count --scope stores',
-    'trident catalog common-count --scope stores --store fixprice --store chizhik --region москва',
-    'trident catalog common-count --scope regions --region москва --region санкт-петербург -o json',
-  ]);
+  examples(
+    addStoreRegionOptions(
+      command,
+      'a store to compare (or, with --scope regions, to filter by)',
+      'a region to compare (or, with --scope stores, to filter by)',
+    ).action(bind(run)),
+    [
+      'trident catalog common-count --scope stores',
+      'trident catalog common-count --scope stores --store fixprice --store chizhik --region москва',
+      'trident catalog common-count --scope regions --region москва --region санкт-петербург -o json',
+    ],
+  );
 }

@@ -9,7 +9,11 @@ export async function run(ctx: Context, opts: StoreRegionOptions): Promise<void>
   const client = await connect(ctx, opts);
   const answer = await client.count({ store: opts.store, region: opts.region });
   if (answer.products_count === 0) await warnUnknownStores(ctx, client, opts.store);
-  await ctx.output.object(answer, [{ header: 'products', value: (a) => a.products_count }, echoed('stores', 'stores'), echoed('regions', 'regions')]);
+  await ctx.output.object(answer, [
+    { header: 'products', value: (a) => a.products_count },
+    echoed('stores', 'stores'),
+    echoed('regions', 'regions'),
+  ]);
 }
 
 export function register(parent: Command, bind: Binder): void {
@@ -19,7 +23,7 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       'Count distinct products, optionally only those sold in the given stores and regions. ' +
         'Shows the stores and regions as the service normalized them (trimmed, lower-cased, de-duplicated). ' +
-        'A region is the settlements\' normalized region (region_normalized in trident catalog settlements: москва, санкт-петербург, ...).',
+        "A region is the settlements' normalized region (region_normalized in trident catalog settlements: москва, санкт-петербург, ...).",
     );
   examples(addStoreRegionOptions(command, 'only products from this store', 'only products sold in this region').action(bind(run)), [
     'trident catalog count',

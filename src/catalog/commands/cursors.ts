@@ -21,5 +21,8 @@ export function register(parent: Command, bind: Binder): void {
     .summary('show how far the converter has synchronized each store')
     .description("List the converter's synchronization cursors: per store, the last ingested time and product id.")
     .option('--store <name>', 'only this store (parser_name)', oneStore);
-  examples(addConnectionOptions(command).action(bind(run)), ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json']);
+  examples(addConnectionOptions(command).action(bind(run)), [
+    'trident catalog cursors',
+    'trident catalog cursors --store fixprice -o json',
+  ]);
 }

@@ -59,7 +59,13 @@ export async function run(ctx: Context, opts: DynamicsOptions, id: string): Prom
   }
 }
 
-async function chartOf(ctx: Context, client: CatalogClient, product: string, query: DynamicsQuery, answer: DynamicsAnswer): Promise<string> {
+async function chartOf(
+  ctx: Context,
+  client: CatalogClient,
+  product: string,
+  query: DynamicsQuery,
+  answer: DynamicsAnswer,
+): Promise<string> {
   const { renderChart } = await import('../chart.js');
   const unit = await unitOf(client, product, query);
   return renderChart({
@@ -89,8 +95,8 @@ export function register(parent: Command, bind: Binder): void {
         '20260201T070000Z; sent to the microsecond), a date (2026-02-01, ' +
         `UTC midnight), or relative to now, to the second (-30d, -12h, -15m, -2w). --to defaults to now, --from to ${DEFAULT_SPAN_DAYS} days before --to.\n\n` +
         'Output: a table of date and value; --chart draws a line chart instead (table output only: with -o json ' +
-        'or ndjson it is ignored and the service\'s answer is printed as it came; csv and tsv give date,value rows). ' +
-        'The chart\'s axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.',
+        "or ndjson it is ignored and the service's answer is printed as it came; csv and tsv give date,value rows). " +
+        "The chart's axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.",
     )
     .argument('<id>', 'canonical product id')
     .option('--store <name>', 'store of the series (parser_name) (required)', oneStore)

@@ -38,5 +38,8 @@ export function register(parent: Command, bind: Binder): void {
     .command('health')
     .summary('check that the catalog service and its database are up')
     .description('Check the catalog service: exit 0 with {"status":"ok"}, exit 8 when it or its database is unavailable.');
-  examples(addConnectionOptions(command).action(bind(run)), ['trident catalog health', 'trident catalog health --url http://127.0.0.1:8702 -o json']);
+  examples(addConnectionOptions(command).action(bind(run)), [
+    'trident catalog health',
+    'trident catalog health --url http://127.0.0.1:8702 -o json',
+  ]);
 }

@@ -59,7 +59,7 @@ export function register(parent: Command, bind: Binder): void {
       'List products: one row per product, over the store rows that match the filters. ' +
         'With --all, every page is fetched in turn and rows are written as they arrive (constant memory).',
     )
-    .option('--search <text>', 'case-insensitive substring of the title or brand (the service\'s q)')
+    .option('--search <text>', "case-insensitive substring of the title or brand (the service's q)")
     .option('--store <name>', 'only rows from this store (parser_name, e.g. fixprice)', oneStore)
     .option('--category <id>', 'only this category id')
     .option('--settlement <id>', 'only this settlement id')

@@ -11,6 +11,10 @@ export async function run(ctx: Context, opts: ConnectionOptions, id: string): Pr
 }
 
 export function register(parent: Command, bind: Binder): void {
-  const command = parent.command('settlement').summary('show one settlement').description('Show one settlement (a town or city) by its numeric id.').argument('<id>', 'settlement id (a whole number)');
+  const command = parent
+    .command('settlement')
+    .summary('show one settlement')
+    .description('Show one settlement (a town or city) by its numeric id.')
+    .argument('<id>', 'settlement id (a whole number)');
   examples(addConnectionOptions(command).action(bind(run)), ['trident catalog settlement 3', 'trident catalog settlement 3 -o json']);
 }

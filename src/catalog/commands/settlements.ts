@@ -28,5 +28,8 @@ export function register(parent: Command, bind: Binder): void {
     .option('--country <name>', 'only this country, exactly as the service stores it (e.g. RUS)')
     .option('--region <name>', 'only this region, exactly as the service stores it')
     .option('--search <text>', "text in the settlement's name (the service's q)");
-  examples(addListOptions(command).action(bind(run)), ['trident catalog settlements --search моск', 'trident catalog settlements --country Россия --all -o ndjson']);
+  examples(addListOptions(command).action(bind(run)), [
+    'trident catalog settlements --search моск',
+    'trident catalog settlements --country Россия --all -o ndjson',
+  ]);
 }

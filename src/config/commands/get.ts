@@ -17,7 +17,8 @@ export async function run(ctx: Context, _opts: object, key: string): Promise<voi
     });
   }
   if (value === undefined) throw notFoundError(`${key} is not set in profile "${ctx.profile}"`);
-  if (missingProfile) ctx.log.warn(`profile "${ctx.profile}" does not exist: ${key} comes from ${source === 'env' ? 'the environment' : `the ${source}`}`);
+  if (missingProfile)
+    ctx.log.warn(`profile "${ctx.profile}" does not exist: ${key} comes from ${source === 'env' ? 'the environment' : `the ${source}`}`);
   await printBareOr(ctx, value, { key, value, source });
 }
 
@@ -31,8 +32,5 @@ export function register(parent: Command, bind: Binder): void {
     )
     .argument('<key>', 'one of the settings below')
     .addHelpText('after', settingsHelp());
-  examples(command.action(bind(run)), [
-    'trident config get keys.url',
-    'url=$(trident --profile sandbox config get catalog.url)',
-  ]);
+  examples(command.action(bind(run)), ['trident config get keys.url', 'url=$(trident --profile sandbox config get catalog.url)']);
 }

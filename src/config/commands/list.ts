@@ -36,8 +36,5 @@ export function register(parent: Command, bind: Binder): void {
       'Show every setting with its effective value and where it comes from: flag, env, profile or default ' +
         `("(unset)" when it has no value). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
     );
-  examples(command.action(bind(run)), [
-    'trident config list',
-    'trident --profile sandbox config list -o json',
-  ]);
+  examples(command.action(bind(run)), ['trident config list', 'trident --profile sandbox config list -o json']);
 }

@@ -33,7 +33,8 @@ export function tooLargeError(what: string, maxBytes: number, hint?: string) {
 export function mebibytesFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = env[name];
   if (value === undefined || value === '') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 4096) throw usageError(`invalid ${name} "${value}": expected a whole number of MiB from 1 to 4096`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 4096)
+    throw usageError(`invalid ${name} "${value}": expected a whole number of MiB from 1 to 4096`);
   return Number(value) * MiB;
 }
 

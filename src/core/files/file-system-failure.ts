@@ -37,7 +37,10 @@ export function fileSystemFailure(error: unknown, path?: string): TridentError |
   const where = path ?? (typeof own === 'string' ? own : undefined);
   const known = ENVIRONMENT[code];
   if (!known && where === undefined) return undefined;
-  const failed = new TridentError(ExitCode.usage, `cannot ${verbOf(syscall, code)} ${where ?? 'a file'}: ${known?.reason ?? code}`, { hint: known?.hint ?? OTHER_HINT, cause: error });
+  const failed = new TridentError(ExitCode.usage, `cannot ${verbOf(syscall, code)} ${where ?? 'a file'}: ${known?.reason ?? code}`, {
+    hint: known?.hint ?? OTHER_HINT,
+    cause: error,
+  });
   failed.stack = error.stack;
   return failed;
 }

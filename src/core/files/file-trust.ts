@@ -64,10 +64,15 @@ export function assertOwnEntry(path: string, what: string, kind: Kind): boolean 
   if (!stat) return false;
   if (insecureAllowed) return true;
   if (stat.isSymbolicLink()) {
-    throw usageError(`${what} ${path} is a symbolic link: refused`, kind === 'file' ? FILE_LINK_HINT : `replace the link with the directory itself, or set ${INSECURE_CONFIG_ENV}=1`);
+    throw usageError(
+      `${what} ${path} is a symbolic link: refused`,
+      kind === 'file' ? FILE_LINK_HINT : `replace the link with the directory itself, or set ${INSECURE_CONFIG_ENV}=1`,
+    );
   }
-  if (kind === 'file' && !stat.isFile()) throw usageError(`${what} ${path} is not a regular file: refused`, 'trident keeps only files of its own there: move it out of the way');
-  if (kind === 'directory' && !stat.isDirectory()) throw usageError(`${path} is not a directory: refused`, 'trident keeps a directory of its own there: move it out of the way');
+  if (kind === 'file' && !stat.isFile())
+    throw usageError(`${what} ${path} is not a regular file: refused`, 'trident keeps only files of its own there: move it out of the way');
+  if (kind === 'directory' && !stat.isDirectory())
+    throw usageError(`${path} is not a directory: refused`, 'trident keeps a directory of its own there: move it out of the way');
   assertTrustedEntry(path, what, stat, false);
   return true;
 }
@@ -84,7 +89,10 @@ function lstatOrMissing(path: string): Stats | undefined {
 function assertTrustedEntry(path: string, what: string, stat: Stats, stickyShared = true): void {
   const me = process.getuid?.();
   if (me !== undefined && stat.uid !== me && stat.uid !== 0) {
-    throw usageError(`${what} ${path} belongs to another user (uid ${stat.uid}): refused`, `make it yours (chown) or use your own, or set ${INSECURE_CONFIG_ENV}=1`);
+    throw usageError(
+      `${what} ${path} belongs to another user (uid ${stat.uid}): refused`,
+      `make it yours (chown) or use your own, or set ${INSECURE_CONFIG_ENV}=1`,
+    );
   }
   const sharedDir = stickyShared && stat.isDirectory() && (stat.mode & STICKY) !== 0;
   if ((stat.mode & 0o022) !== 0 && !sharedDir) {

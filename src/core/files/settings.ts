@@ -80,7 +80,11 @@ export function assertProfileName(name: string): string {
 export function configDir(env: NodeJS.ProcessEnv): string {
   const own = env.TRIDENT_CONFIG_DIR;
   if (own) {
-    if (!isAbsolute(own)) throw usageError(`TRIDENT_CONFIG_DIR "${own}" is a relative path: it would name another directory wherever trident is started`, 'give an absolute path, one starting with "/", e.g. TRIDENT_CONFIG_DIR="$HOME/.config/trident"');
+    if (!isAbsolute(own))
+      throw usageError(
+        `TRIDENT_CONFIG_DIR "${own}" is a relative path: it would name another directory wherever trident is started`,
+        'give an absolute path, one starting with "/", e.g. TRIDENT_CONFIG_DIR="$HOME/.config/trident"',
+      );
     return own;
   }
   const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
@@ -93,7 +97,10 @@ function userHome(): string {
   try {
     return userInfo().homedir;
   } catch {
-    throw usageError('no home directory to keep settings in: HOME is empty or relative and the user has none', 'set TRIDENT_CONFIG_DIR to an absolute path');
+    throw usageError(
+      'no home directory to keep settings in: HOME is empty or relative and the user has none',
+      'set TRIDENT_CONFIG_DIR to an absolute path',
+    );
   }
 }
 
@@ -119,7 +126,10 @@ export class SettingsStore {
         text = readConfigFile(this.dir, this.path, 'settings file');
       } catch (error) {
         if (error instanceof TridentError) throw error;
-        throw usageError(`cannot read settings ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'check the file and its directory');
+        throw usageError(
+          `cannot read settings ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          'check the file and its directory',
+        );
       }
       this.cache = text === undefined ? {} : parseSettings(text, this.path);
     }
@@ -193,7 +203,8 @@ export class SettingsStore {
     } catch (error) {
       if (error instanceof TridentError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOCKED') throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
+      if (code === 'ELOCKED')
+        throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
       throw fileSystemFailure(error, this.path) ?? error;
     } finally {
       this.cache = undefined;

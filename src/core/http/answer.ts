@@ -16,7 +16,11 @@ function byteSize(bytes: number): string {
 }
 
 /** The whole body, counted into `progress` as it comes; a Content-Length over the cap is refused unread. */
-export async function readCapped(body: TransportResponse['body'], max: number, progress: { bytes: number; expected?: string }): Promise<Buffer> {
+export async function readCapped(
+  body: TransportResponse['body'],
+  max: number,
+  progress: { bytes: number; expected?: string },
+): Promise<Buffer> {
   if (Number(progress.expected) > max) throw new ResponseTooLarge(byteSize(max));
   const chunks: Buffer[] = [];
   let size = 0;

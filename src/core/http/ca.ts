@@ -13,7 +13,10 @@ export function readCa(caFile: string | undefined): string[] | undefined {
     throw usageError(`cannot read CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if (!isCertificatePem(pem)) {
-    throw usageError(`CA file ${caFile} holds no PEM certificate`, 'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile');
+    throw usageError(
+      `CA file ${caFile} holds no PEM certificate`,
+      'pass the CA certificate (-----BEGIN CERTIFICATE-----) with --ca-file, TRIDENT_CA_FILE or caFile',
+    );
   }
   // node:tls is loaded here, not at start-up: a plain-HTTP command never needs it.
   return [...process.getBuiltinModule('node:tls').rootCertificates, pem];

@@ -67,7 +67,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
     if (route === 'direct' && !isPipelined(options.pipelining)) return nodeTransport(ca, watch);
     if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
-    return options.undici.undiciTransport({ timeoutMs, ca, proxies: route === 'proxied' ? proxies : undefined, watch, pipelining: options.pipelining });
+    return options.undici.undiciTransport({
+      timeoutMs,
+      ca,
+      proxies: route === 'proxied' ? proxies : undefined,
+      watch,
+      pipelining: options.pipelining,
+    });
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {
@@ -92,7 +98,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const route: Route = proxy ? 'proxied' : 'direct';
     const { transport, watch } = routeFor(route);
     const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
-    const deadline = startDeadline(timeoutMs, () => (reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting'));
+    const deadline = startDeadline(timeoutMs, () =>
+      reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting',
+    );
     // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
     // queued and connect again at once, for ever. (With one open, this request may be on it already.)
     let cannotConnect = false;
@@ -104,7 +112,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     try {
       let response: TransportResponse;
       try {
-        const sent = transport.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: req.method, headers, body: req.body, signal: deadline.signal, onDeadline: deadline.onExpired });
+        const sent = transport.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers,
+          body: req.body,
+          signal: deadline.signal,
+          onDeadline: deadline.onExpired,
+        });
         sent.catch(() => undefined);
         response = await deadline.race(sent);
       } catch (error) {
@@ -117,7 +133,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       reading.expected = headerValue(response.headers['content-length']);
       let body: Buffer;
       try {
-        body = await deadline.race(readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, reading));
+        body = await deadline.race(
+          readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, reading),
+        );
       } catch (error) {
         response.body.destroy();
         if (error instanceof ResponseTooLarge) {

@@ -41,7 +41,13 @@ export const headerValue = (value: string | string[] | undefined): string | unde
 export function statusError(answer: FailedAnswer, serviceName: string, method: Method, now: number): TridentError {
   const parsed = parseJson(answer.body.toString('utf8'));
   const { message, code } = serviceMessage(parsed.ok ? parsed.value : undefined);
-  const what = message ?? (parsed.ok || answer.body.length === 0 ? 'no message' : parsed.problem === 'too-deep' ? 'an answer nested too deeply' : 'an answer that is not JSON');
+  const what =
+    message ??
+    (parsed.ok || answer.body.length === 0
+      ? 'no message'
+      : parsed.problem === 'too-deep'
+        ? 'an answer nested too deeply'
+        : 'an answer that is not JSON');
   const exitCode = exitCodeForStatus(answer.status);
   const unknown = method === 'POST' && answer.status >= 500;
   let hint: string | undefined;
@@ -76,12 +82,16 @@ export function redirectError(answer: FailedAnswer, serviceName: string, method:
   const location = headerValue(answer.headers.location);
   const where = location ? `a redirect to ${oneLine(redactUrlText(location), 300)}` : 'a redirect without a Location';
   const acted = method === 'POST' && answer.status === 303;
-  return new TridentError(ExitCode.unavailable, `${serviceName} answered ${answer.status} (${where}), which trident does not follow${acted ? SENT_BUT_UNKNOWN : ''}`, {
-    status: answer.status,
-    code: acted ? UNKNOWN_OUTCOME : 'REDIRECT',
-    requestId: answer.requestId,
-    hint: acted ? CHECK_FIRST : 'check the URL: the service may have moved, or a gateway in front of it wants a browser login',
-  });
+  return new TridentError(
+    ExitCode.unavailable,
+    `${serviceName} answered ${answer.status} (${where}), which trident does not follow${acted ? SENT_BUT_UNKNOWN : ''}`,
+    {
+      status: answer.status,
+      code: acted ? UNKNOWN_OUTCOME : 'REDIRECT',
+      requestId: answer.requestId,
+      hint: acted ? CHECK_FIRST : 'check the URL: the service may have moved, or a gateway in front of it wants a browser login',
+    },
+  );
 }
 
 export interface NetworkContext {
@@ -99,11 +109,15 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') && failedAtProxy(failing, url, proxy)) {
     return {
       failure: { kind: 'not-sent' },
-      error: new TridentError(ExitCode.unavailable, `cannot reach the proxy ${proxy!.url.host} (${proxy!.variable}): ${code === 'ECONNREFUSED' ? 'connection refused' : 'unknown host'}`, {
-        hint: `check ${proxy!.variable}, or list ${url.hostname} in NO_PROXY to go direct`,
-        code,
-        cause: error,
-      }),
+      error: new TridentError(
+        ExitCode.unavailable,
+        `cannot reach the proxy ${proxy!.url.host} (${proxy!.variable}): ${code === 'ECONNREFUSED' ? 'connection refused' : 'unknown host'}`,
+        {
+          hint: `check ${proxy!.variable}, or list ${url.hostname} in NO_PROXY to go direct`,
+          code,
+          cause: error,
+        },
+      ),
     };
   }
   if (error instanceof DeadlineExceeded && error.stage === 'connecting' && proxy) {
@@ -111,7 +125,12 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   }
   const refusal = !duringBody ? proxyRefusal(err, url, proxy) : undefined;
   if (refusal) return { failure: refusal.exitCode === ExitCode.auth ? { kind: 'fatal' } : { kind: 'not-sent' }, error: refusal };
-  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_CHAR' || code === 'ERR_INVALID_HTTP_TOKEN' || code === 'ERR_UNESCAPED_CHARACTERS') {
+  if (
+    code === 'UND_ERR_INVALID_ARG' ||
+    code === 'ERR_INVALID_CHAR' ||
+    code === 'ERR_INVALID_HTTP_TOKEN' ||
+    code === 'ERR_UNESCAPED_CHARACTERS'
+  ) {
     // undici or Node refused to build the request (a header value with a control character, say): nothing left here.
     return {
       failure: { kind: 'fatal' },
@@ -122,7 +141,8 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
     };
   }
   // A certificate is checked in the TLS handshake, before a byte of the request is sent.
-  const tls = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|EPROTO/i.test(code) || /certificate|SSL routines/i.test(`${err.message} ${err.cause?.message ?? ''}`);
+  const tls =
+    /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|EPROTO/i.test(code) || /certificate|SSL routines/i.test(`${err.message} ${err.cause?.message ?? ''}`);
   const stalledConnecting = error instanceof DeadlineExceeded && error.stage === 'connecting';
   const notSent = !duringBody && (NOT_SENT_CODES.has(code) || tls || stalledConnecting);
   let message: string;
@@ -136,10 +156,18 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     message = `cannot resolve ${url.hostname}`;
     hint = 'check the URL';
-  } else if (/does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) || code.startsWith('HPE_') || (BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message]) !== undefined) {
+  } else if (
+    /does not match the HTTP\/1\.1 protocol/.test(`${err.message} ${err.cause?.message ?? ''}`) ||
+    code.startsWith('HPE_') ||
+    (BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message]) !== undefined
+  ) {
     // undici: "Response does not match the HTTP/1.1 protocol (<llhttp's reason>)"; Node: a `reason` of its own.
     const reason =
-      BROKEN_HTTP[code] ?? BROKEN_HTTP[err.message] ?? (err as { reason?: string }).reason ?? /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ?? err.message;
+      BROKEN_HTTP[code] ??
+      BROKEN_HTTP[err.message] ??
+      (err as { reason?: string }).reason ??
+      /\(([^)]+)\)\s*$/.exec(err.cause?.message ?? err.message)?.[1] ??
+      err.message;
     message = `${url.host} did not answer with valid HTTP${duringBody ? ' while sending the answer' : ''}: ${reason}`;
     hint = 'check that the URL points at the service (the right port, http or https); a broken gateway does this too';
   } else if (tls) {

@@ -21,7 +21,8 @@ function closedByService(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /** node:https for https: URLs (loading node:tls only then), node:http for the rest. */
-const httpModule = (protocol: string) => process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:https');
+const httpModule = (protocol: string) =>
+  process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:https');
 
 export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch): Transport {
   const agents = new Map<string, Agent>();
@@ -39,27 +40,33 @@ export function nodeTransport(ca: string[] | undefined, watch: ConnectionWatch):
   // They are not destroyed: Node's net makes process.stderr (for a pipe, a socket of its own) in every socket's
   // destroy, which a quiet command never needs. A socket still in use is ended.
   const endBusy = async (): Promise<void> => {
-    for (const agent of agents.values()) for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
+    for (const agent of agents.values())
+      for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
   };
   const endAll = async (): Promise<void> => {
     for (const agent of agents.values()) agent.destroy();
   };
 
   return {
-    request: (request) => send(request, agentFor, (socket, origin) => {
-      if (watched.has(socket)) return;
-      watched.add(socket);
-      socket.once((socket as TLSSocket).encrypted ? 'secureConnect' : 'connect', () => {
-        watch.opened(origin);
-        socket.once('close', () => watch.closed(origin));
-      });
-    }),
+    request: (request) =>
+      send(request, agentFor, (socket, origin) => {
+        if (watched.has(socket)) return;
+        watched.add(socket);
+        socket.once((socket as TLSSocket).encrypted ? 'secureConnect' : 'connect', () => {
+          watch.opened(origin);
+          socket.once('close', () => watch.closed(origin));
+        });
+      }),
     close: endBusy,
     destroy: endAll,
   };
 }
 
-function send(request: TransportRequest, agentFor: (protocol: string) => Agent, onSocket: (socket: Socket, origin: string) => void): Promise<TransportResponse> {
+function send(
+  request: TransportRequest,
+  agentFor: (protocol: string) => Agent,
+  onSocket: (socket: Socket, origin: string) => void,
+): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.path, request.origin);
     const { request: start } = httpModule(url.protocol);

@@ -42,7 +42,10 @@ export function checkProxies(proxies: Proxies): void {
 function proxyUrl(setting: ProxySetting): URL {
   const url = URL.canParse(setting.value) ? new URL(setting.value) : undefined;
   if (!url || !PROXY_PROTOCOLS.has(url.protocol) || !url.hostname) {
-    throw usageError(`invalid ${setting.variable} "${redactUrlText(setting.value)}": not a proxy URL`, `write it as http://host:port, or unset ${setting.variable}`);
+    throw usageError(
+      `invalid ${setting.variable} "${redactUrlText(setting.value)}": not a proxy URL`,
+      `write it as http://host:port, or unset ${setting.variable}`,
+    );
   }
   return url;
 }
@@ -64,7 +67,10 @@ function inNoProxy(noProxy: string | undefined, url: URL): boolean {
     .filter(Boolean)
     .some((entry) => {
       if (entry === '*') return true;
-      const [host = '', port] = entry.replace(/^\*?\./, '').toLowerCase().split(':');
+      const [host = '', port] = entry
+        .replace(/^\*?\./, '')
+        .toLowerCase()
+        .split(':');
       if (port && port !== portOf(url)) return false;
       return url.hostname === host || url.hostname.endsWith(`.${host}`);
     });
@@ -77,7 +83,11 @@ const portOf = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '8
  * address the socket tried (the proxy's port or host name, not the service's); with NO_PROXY or equal
  * ports it stays the service.
  */
-export function failedAtProxy(err: NodeJS.ErrnoException & { port?: number; hostname?: string }, url: URL, proxy: ProxyInUse | undefined): boolean {
+export function failedAtProxy(
+  err: NodeJS.ErrnoException & { port?: number; hostname?: string },
+  url: URL,
+  proxy: ProxyInUse | undefined,
+): boolean {
   if (!proxy) return false;
   const port = err.port !== undefined ? String(err.port) : undefined;
   if (port !== undefined) return port === portOf(proxy.url) && port !== portOf(url);

@@ -20,7 +20,10 @@ export function parseBaseUrl(value: string, what: string): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('use http(s)://');
   if (url.search || url.hash) throw invalid('a base URL has no query or fragment');
   if (url.username || url.password) {
-    throw invalid('a user name or password in the URL is not sent to the service', 'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)');
+    throw invalid(
+      'a user name or password in the URL is not sent to the service',
+      'remove it from the URL; sign in the way the command group does (keys: --key-id and --private-key; time: trident time login)',
+    );
   }
   return url;
 }

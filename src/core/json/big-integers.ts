@@ -27,7 +27,9 @@ export function parseWithBigIntegers(text: string, spans: ReadonlyArray<readonly
     from = end;
   }
   rewritten += text.slice(from);
-  return JSON.parse(rewritten, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value));
+  return JSON.parse(rewritten, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value,
+  );
 }
 
 /** JSON.stringify that writes a bigint as its digits. */

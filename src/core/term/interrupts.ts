@@ -37,7 +37,10 @@ export function onInterrupt(): { stop: true } | { stop: false; note?: string } {
   if (ownHandler) return { stop: false };
   if (inside === undefined || deferred) return { stop: true };
   deferred = true;
-  return { stop: false, note: `interrupted: finishing ${inside} first (interrupt again to stop at once; the key may then be left on the service)` };
+  return {
+    stop: false,
+    note: `interrupted: finishing ${inside} first (interrupt again to stop at once; the key may then be left on the service)`,
+  };
 }
 
 /** True once an interrupt was held back: the command should stop as soon as its protected work is done. */

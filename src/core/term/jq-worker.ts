@@ -42,7 +42,11 @@ function workerMain(): void {
       parentPort!.postMessage({ id, run: (await ready).raw(input, expression, flags) });
     } catch (error) {
       // A WebAssembly.RuntimeError is the engine failing on this program, out of memory or stack (see jq-engine.ts).
-      parentPort!.postMessage({ id, failed: String((error as Error)?.message ?? error), aborted: (error as Error)?.name === 'RuntimeError' });
+      parentPort!.postMessage({
+        id,
+        failed: String((error as Error)?.message ?? error),
+        aborted: (error as Error)?.name === 'RuntimeError',
+      });
     }
   };
   parentPort!.on('message', (job: Job) => void answer(job));

@@ -60,5 +60,8 @@ function rawIfString(line: string): string {
 /** jq's first error line, without its "jq: error:" prefix and the "(at /dev/stdin:0)" of a runtime error. */
 function firstError(stderr: string): string {
   const line = stderr.split('\n').find((text) => text.trim() !== '') ?? 'jq failed';
-  return line.replace(/^jq: error(?: \(at [^)]*\))?: /, '').replace(/^jq: /, '').replace(/:\s*$/, '');
+  return line
+    .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
+    .replace(/^jq: /, '')
+    .replace(/:\s*$/, '');
 }

@@ -10,7 +10,12 @@ export interface ReadInputOptions {
 }
 
 /** The file's text, or stdin's for "-"; a file that cannot be read is a usage error (exit 2) naming `what`. */
-export async function readFileOrStdin(stdin: NodeJS.ReadableStream, path: string, what = path, options: ReadInputOptions = {}): Promise<string> {
+export async function readFileOrStdin(
+  stdin: NodeJS.ReadableStream,
+  path: string,
+  what = path,
+  options: ReadInputOptions = {},
+): Promise<string> {
   const maxBytes = options.maxBytes ?? INPUT_CAPS.key;
   if (path === '-') return readStreamCapped(stdin, maxBytes, `${what === '-' ? 'stdin' : what}`, options.hint);
   try {

@@ -12,7 +12,12 @@ export function reportError(error: unknown, stderr: NodeJS.WritableStream, debug
     return known.exitCode;
   }
   const err = error instanceof Error ? error : new Error(String(error));
-  stderr.write(errorLines(`unexpected error: ${err.message}`, 'this is a bug in trident: please report it with the command you ran and the output of --debug'));
+  stderr.write(
+    errorLines(
+      `unexpected error: ${err.message}`,
+      'this is a bug in trident: please report it with the command you ran and the output of --debug',
+    ),
+  );
   if (debug && err.stack) stderr.write(`${err.stack}\n`);
   return ExitCode.unexpected;
 }

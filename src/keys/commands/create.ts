@@ -46,7 +46,11 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   preflightPending(ctx.configDir);
   if (upload.fromPrivateKey) ctx.log.info(`${what} is a private key: uploading only its public half (${upload.description})`);
   // The private half is the user's: a lost answer leaves no key nobody holds, the record only says what was made.
-  const created = await mintKey(liveTools(ctx, connection, client), { key, target: privateKeyFile, upload: { publicKeyPem: upload.publicKeyPem } });
+  const created = await mintKey(liveTools(ctx, connection, client), {
+    key,
+    target: privateKeyFile,
+    upload: { publicKeyPem: upload.publicKeyPem },
+  });
   await finish(ctx, opts, {
     api_key: created.apiKey,
     private_key_file: privateKeyFile,

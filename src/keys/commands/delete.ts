@@ -56,9 +56,14 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
     const quietBefore = pacer.gap === 0;
     let rateLimited = false;
     try {
-      const outcome = await pacer.paced((onRateLimited) => client.delete(id, onRateLimited), () => (rateLimited = true));
+      const outcome = await pacer.paced(
+        (onRateLimited) => client.delete(id, onRateLimited),
+        () => (rateLimited = true),
+      );
       if (outcome === 'not found' && !opts.ignoreMissing) {
-        throw new TridentError(ExitCode.notFound, `key ${id} not found`, { hint: 'pass --ignore-missing to treat a missing key as deleted' });
+        throw new TridentError(ExitCode.notFound, `key ${id} not found`, {
+          hint: 'pass --ignore-missing to treat a missing key as deleted',
+        });
       }
       if (outcome === 'not found') ctx.log.info(`key ${id} was not found (ignored: --ignore-missing)`);
       if (outcome === 'already deleted') ctx.log.info(`key ${id}: a retried delete found it gone; the first attempt deleted it`);

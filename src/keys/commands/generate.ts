@@ -34,7 +34,9 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
     await ctx.output.writeConfirmed(pem).catch((error: NodeJS.ErrnoException) => Promise.reject(stdoutWriteError(error)));
   };
   // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
-  const made = await finishBeforeInterrupt('making the key', () => mintKey(liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver }));
+  const made = await finishBeforeInterrupt('making the key', () =>
+    mintKey(liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver }),
+  );
   const { apiKey, warning } = made;
   const path = made.file!;
   await recordKeyMade(ctx, apiKey.api_key);

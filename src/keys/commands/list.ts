@@ -29,7 +29,11 @@ const COLUMNS: Array<Column<ListedKey>> = [
 const FIELDS = ['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'];
 
 function record({ age, ...key }: ListedKey, withFcm: boolean): Record<string, unknown> {
-  return { ...key, ...(withFcm ? { fcm_subtrader_id: key.fcm_subtrader_id ?? null } : {}), age_seconds: age ? Math.floor(age.seconds) : null };
+  return {
+    ...key,
+    ...(withFcm ? { fcm_subtrader_id: key.fcm_subtrader_id ?? null } : {}),
+    age_seconds: age ? Math.floor(age.seconds) : null,
+  };
 }
 
 export async function run(ctx: Context, opts: ListOptions): Promise<void> {
@@ -41,10 +45,16 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   if (keys.some((key) => key.api_key === inUse)) await recordKeyInUse(ctx, inUse);
   if (keys.length === 0) ctx.log.info(fcmSubtraderId ? `no keys bound to FCM subtrader ${fcmSubtraderId}` : 'no keys');
   const ages = keyAges(ctx, keys);
-  const listed: ListedKey[] = keys.map((key) => ({ ...key, in_use: key.api_key === inUse, ...(ages.has(key.api_key) ? { age: ages.get(key.api_key) } : {}) }));
+  const listed: ListedKey[] = keys.map((key) => ({
+    ...key,
+    in_use: key.api_key === inUse,
+    ...(ages.has(key.api_key) ? { age: ages.get(key.api_key) } : {}),
+  }));
   // Every row gets the column when any key is bound to an FCM subtrader, so that csv/tsv headers hold it.
   const withFcm = keys.some((key) => key.fcm_subtrader_id !== undefined);
-  const columns = withFcm ? [...COLUMNS.slice(0, 5), { header: 'fcm subtrader', value: (key: ListedKey) => key.fcm_subtrader_id }, ...COLUMNS.slice(5)] : COLUMNS;
+  const columns = withFcm
+    ? [...COLUMNS.slice(0, 5), { header: 'fcm subtrader', value: (key: ListedKey) => key.fcm_subtrader_id }, ...COLUMNS.slice(5)]
+    : COLUMNS;
   await ctx.output.list(listed, columns, (key) => record(key, withFcm), FIELDS);
 }
 

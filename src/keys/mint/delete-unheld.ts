@@ -20,15 +20,27 @@ export interface AfterDelete {
 }
 
 /** The error to throw: the failure, and whether the key is gone or still on the service. */
-export async function deleteUnheldKey(client: { delete(apiKey: string): Promise<unknown> }, apiKey: string, failure: MintFailure, after: AfterDelete): Promise<TridentError> {
+export async function deleteUnheldKey(
+  client: { delete(apiKey: string): Promise<unknown> },
+  apiKey: string,
+  failure: MintFailure,
+  after: AfterDelete,
+): Promise<TridentError> {
   try {
     await client.delete(apiKey);
   } catch (deleteError) {
-    return new TridentError(failure.exitCode, `${failure.message}, and deleting that key on the service failed too: ${(deleteError as Error).message}`, {
-      hint: after.stillThereHint,
-      cause: failure.cause,
-    });
+    return new TridentError(
+      failure.exitCode,
+      `${failure.message}, and deleting that key on the service failed too: ${(deleteError as Error).message}`,
+      {
+        hint: after.stillThereHint,
+        cause: failure.cause,
+      },
+    );
   }
   await after.forget();
-  return new TridentError(failure.exitCode, `${failure.message}; the key was deleted on the service again${after.note ?? ''}`, { hint: failure.hint, cause: failure.cause });
+  return new TridentError(failure.exitCode, `${failure.message}; the key was deleted on the service again${after.note ?? ''}`, {
+    hint: failure.hint,
+    cause: failure.cause,
+  });
 }

@@ -6,7 +6,13 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
-import { moveSecretFile, preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
+import {
+  moveSecretFile,
+  preflightSecretDir,
+  preflightSecretPath,
+  writeSecretFile,
+  type SecretWriteOptions,
+} from '../../core/files/secret-file.js';
 
 /** `--out -`: the PEM goes to stdout. */
 export const STDOUT = '-';

@@ -3,7 +3,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { usageError } from '../../core/errors.js';
 
-
 export const RSA_BITS = [2048, 3072, 4096] as const;
 export type RsaBits = (typeof RSA_BITS)[number];
 const MIN_RSA_BITS = 2048;
@@ -76,7 +75,10 @@ export function publicKeyForUpload(text: string, what: string): UploadablePublic
   const label = pemLabel(pem);
   if (label === undefined) throw usageError(`${what} is not a PEM public key (no "-----BEGIN PUBLIC KEY-----" line)`);
   if (label.includes('CERTIFICATE')) {
-    throw usageError(`${what} is a certificate, not a public key`, 'extract its key: openssl x509 -pubkey -noout -in cert.pem > public.pem');
+    throw usageError(
+      `${what} is a certificate, not a public key`,
+      'extract its key: openssl x509 -pubkey -noout -in cert.pem > public.pem',
+    );
   }
   let key: KeyObject;
   let fromPrivateKey = false;
@@ -94,7 +96,8 @@ export function publicKeyForUpload(text: string, what: string): UploadablePublic
   }
   if (key.asymmetricKeyType === 'rsa') {
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-    if (bits < MIN_RSA_BITS) throw usageError(`${what} is an RSA key of ${bits} bits; the service needs at least ${MIN_RSA_BITS}`, SUPPORTED);
+    if (bits < MIN_RSA_BITS)
+      throw usageError(`${what} is an RSA key of ${bits} bits; the service needs at least ${MIN_RSA_BITS}`, SUPPORTED);
   } else if (key.asymmetricKeyType !== 'ed25519') {
     throw usageError(`${what} is a ${describeKey(key)} key, which the service does not accept`, SUPPORTED);
   }

@@ -9,7 +9,13 @@ import { defaultKeyPath } from './key-files.js';
 import type { MintTools } from './settle.js';
 
 /** `clientFor` makes a client signed by another key (the rotation's deps, or the connection's). */
-export function mintTools(ctx: Context, url: URL, client: MintTools['client'], clientFor: (signer: Signer) => Promise<Pick<KeysClient, 'list'>>, checkpoint = crashHook(ctx.env)): MintTools {
+export function mintTools(
+  ctx: Context,
+  url: URL,
+  client: MintTools['client'],
+  clientFor: (signer: Signer) => Promise<Pick<KeysClient, 'list'>>,
+  checkpoint = crashHook(ctx.env),
+): MintTools {
   return {
     client,
     async accepts(id, privateKey) {

@@ -10,7 +10,9 @@ import { describeKeys, settleRecord, type MintTools } from './settle.js';
 /** True when the service may have minted a key whose answer did not reach us: no answer, a 2xx we cannot read, a 5xx. */
 export function answerLost(error: unknown): error is TridentError {
   if (isUnknownOutcome(error)) return true;
-  return error instanceof TridentError && error.status !== undefined && ((error.status >= 200 && error.status < 300) || error.status >= 500);
+  return (
+    error instanceof TridentError && error.status !== undefined && ((error.status >= 200 && error.status < 300) || error.status >= 500)
+  );
 }
 
 /**
@@ -18,7 +20,11 @@ export function answerLost(error: unknown): error is TridentError {
  * kept (its private half proves it ours); otherwise throws the error to report. The record stays, for later
  * keys commands, when the check itself failed or no key is listed yet.
  */
-export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, error: TridentError): Promise<{ apiKey: ApiKey; file: string }> {
+export async function settleLostAnswer(
+  tools: MintTools,
+  pending: PendingEntry,
+  error: TridentError,
+): Promise<{ apiKey: ApiKey; file: string }> {
   const { verb, sent_name: name, staged_file: staged } = pending.record;
   let keys: ApiKey[];
   let result;
@@ -35,7 +41,10 @@ export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, 
   await removePending(pending);
   const unknown = result.keys.some((key) => key.outcome === 'unknown');
   const deleted = result.keys.some((key) => key.outcome === 'deleted');
-  throw new TridentError(unknown ? ExitCode.unavailable : error.exitCode, `${unknown ? 'outcome unknown: ' : ''}the ${verb} request for key "${name}" failed (${error.message}); a check found: ${describeKeys(result.keys, pending.record)}`, {
+  throw new TridentError(
+    unknown ? ExitCode.unavailable : error.exitCode,
+    `${unknown ? 'outcome unknown: ' : ''}the ${verb} request for key "${name}" failed (${error.message}); a check found: ${describeKeys(result.keys, pending.record)}`,
+    {
       hint: unknown
         ? 'check with trident keys list; delete a key nobody holds with trident keys delete <api_key>'
         : deleted || result.keys.length === 0
@@ -44,7 +53,8 @@ export async function settleLostAnswer(tools: MintTools, pending: PendingEntry, 
       status: error.status,
       ...(unknown ? { code: UNKNOWN_OUTCOME } : {}),
       cause: error,
-    });
+    },
+  );
 }
 
 /**
@@ -57,10 +67,17 @@ export function notListedYet(error: TridentError, pending: PendingEntry): Triden
     verb === 'generate'
       ? 'delete the key if the service makes it late (nobody holds its private half)'
       : `keep the key with its private half if the service makes it late, else remove the staged file ${staged}`;
-  const who = rotation === undefined ? `keys commands against this service ${checkedUntil(pending.record)}` : `trident keys rotate --resume or --abort (checking ${checkedUntil(pending.record)})`;
-  return new TridentError(error.exitCode, `the ${verb} request for key "${name}" failed (${error.message}); a check found no key of that request yet`, {
-    hint: `the request stays recorded: ${who} check again and ${late}`,
-    status: error.status,
-    cause: error,
-  });
+  const who =
+    rotation === undefined
+      ? `keys commands against this service ${checkedUntil(pending.record)}`
+      : `trident keys rotate --resume or --abort (checking ${checkedUntil(pending.record)})`;
+  return new TridentError(
+    error.exitCode,
+    `the ${verb} request for key "${name}" failed (${error.message}); a check found no key of that request yet`,
+    {
+      hint: `the request stays recorded: ${who} check again and ${late}`,
+      status: error.status,
+      cause: error,
+    },
+  );
 }

@@ -43,11 +43,18 @@ export interface MintSteps {
   deliver?(pem: string): Promise<void>;
 }
 
-const reason = (error: unknown) => (error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message));
+const reason = (error: unknown) =>
+  error instanceof TridentError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
 
 function storeFailure(apiKey: string, path: string, error: unknown): MintFailure {
   const environment = fileSystemFailure(error, path);
-  if (environment) return { exitCode: environment.exitCode, message: `could not store the private key of the new key ${apiKey}: ${environment.message}`, hint: environment.hint, cause: error };
+  if (environment)
+    return {
+      exitCode: environment.exitCode,
+      message: `could not store the private key of the new key ${apiKey}: ${environment.message}`,
+      hint: environment.hint,
+      cause: error,
+    };
   return {
     exitCode: error instanceof TridentError ? error.exitCode : ExitCode.usage,
     message: `could not store the private key of the new key ${apiKey} at ${path} (${reason(error)})`,
@@ -79,10 +86,21 @@ function send(tools: MintTools, request: MintRequest, name: string): Promise<Cre
 }
 
 /** A generated key's private half: checked, then stored or delivered; otherwise the key is deleted again. */
-async function keepGenerated(tools: MintTools, pending: PendingEntry, apiKey: ApiKey, pem: string, file: string, request: MintRequest, steps: MintSteps): Promise<void> {
+async function keepGenerated(
+  tools: MintTools,
+  pending: PendingEntry,
+  apiKey: ApiKey,
+  pem: string,
+  file: string,
+  request: MintRequest,
+  steps: MintSteps,
+): Promise<void> {
   const id = apiKey.api_key;
   const undo = (failure: MintFailure) =>
-    deleteUnheldKey(tools.client, id, failure, { forget: () => removePending(pending), stillThereHint: `nobody holds its private key: delete it with trident keys delete ${id}` });
+    deleteUnheldKey(tools.client, id, failure, {
+      forget: () => removePending(pending),
+      stillThereHint: `nobody holds its private key: delete it with trident keys delete ${id}`,
+    });
   const broken = brokenKey(id, pem);
   if (broken) throw await undo(broken);
   try {
@@ -93,16 +111,26 @@ async function keepGenerated(tools: MintTools, pending: PendingEntry, apiKey: Ap
   }
 }
 
-async function placeStaged(staged: StagedKey, apiKey: ApiKey, file: string, force: boolean | undefined, pending: PendingEntry): Promise<void> {
+async function placeStaged(
+  staged: StagedKey,
+  apiKey: ApiKey,
+  file: string,
+  force: boolean | undefined,
+  pending: PendingEntry,
+): Promise<void> {
   try {
     await staged.place(file, { force });
   } catch (error) {
     // The key is held all the same, by the staged file.
     await removePending(pending);
-    throw new TridentError(ExitCode.usage, `key ${apiKey.api_key} was created, but its private key could not be moved to ${file} (${reason(error)}); it is at ${staged.path}`, {
-      hint: `move it yourself: mv ${staged.path} ${file}`,
-      cause: error,
-    });
+    throw new TridentError(
+      ExitCode.usage,
+      `key ${apiKey.api_key} was created, but its private key could not be moved to ${file} (${reason(error)}); it is at ${staged.path}`,
+      {
+        hint: `move it yourself: mv ${staged.path} ${file}`,
+        cause: error,
+      },
+    );
   }
 }
 
@@ -156,7 +184,9 @@ export async function mintKey(tools: MintTools, request: MintRequest, steps: Min
     }
     // Only a create can be found whole: its private half never left this machine.
     const found = await settleLostAnswer(tools, pending, error);
-    tools.warn(`the answer to the create request was lost, but key ${found.apiKey.api_key} named "${sentName}" accepts the new private key: it is this one`);
+    tools.warn(
+      `the answer to the create request was lost, but key ${found.apiKey.api_key} named "${sentName}" accepts the new private key: it is this one`,
+    );
     answer = { apiKey: found.apiKey };
     settledFile = found.file;
   }

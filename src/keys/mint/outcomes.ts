@@ -15,16 +15,24 @@ export function unknownOutcomeError(error: TridentError, verb: 'create' | 'gener
       ? `the next keys command against this service checks again and deletes a key of that name that nobody holds`
       : `the private key is kept at ${stagedAt}: the next keys command against this service keeps it as the key's private half if the key was made, otherwise removes it`;
   const answer = isUnknownOutcome(error) ? 'its answer never came' : 'its answer was not usable';
-  return new TridentError(ExitCode.unavailable, `outcome unknown: the ${verb} request for key "${name}" was sent but ${answer}, and it was not repeated (${error.message})`, {
-    code: UNKNOWN_OUTCOME,
-    hint: `check with: trident keys list (look for a key named "${name}"); ${next}`,
-    cause: error,
-  });
+  return new TridentError(
+    ExitCode.unavailable,
+    `outcome unknown: the ${verb} request for key "${name}" was sent but ${answer}, and it was not repeated (${error.message})`,
+    {
+      code: UNKNOWN_OUTCOME,
+      hint: `check with: trident keys list (look for a key named "${name}"); ${next}`,
+      cause: error,
+    },
+  );
 }
 
 /** An interrupt held back while a key was made (core/term/interrupts.ts): the key exists, and where its private half is. */
 export function interruptedAfterKey(apiKey: string, privateKeyFile: string | undefined): TridentError {
-  return new TridentError(ExitCode.interrupted, `interrupted after key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`, {
-    hint: `keep it, or delete it with trident keys delete ${apiKey}`,
-  });
+  return new TridentError(
+    ExitCode.interrupted,
+    `interrupted after key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`,
+    {
+      hint: `keep it, or delete it with trident keys delete ${apiKey}`,
+    },
+  );
 }

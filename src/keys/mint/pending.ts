@@ -97,7 +97,8 @@ const CLAIMED = /^([0-9a-f]+)\.json\.claimed-(\d+)$/;
 function parseRecord(text: string): PendingRecord | undefined {
   try {
     const record = JSON.parse(text) as PendingRecord;
-    if ((record.version !== 1 && record.version !== 2) || typeof record.name !== 'string' || typeof record.url !== 'string') return undefined;
+    if ((record.version !== 1 && record.version !== 2) || typeof record.name !== 'string' || typeof record.url !== 'string')
+      return undefined;
     if (record.version === 1) record.sent_name = record.name;
     return typeof record.sent_name === 'string' ? record : undefined;
   } catch {

@@ -17,7 +17,9 @@ export async function settlePending(ctx: Context, connection: KeysConnection, cl
     keys = await client.list();
   } catch (error) {
     for (const entry of entries) releasePending(entry);
-    ctx.log.warn(`${plural(entries.length, 'interrupted key request')} of an earlier run could not be settled now (${(error as Error).message}); the next keys command tries again`);
+    ctx.log.warn(
+      `${plural(entries.length, 'interrupted key request')} of an earlier run could not be settled now (${(error as Error).message}); the next keys command tries again`,
+    );
     return;
   }
   const tools = liveTools(ctx, connection, client);
@@ -36,9 +38,16 @@ export async function settlePending(ctx: Context, connection: KeysConnection, cl
       }
     } catch (error) {
       releasePending(entry);
-      clauses.push(`${entry.record.verb} "${entry.record.sent_name}": not settled yet (${(error as Error).message}), the next keys command tries again`);
+      clauses.push(
+        `${entry.record.verb} "${entry.record.sent_name}": not settled yet (${(error as Error).message}), the next keys command tries again`,
+      );
     }
   }
-  ctx.log.warn(`${settledAny ? 'settled' : 'checked'} ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`);
-  if (unknown.length > 0) ctx.log.warn(`outcome unknown for keys ${unknown.join(', ')}: check them with trident keys list, and delete one nobody holds with trident keys delete <api_key>`);
+  ctx.log.warn(
+    `${settledAny ? 'settled' : 'checked'} ${plural(entries.length, 'interrupted key request')} of an earlier run: ${clauses.join('; ')}`,
+  );
+  if (unknown.length > 0)
+    ctx.log.warn(
+      `outcome unknown for keys ${unknown.join(', ')}: check them with trident keys list, and delete one nobody holds with trident keys delete <api_key>`,
+    );
 }

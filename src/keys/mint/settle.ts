@@ -133,7 +133,10 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
     }
     // The staged half is gone: it was moved into place before the process died, or never written.
     const file = record.target_file ?? tools.keyPath(id);
-    if (stagedKey === undefined && usable && (await holds(tools, id, file))) outcomes.push(record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file: await keepCopy(file, tools.keyPath(id)) });
+    if (stagedKey === undefined && usable && (await holds(tools, id, file)))
+      outcomes.push(
+        record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file: await keepCopy(file, tools.keyPath(id)) },
+      );
     else outcomes.push({ id, outcome: 'unknown' });
   }
   if (!found && stagedKey !== undefined && mayStillAppear(record, tools.now())) return { kind: 'not yet' };
@@ -150,7 +153,8 @@ export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools:
   return settled(await settleGenerate(record, candidates, tools));
 }
 
-export const unknownIds = (result: Settled): string[] => (result.kind === 'settled' ? result.keys.filter((key) => key.outcome === 'unknown').map((key) => key.id) : []);
+export const unknownIds = (result: Settled): string[] =>
+  result.kind === 'settled' ? result.keys.filter((key) => key.outcome === 'unknown').map((key) => key.id) : [];
 
 /** "kept key k1 (its private key in f); deleted key k2, whose private key never arrived" */
 export function describeKeys(keys: KeyOutcome[], record: PendingRecord): string {
@@ -161,7 +165,9 @@ export function describeKeys(keys: KeyOutcome[], record: PendingRecord): string 
         case 'kept':
           return `kept key ${key.id}, its private key in ${key.file}`;
         case 'deleted':
-          return record.unwanted ? `deleted key ${key.id}, which nobody wanted any more` : `deleted key ${key.id}, whose private key never arrived`;
+          return record.unwanted
+            ? `deleted key ${key.id}, which nobody wanted any more`
+            : `deleted key ${key.id}, whose private key never arrived`;
         case 'uploaded':
           return `key ${key.id} was made from your public key`;
         case 'unknown':

@@ -103,7 +103,12 @@ export function runHook(
   onSpawn: (pgid: number, leaderStart: string | undefined) => Promise<void> = async () => undefined,
 ): Promise<HookOutcome> {
   const start = performance.now();
-  const child = spawn('/bin/sh', ['-c', GATED, 'trident-hook', run.command], { cwd: run.cwd, detached: true, env: hookEnvironment(env, run), stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', GATED, 'trident-hook', run.command], {
+    cwd: run.cwd,
+    detached: true,
+    env: hookEnvironment(env, run),
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  });
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => output.write(chunk));
   const gate = child.stdio[3] as Writable;
   gate.on('error', () => undefined);

@@ -143,10 +143,16 @@ export function readJournal(configDir: string, path: string): Journal | undefine
     journal = JSON.parse(text) as Journal;
   } catch (error) {
     if (error instanceof TridentError) throw error;
-    throw usageError(`cannot read the rotation journal ${path}: ${(error as Error).message}`, 'it records a rotation in progress: repair it, or remove it once you have checked your keys with trident keys list');
+    throw usageError(
+      `cannot read the rotation journal ${path}: ${(error as Error).message}`,
+      'it records a rotation in progress: repair it, or remove it once you have checked your keys with trident keys list',
+    );
   }
   if (journal.version !== 2 || !PHASES.includes(journal.phase)) {
-    throw usageError(`the rotation journal ${path} is not one this version of trident understands`, 'finish it with the trident version that started it (keys rotate --resume or --abort)');
+    throw usageError(
+      `the rotation journal ${path} is not one this version of trident understands`,
+      'finish it with the trident version that started it (keys rotate --resume or --abort)',
+    );
   }
   return journal;
 }
@@ -162,13 +168,20 @@ export function journalsOfKey(configDir: string, keyId: string): Array<{ path: s
   return listConfigDir(configDir, 'rotations', ROTATIONS_DIR)
     .filter((name) => name.endsWith('.json'))
     .map((name) => ({ path: join(dir, name), journal: readJournal(configDir, join(dir, name)) }))
-    .filter((entry): entry is { path: string; journal: Journal } => entry.journal?.old_key.api_key === keyId || entry.journal?.new_key?.api_key === keyId);
+    .filter(
+      (entry): entry is { path: string; journal: Journal } =>
+        entry.journal?.old_key.api_key === keyId || entry.journal?.new_key?.api_key === keyId,
+    );
 }
 
 export function inProgressError(path: string, journal: Journal): TridentError {
-  return new TridentError(ExitCode.usage, `a rotation of ${describeOwner(journal.owner)} is in progress (started ${journal.started_at}, at step "${journal.phase}"; journal ${path})`, {
-    hint: 'finish it with trident keys rotate --resume, or undo it with trident keys rotate --abort',
-  });
+  return new TridentError(
+    ExitCode.usage,
+    `a rotation of ${describeOwner(journal.owner)} is in progress (started ${journal.started_at}, at step "${journal.phase}"; journal ${path})`,
+    {
+      hint: 'finish it with trident keys rotate --resume, or undo it with trident keys rotate --abort',
+    },
+  );
 }
 
 /** Writes the first version; fails (exit 2) if a journal is there already, even one written a moment ago by another process. */

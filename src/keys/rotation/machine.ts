@@ -25,7 +25,13 @@ export type { RotationResult } from './session.js';
 export class Rotation {
   private readonly session: RotationSession;
 
-  constructor(ctx: Context, readonly path: string, readonly journal: Journal, deps: RotationDeps, options: RotationOptions) {
+  constructor(
+    ctx: Context,
+    readonly path: string,
+    readonly journal: Journal,
+    deps: RotationDeps,
+    options: RotationOptions,
+  ) {
     this.session = new RotationSession(ctx, path, journal, deps, options);
   }
 

@@ -58,13 +58,22 @@ export function rotationReport(result: RotationResult): RotationReport {
 }
 
 /** For people, a table of the steps and one of the rest; for scripts, the whole object. */
-async function printWithSteps<S extends Row>(ctx: Context, report: Row, steps: S[], columns: Array<Column<S>>, summary: Array<Column<Row>>): Promise<void> {
+async function printWithSteps<S extends Row>(
+  ctx: Context,
+  report: Row,
+  steps: S[],
+  columns: Array<Column<S>>,
+  summary: Array<Column<Row>>,
+): Promise<void> {
   if (ctx.output.format !== 'table') {
     await ctx.output.object(report);
     return;
   }
   await ctx.output.list(steps, columns);
-  await ctx.output.object(report, summary.filter((field) => field.value(report) !== undefined));
+  await ctx.output.object(
+    report,
+    summary.filter((field) => field.value(report) !== undefined),
+  );
 }
 
 export async function printReport(ctx: Context, report: RotationReport): Promise<void> {
@@ -98,7 +107,14 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
   const oldFile = plan.oldKeyFile;
   const hooks = plan.hooks;
   const steps: PlannedStep[] = [
-    ...(ifOlderThan ? [{ step: 'age', action: `GET /api_keys signed by key ${keyId}: go on only if the key is older than ${ifOlderThan} (else exit 0, "not due")` }] : []),
+    ...(ifOlderThan
+      ? [
+          {
+            step: 'age',
+            action: `GET /api_keys signed by key ${keyId}: go on only if the key is older than ${ifOlderThan} (else exit 0, "not due")`,
+          },
+        ]
+      : []),
     { step: 'preflight', action: `GET /api_keys signed by key ${keyId}: the key works and is listed` },
     {
       step: 'mint',
@@ -110,16 +126,45 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
     { step: 'store', action: `write its private key (0600) to ${target}` },
     {
       step: 'switch',
-      action: plan.owner.mode === 'profile' ? `point profile "${plan.owner.profile}" (keys.keyId, keys.privateKeyFile) at the new key` : 'skip: the key comes from flags or the environment; the report gives the new id and file',
+      action:
+        plan.owner.mode === 'profile'
+          ? `point profile "${plan.owner.profile}" (keys.keyId, keys.privateKeyFile) at the new key`
+          : 'skip: the key comes from flags or the environment; the report gives the new id and file',
     },
     { step: 'verify', action: 'GET /api_keys signed by the new key must list it; otherwise everything is rolled back' },
-    ...(hooks?.deploy ? [{ step: 'deploy', action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s` }] : []),
-    ...(hooks?.verify ? [{ step: 'verify-app', action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s` }] : []),
-    ...(hooks?.deploy ? [{ step: 'on failure', action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted` }] : []),
+    ...(hooks?.deploy
+      ? [
+          {
+            step: 'deploy',
+            action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s`,
+          },
+        ]
+      : []),
+    ...(hooks?.verify
+      ? [
+          {
+            step: 'verify-app',
+            action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s`,
+          },
+        ]
+      : []),
+    ...(hooks?.deploy
+      ? [
+          {
+            step: 'on failure',
+            action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted`,
+          },
+        ]
+      : []),
     { step: 'delete-old', action: plan.keepOld ? 'skip: --keep-old' : `DELETE /api_keys/${keyId}` },
     {
       step: 'remove-old-file',
-      action: oldFile === null ? 'skip: the old key came from the environment' : plan.oldFileCreatedByTrident && !plan.keepOld ? `remove ${oldFile}` : `skip: keep ${oldFile}`,
+      action:
+        oldFile === null
+          ? 'skip: the old key came from the environment'
+          : plan.oldFileCreatedByTrident && !plan.keepOld
+            ? `remove ${oldFile}`
+            : `skip: keep ${oldFile}`,
     },
   ];
   await printWithSteps(
@@ -160,12 +205,18 @@ function pendingSteps(journal: Journal, action: 'resume' | 'abort'): string[] {
   const forward = action === 'resume' || phase === 'deleting-old' || phase === 'old-deleted';
   if (phase !== 'rolling-back' && phase !== 'rolling-back-app' && forward) {
     const steps = FORWARD.filter(([from]) => PHASES.indexOf(from) >= PHASES.indexOf(phase)).map(([, step]) => step);
-    const skipped = (step: string) => (journal.keep_old && step === 'delete-old') || (step === 'deploy' && !journal.hooks?.deploy) || (step === 'verify-app' && !journal.hooks?.verify);
+    const skipped = (step: string) =>
+      (journal.keep_old && step === 'delete-old') ||
+      (step === 'deploy' && !journal.hooks?.deploy) ||
+      (step === 'verify-app' && !journal.hooks?.verify);
     return [...new Set(steps)].filter((step) => !skipped(step));
   }
   const from = journal.rollback?.from ?? phase;
   const restore = journal.owner.mode === 'profile' && PHASES.indexOf(from) >= PHASES.indexOf('switching');
-  const appMayHoldNewKey = Boolean(journal.hooks?.deploy) && PHASES.indexOf(from) >= PHASES.indexOf('deploying') && PHASES.indexOf(from) <= PHASES.indexOf('app-verified');
+  const appMayHoldNewKey =
+    Boolean(journal.hooks?.deploy) &&
+    PHASES.indexOf(from) >= PHASES.indexOf('deploying') &&
+    PHASES.indexOf(from) <= PHASES.indexOf('app-verified');
   const redeploy = phase === 'rolling-back-app' || (phase !== 'rolling-back' && appMayHoldNewKey);
   return [...(redeploy ? ['rollback-deploy'] : []), ...(restore ? ['restore-profile'] : []), 'delete-new', 'remove-new-files'];
 }
@@ -178,12 +229,16 @@ export async function printPendingPlan(ctx: Context, path: string, journal: Jour
     switch: journal.owner.mode === 'profile' ? `point profile "${journal.owner.profile}" at the new key` : 'skip: no profile to switch',
     verify: 'GET /api_keys signed by the new key must list it; otherwise roll back',
     'delete-old': `DELETE /api_keys/${journal.old_key.api_key}`,
-    'remove-old-file': journal.old_key.file_created_by_trident ? `remove ${journal.old_key.private_key_file}` : "skip: the old key file is not trident's own (<config dir>/keys/<api_key>.pem)",
+    'remove-old-file': journal.old_key.file_created_by_trident
+      ? `remove ${journal.old_key.private_key_file}`
+      : "skip: the old key file is not trident's own (<config dir>/keys/<api_key>.pem)",
     deploy: `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the new key's PEM on stdin (again, if it was interrupted)`,
     'verify-app': `sh -c ${JSON.stringify(journal.hooks?.verify ?? '')}`,
     'rollback-deploy': `sh -c ${JSON.stringify(journal.hooks?.deploy ?? '')} with the old key's PEM on stdin (TRIDENT_DEPLOY_STEP=rollback)`,
     'restore-profile': 'point the profile at the old key again',
-    'delete-new': journal.new_key ? `DELETE /api_keys/${journal.new_key.api_key}` : 'delete what the interrupted mint provably made (its pending record); a key not listed yet is deleted by later keys commands if it appears',
+    'delete-new': journal.new_key
+      ? `DELETE /api_keys/${journal.new_key.api_key}`
+      : 'delete what the interrupted mint provably made (its pending record); a key not listed yet is deleted by later keys commands if it appears',
     'remove-new-files': 'remove the new private key files',
   };
   const steps = pendingSteps(journal, action).map((step) => ({ step, action: describe[step]! }));

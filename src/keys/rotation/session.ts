@@ -45,7 +45,12 @@ export class RotationSession {
 
   /** The journal in memory changes only once it is on disk: what a failure reports is what the disk says. */
   async save(changes: Partial<Journal> = {}, step?: StepRecord): Promise<void> {
-    const next: Journal = { ...this.journal, ...changes, updated_at: this.ctx.now().toISOString(), steps: step ? [...this.journal.steps, step] : this.journal.steps };
+    const next: Journal = {
+      ...this.journal,
+      ...changes,
+      updated_at: this.ctx.now().toISOString(),
+      steps: step ? [...this.journal.steps, step] : this.journal.steps,
+    };
     await saveJournal(this.path, next);
     Object.assign(this.journal, next);
     if (step) logStep(this.ctx, step);
@@ -91,7 +96,9 @@ export class RotationSession {
     if (file !== null) return signerFromFile(this.ctx, keyId, file);
     const pem = this.ctx.env[PRIVATE_KEY_ENV];
     if (!pem) {
-      throw new TridentError(ExitCode.auth, `the old key ${keyId} came from ${PRIVATE_KEY_ENV}, which is not set now`, { hint: `set ${PRIVATE_KEY_ENV} to its PEM again` });
+      throw new TridentError(ExitCode.auth, `the old key ${keyId} came from ${PRIVATE_KEY_ENV}, which is not set now`, {
+        hint: `set ${PRIVATE_KEY_ENV} to its PEM again`,
+      });
     }
     return { keyId, privateKey: privateKeyFromPem(pem, PRIVATE_KEY_ENV), source: PRIVATE_KEY_ENV };
   }

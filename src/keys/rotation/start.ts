@@ -63,7 +63,10 @@ const ROTATED_SUFFIX = /-rotated-\d{8}T\d{6}Z(?:-\d+)?$/;
  * stacked. The mint adds the new key's own tag, which keeps names apart.
  */
 export function rotatedName(oldName: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${untagged(oldName).replace(ROTATED_SUFFIX, '') || 'key'}-rotated-${stamp}`;
 }
 
@@ -71,7 +74,14 @@ export function rotatedName(oldName: string, now: Date): string {
 function keyOwner(ctx: Context, opts: RotateOptions, keyId: string): KeyOwner {
   if (ctx.settings.resolve('keys.keyId', opts.keyId).source !== 'profile') return { mode: 'env', keyId };
   const fileSource = ctx.settings.resolve('keys.privateKeyFile', opts.privateKey).source;
-  const elsewhere = fileSource === 'flag' ? '--private-key' : fileSource === 'env' ? 'TRIDENT_PRIVATE_KEY_FILE' : ctx.env[PRIVATE_KEY_ENV] ? PRIVATE_KEY_ENV : undefined;
+  const elsewhere =
+    fileSource === 'flag'
+      ? '--private-key'
+      : fileSource === 'env'
+        ? 'TRIDENT_PRIVATE_KEY_FILE'
+        : ctx.env[PRIVATE_KEY_ENV]
+          ? PRIVATE_KEY_ENV
+          : undefined;
   if (elsewhere !== undefined) {
     throw usageError(
       `the key id comes from profile "${ctx.profile}" but its private key from ${elsewhere}: rotate switches the profile, so both must come from it`,
@@ -104,12 +114,14 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   const path = journalOfKey(ctx.configDir, keyId);
   assertNothingInProgress(ctx, path, keyId);
   const targetFile = outPath(opts.out) ?? null;
-  if (targetFile !== null && existsSync(targetFile)) throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
+  if (targetFile !== null && existsSync(targetFile))
+    throw usageError(`${targetFile} already exists`, 'rotate never replaces a file: choose another --out');
   preflightKeyTarget(ctx, opts.out);
   assertRotationsDir(ctx.configDir);
   preflightSecretDir(rotationsDir(ctx.configDir));
   preflightPending(ctx.configDir);
-  const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
+  const oldKeyFile =
+    connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
   const stored = ctx.settings.store.values(ctx.profile);
   return {
     owner,
@@ -134,7 +146,10 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
   const client = await deps.client(plan.connection.signer);
   const keys = await client.list();
   const old = keys.find((key) => key.api_key === keyId);
-  if (!old) throw new TridentError(ExitCode.notFound, `key ${keyId} signs requests, but the service does not list it`, { hint: 'check --url: keys work only in the environment that issued them' });
+  if (!old)
+    throw new TridentError(ExitCode.notFound, `key ${keyId} signs requests, but the service does not list it`, {
+      hint: 'check --url: keys work only in the environment that issued them',
+    });
   const name = plan.name ?? rotatedName(old.name, ctx.now());
   const now = ctx.now().toISOString();
   const id = randomBytes(6).toString('hex');
@@ -176,9 +191,13 @@ function profileRotation(ctx: Context, keyId: string | undefined): { path: strin
 }
 
 /** The rotation in progress for the key given by --key-id or TRIDENT_KEY_ID (as its old or new key), otherwise the profile's. */
-export function lookUpRotation(ctx: Context, opts: RotateOptions): { owner: KeyOwner; found: { path: string; journal: Journal } | undefined } {
+export function lookUpRotation(
+  ctx: Context,
+  opts: RotateOptions,
+): { owner: KeyOwner; found: { path: string; journal: Journal } | undefined } {
   const keyId = ctx.settings.resolve('keys.keyId', opts.keyId);
-  const owner: KeyOwner = keyId.source === 'flag' || keyId.source === 'env' ? { mode: 'env', keyId: keyId.value! } : { mode: 'profile', profile: ctx.profile };
+  const owner: KeyOwner =
+    keyId.source === 'flag' || keyId.source === 'env' ? { mode: 'env', keyId: keyId.value! } : { mode: 'profile', profile: ctx.profile };
   return { owner, found: owner.mode === 'env' ? journalsOfKey(ctx.configDir, owner.keyId)[0] : profileRotation(ctx, keyId.value) };
 }
 

@@ -4,7 +4,9 @@ import type { StepRecord } from './journal.js';
 
 export function stepDetails(step: StepRecord): string {
   return Object.entries(step)
-    .filter(([name, value]) => !['step', 'status', 'ms'].includes(name) && value !== undefined && !(Array.isArray(value) && value.length === 0))
+    .filter(
+      ([name, value]) => !['step', 'status', 'ms'].includes(name) && value !== undefined && !(Array.isArray(value) && value.length === 0),
+    )
     .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join(',') : String(value)}`)
     .join(' ');
 }

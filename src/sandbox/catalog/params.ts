@@ -95,7 +95,9 @@ export class ParamReader {
     if (raw === undefined) return this.missing(name, source, options.required, options.default ?? null);
     if (options.minLength !== undefined && [...raw].length < options.minLength) {
       const unit = options.minLength === 1 ? 'character' : 'characters';
-      this.issue('string_too_short', source, name, `String should have at least ${options.minLength} ${unit}`, raw, { min_length: options.minLength });
+      this.issue('string_too_short', source, name, `String should have at least ${options.minLength} ${unit}`, raw, {
+        min_length: options.minLength,
+      });
       return null;
     }
     return raw;

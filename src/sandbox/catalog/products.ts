@@ -69,7 +69,7 @@ export function productsWhere(filters: ProductFilters): WhereClause {
     params.canonical_product_id = filters.canonicalProductId;
   }
   if (filters.q) {
-    clauses.push("trident_like_any(@q, cp.title_original, cp.title_normalized_no_stopwords, cp.brand)");
+    clauses.push('trident_like_any(@q, cp.title_original, cp.title_normalized_no_stopwords, cp.brand)');
     params.q = `%${pythonStrip(filters.q).toLowerCase()}%`;
   }
   if (filters.parserName) {
@@ -169,7 +169,11 @@ export interface AssembledItem {
  * List items of the given products, in that order, from their filtered rows and their `GROUP_CONCAT`ed
  * parsers; products without rows are left out.
  */
-export function assembleProductItems(ids: readonly string[], rows: readonly ProductRow[], parsersCsv: ReadonlyMap<string, unknown>): AssembledItem[] {
+export function assembleProductItems(
+  ids: readonly string[],
+  rows: readonly ProductRow[],
+  parsersCsv: ReadonlyMap<string, unknown>,
+): AssembledItem[] {
   const byProduct = new Map<string, ProductRow[]>();
   for (const row of rows) {
     const list = byProduct.get(row.canonical_product_id);

@@ -10,7 +10,9 @@ export function registerCatalogFunctions(db: Database.Database): void {
     const instant = readDbInstant(value);
     return instant === null ? null : instant;
   });
-  db.function('trident_lower', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase()));
+  db.function('trident_lower', { deterministic: true }, (value: unknown) =>
+    value === null || value === undefined ? null : String(value).toLowerCase(),
+  );
   // trident_like_any(pattern, a, b, ...): LOWER(COALESCE(x, '')) LIKE pattern for any x, in one call per row.
   db.function('trident_like_any', { deterministic: true, varargs: true }, (pattern: unknown, ...values: unknown[]) => {
     const matcher = likeMatcher(String(pattern));

@@ -1,6 +1,12 @@
 // The HTTP plumbing shared by the three sandbox services: listening on loopback (HTTP or HTTPS), reading
 // bodies, recording every request, and injecting faults on demand. Services only map a request to a response.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { jsonText } from '../../core/json/big-integers.js';
@@ -129,7 +135,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     faults.notify(fault);
     switch (fault.kind) {
       case 'status':
-        send(res, { status: fault.status, headers: fault.headers, body: fault.body ?? { error: { code: 'injected', message: `injected ${fault.status}` } } });
+        send(res, {
+          status: fault.status,
+          headers: fault.headers,
+          body: fault.body ?? { error: { code: 'injected', message: `injected ${fault.status}` } },
+        });
         return;
       case 'reset':
         req.socket.destroy();

@@ -17,7 +17,12 @@ export async function createBootstrapKey(store: KeyStore, dir: string): Promise<
   const { privateKeyPem, publicKeyPem } = await generateRsaPair();
   const privateKeyFile = join(dir, BOOTSTRAP_FILE);
   await writeSecret(privateKeyFile, privateKeyPem);
-  const record = store.add({ name: 'sandbox-bootstrap', publicKey: createPublicKey(publicKeyPem), scopes: ['read', 'write'], subaccount: null });
+  const record = store.add({
+    name: 'sandbox-bootstrap',
+    publicKey: createPublicKey(publicKeyPem),
+    scopes: ['read', 'write'],
+    subaccount: null,
+  });
   return { keyId: record.api_key, privateKeyFile, publicKeyPem };
 }
 

@@ -34,7 +34,12 @@ export function verifySignature(key: KeyObject, message: string, signature: Buff
   const data = Buffer.from(message, 'utf8');
   try {
     if (key.asymmetricKeyType === 'ed25519') return verify(null, data, key, signature);
-    return verify('sha256', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, signature);
+    return verify(
+      'sha256',
+      data,
+      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+      signature,
+    );
   } catch {
     return false;
   }

@@ -22,5 +22,9 @@ export function notFound(message: string): SandboxResponse {
 }
 
 export function methodNotAllowed(method: string, allowed: string[]): SandboxResponse {
-  return json(405, { error: { code: 'method_not_allowed', message: `method ${method} not allowed; use ${allowed.join(', ')}` } }, { allow: allowed.join(', ') });
+  return json(
+    405,
+    { error: { code: 'method_not_allowed', message: `method ${method} not allowed; use ${allowed.join(', ')}` } },
+    { allow: allowed.join(', ') },
+  );
 }

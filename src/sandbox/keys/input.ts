@@ -36,7 +36,8 @@ export function parseKeyRequest(body: Buffer, withPublicKey: boolean): Parsed<Ke
   } catch {
     return fail('request body must be a JSON object', 'INVALID_JSON');
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('request body must be a JSON object', 'INVALID_JSON');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return fail('request body must be a JSON object', 'INVALID_JSON');
   const fields = input as Record<string, unknown>;
 
   const name = fields['name'];
@@ -85,7 +86,10 @@ function parseScopes(raw: unknown): Parsed<string[]> {
       return fail(`scopes may only contain read, write and child scopes <parent>::<child> (got ${JSON.stringify(scope)})`);
     }
   }
-  const scopes = [...SCOPES.filter((scope) => raw.includes(scope)), ...new Set((raw as string[]).filter((scope) => CHILD_SCOPE.test(scope)))];
+  const scopes = [
+    ...SCOPES.filter((scope) => raw.includes(scope)),
+    ...new Set((raw as string[]).filter((scope) => CHILD_SCOPE.test(scope))),
+  ];
   if (scopes.includes('write') && !scopes.includes('read')) return fail('scopes: write requires read');
   return { ok: true, value: scopes };
 }

@@ -109,7 +109,8 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
       rejectNew,
     );
     events.record({ type: generate ? 'generate' : 'create', id: record.api_key, name: record.name, signer, at: now() });
-    const body = privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: mangle ? mangle(privateKeyPem) : privateKeyPem };
+    const body =
+      privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: mangle ? mangle(privateKeyPem) : privateKeyPem };
     return json(201, { ...body, ...warningFor(input.fcmSubtraderId) });
   }
 

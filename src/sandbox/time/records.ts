@@ -32,15 +32,69 @@ const USERS: TimeUser[] = [
 
 const RECORDS: TimeRecord[] = [
   { id: 901, userId: 1, projectId: 57, date: '2026-10-30', start: '09:00:00', end: '10:00:00', task: null, description: 'Estimate' },
-  { id: 902, userId: 1, projectId: 57, date: '2026-11-02', start: '09:00:00', end: '12:30:00', task: 'Planning', description: 'Kick-off, scope' },
+  {
+    id: 902,
+    userId: 1,
+    projectId: 57,
+    date: '2026-11-02',
+    start: '09:00:00',
+    end: '12:30:00',
+    task: 'Planning',
+    description: 'Kick-off, scope',
+  },
   { id: 903, userId: 2, projectId: 57, date: '2026-11-02', start: '13:15:00', end: '17:45:30', task: 'Design', description: 'Templates' },
-  { id: 904, userId: 3, projectId: 58, date: '2026-11-02', start: '08:00:00', end: '10:00:00', task: null, description: 'Kassensystem: Schnittstelle' },
-  { id: 905, userId: 1, projectId: 60, date: '2026-11-03', start: '22:30:00', end: '01:15:00', task: null, description: 'Call with the Tokyo office' },
-  { id: 906, userId: 2, projectId: 58, date: '2026-11-03', start: '09:00:00', end: '09:20:15', task: 'Support', description: 'Bugfix "Bon"' },
+  {
+    id: 904,
+    userId: 3,
+    projectId: 58,
+    date: '2026-11-02',
+    start: '08:00:00',
+    end: '10:00:00',
+    task: null,
+    description: 'Kassensystem: Schnittstelle',
+  },
+  {
+    id: 905,
+    userId: 1,
+    projectId: 60,
+    date: '2026-11-03',
+    start: '22:30:00',
+    end: '01:15:00',
+    task: null,
+    description: 'Call with the Tokyo office',
+  },
+  {
+    id: 906,
+    userId: 2,
+    projectId: 58,
+    date: '2026-11-03',
+    start: '09:00:00',
+    end: '09:20:15',
+    task: 'Support',
+    description: 'Bugfix "Bon"',
+  },
   { id: 907, userId: 1, projectId: 57, date: '2026-11-04', start: '10:00:00', end: '11:59:59', task: 'Planning', description: 'Sitemap' },
-  { id: 908, userId: 3, projectId: 57, date: '2026-11-04', start: '14:00:00', end: '18:00:00', task: 'Development', description: 'Checkout, cart' },
+  {
+    id: 908,
+    userId: 3,
+    projectId: 57,
+    date: '2026-11-04',
+    start: '14:00:00',
+    end: '18:00:00',
+    task: 'Development',
+    description: 'Checkout, cart',
+  },
   { id: 909, userId: 2, projectId: 60, date: '2026-11-05', start: '07:45:00', end: '08:30:00', task: null, description: '翻訳のレビュー' },
-  { id: 910, userId: 1, projectId: 58, date: '2026-11-05', start: '16:00:00', end: '16:00:01', task: 'Support', description: 'Ticket closed' },
+  {
+    id: 910,
+    userId: 1,
+    projectId: 58,
+    date: '2026-11-05',
+    start: '16:00:00',
+    end: '16:00:01',
+    task: 'Support',
+    description: 'Ticket closed',
+  },
   { id: 911, userId: 3, projectId: 57, date: '2026-11-06', start: '09:30:00', end: '17:00:00', task: 'Development', description: 'Launch' },
   { id: 912, userId: 2, projectId: 58, date: '2026-11-09', start: '10:00:00', end: '11:00:00', task: 'Support', description: 'Follow-up' },
 ];
@@ -78,7 +132,11 @@ function reportRow(store: TimeStore, record: TimeRecord): Record<string, unknown
   const project = store.project(record.projectId);
   const customer = project?.customerId == null ? undefined : store.customer(project.customerId);
   const seconds = duration(record);
-  const rateCents = !project?.billable ? null : project.billBy === 'user' || project.rate === null ? user.rateCents : Math.round(Number(project.rate) * 100);
+  const rateCents = !project?.billable
+    ? null
+    : project.billBy === 'user' || project.rate === null
+      ? user.rateCents
+      : Math.round(Number(project.rate) * 100);
   return {
     id: record.id,
     user_id: user.id,

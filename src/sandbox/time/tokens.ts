@@ -10,9 +10,7 @@ interface TokenRecord {
   lastUsed: number;
 }
 
-export type TokenCheck =
-  | { ok: true; accountId: string }
-  | { ok: false; reason: 'unknown' | 'expired' | 'user-agent' };
+export type TokenCheck = { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'expired' | 'user-agent' };
 
 export class TokenStore {
   private readonly tokens = new Map<string, TokenRecord>();

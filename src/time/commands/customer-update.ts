@@ -20,10 +20,12 @@ const MAX_CONCURRENCY = 16;
 
 export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: string): Promise<number> {
   if (opts.fromCsv !== undefined) {
-    if (idText !== undefined || opts.name !== undefined) throw usageError('--from-csv takes ids and names from the file: give no <customer_id> and no --name');
+    if (idText !== undefined || opts.name !== undefined)
+      throw usageError('--from-csv takes ids and names from the file: give no <customer_id> and no --name');
     return runBatch(ctx, opts, opts.fromCsv);
   }
-  if (idText === undefined) throw usageError('which customer?', 'trident time customer-update <customer_id> --name <name>, or --from-csv <file>');
+  if (idText === undefined)
+    throw usageError('which customer?', 'trident time customer-update <customer_id> --name <name>, or --from-csv <file>');
   const id = requireId(idText, 'customer id');
   const name = opts.name?.trim();
   if (!name) throw usageError('--name is required and must not be empty');
@@ -53,13 +55,17 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
     }
   }
   const onFirstRateLimit = () => ctx.log.info('the time service is rate limiting (429): spacing the rows that follow');
-  await ctx.output.list(results(updateCustomers(client, rows, concurrency, { onFirstRateLimit })), [
-    { header: 'row', value: (r) => r.row },
-    { header: 'id', value: (r) => r.id },
-    { header: 'name', value: (r) => r.name },
-    { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
-    { header: 'error', value: (r) => r.error ?? '' },
-  ], (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }));
+  await ctx.output.list(
+    results(updateCustomers(client, rows, concurrency, { onFirstRateLimit })),
+    [
+      { header: 'row', value: (r) => r.row },
+      { header: 'id', value: (r) => r.id },
+      { header: 'name', value: (r) => r.name },
+      { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
+      { header: 'error', value: (r) => r.error ?? '' },
+    ],
+    (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }),
+  );
 
   const updated = rows.length - failedRows.length;
   if (failedRows.length === 0) {
@@ -67,7 +73,10 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
   } else {
     const shown = failedRows.slice(0, 20).join(', ');
     ctx.io.stderr.write(
-      errorLines(`updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`, 'the result of each row says why'),
+      errorLines(
+        `updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`,
+        'the result of each row says why',
+      ),
     );
   }
   // A reader that went away (EPIPE) is no failure of the batch; a full disk is, once every row was sent.
@@ -80,16 +89,17 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
 
 function parseConcurrency(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > MAX_CONCURRENCY) throw usageError(`invalid --concurrency "${value}": expected 1 to ${MAX_CONCURRENCY}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_CONCURRENCY)
+    throw usageError(`invalid --concurrency "${value}": expected 1 to ${MAX_CONCURRENCY}`);
   return n;
 }
 
 export function register(parent: Command, bind: Binder): void {
   const command = parent
     .command('customer-update')
-    .summary("rename a customer, or many from a CSV file")
+    .summary('rename a customer, or many from a CSV file')
     .description(
-      "Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. " +
+      'Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. ' +
         'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
         'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
         'After a rate limit (429) the rows not yet sent wait out its Retry-After and are spaced out, longer with each further 429.',

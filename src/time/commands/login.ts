@@ -21,18 +21,32 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   preflightTokenPath(ctx.configDir, path);
   const email = (opts.email ?? (await askEmail(ctx))).trim();
   if (email === '') throw usageError('the email must not be empty');
-  const password = opts.passwordStdin ? (await readStreamCapped(ctx.io.stdin, INPUT_CAPS.token, 'the password on stdin')).replace(/\r?\n$/, '') : await askPassword(ctx);
+  const password = opts.passwordStdin
+    ? (await readStreamCapped(ctx.io.stdin, INPUT_CAPS.token, 'the password on stdin')).replace(/\r?\n$/, '')
+    : await askPassword(ctx);
   if (password === '') throw usageError('the password must not be empty');
 
   const userAgent = timeUserAgent(ctx);
   const client = await timeClient(ctx, baseUrl);
   const { token, accountId } = await client.login({ email, password, accountId: opts.accountId });
-  await keepIssuedToken(ctx, baseUrl, path, { token, userAgent, accountId: accountId ?? opts.accountId ?? null, email, createdAt: ctx.now().toISOString() });
+  await keepIssuedToken(ctx, baseUrl, path, {
+    token,
+    userAgent,
+    accountId: accountId ?? opts.accountId ?? null,
+    email,
+    createdAt: ctx.now().toISOString(),
+  });
 
   ctx.log.info(`logged in as ${email}; token stored in ${path} (mode 0600), bound to User-Agent "${userAgent}"`);
   await rememberService(ctx, opts);
   if (ctx.env.TRIDENT_TIME_TOKEN) ctx.log.warn('TRIDENT_TIME_TOKEN is set and is used instead of the stored token');
-  await ctx.output.object({ profile: ctx.profile, email, account_id: accountId ?? opts.accountId ?? null, token_file: path, user_agent: userAgent });
+  await ctx.output.object({
+    profile: ctx.profile,
+    email,
+    account_id: accountId ?? opts.accountId ?? null,
+    token_file: path,
+    user_agent: userAgent,
+  });
 }
 
 /**
@@ -47,7 +61,11 @@ async function rememberService(ctx: Context, opts: LoginOptions): Promise<void> 
   if (ca.source === 'flag' && ctx.settings.store.get(ctx.profile, 'caFile') === undefined) remembered.caFile = resolve(ca.value!);
   if (Object.keys(remembered).length === 0) return;
   await ctx.settings.store.update(ctx.profile, remembered);
-  ctx.log.info(`profile "${ctx.profile}" now has ${Object.entries(remembered).map(([key, value]) => `${key} ${value}`).join(' and ')}`);
+  ctx.log.info(
+    `profile "${ctx.profile}" now has ${Object.entries(remembered)
+      .map(([key, value]) => `${key} ${value}`)
+      .join(' and ')}`,
+  );
 }
 
 async function askEmail(ctx: Context): Promise<string> {
@@ -57,7 +75,10 @@ async function askEmail(ctx: Context): Promise<string> {
 
 async function askPassword(ctx: Context): Promise<string> {
   if (!ctx.prompter.interactive) {
-    throw usageError('no password given', 'pipe it in with --password-stdin, e.g. printf %s "$PASSWORD" | trident time login --email you@example.com --password-stdin');
+    throw usageError(
+      'no password given',
+      'pipe it in with --password-stdin, e.g. printf %s "$PASSWORD" | trident time login --email you@example.com --password-stdin',
+    );
   }
   return ctx.prompter.ask('Password: ', { hidden: true });
 }

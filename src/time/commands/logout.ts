@@ -22,7 +22,10 @@ export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> 
 
   ctx.log.info(revoked ? 'token revoked' : 'the service no longer knew the token');
   if (removed) ctx.log.info(`removed ${path}`);
-  else if (token.source !== 'stored') ctx.log.info(`the token came from ${token.source === 'env' ? 'TRIDENT_TIME_TOKEN' : '--token-file'}; the stored token, if any, is untouched`);
+  else if (token.source !== 'stored')
+    ctx.log.info(
+      `the token came from ${token.source === 'env' ? 'TRIDENT_TIME_TOKEN' : '--token-file'}; the stored token, if any, is untouched`,
+    );
   await ctx.output.object({ profile: ctx.profile, revoked, token_source: token.source, token_file_removed: removed });
 }
 
@@ -30,7 +33,9 @@ export function register(parent: Command, bind: Binder): void {
   const command = parent
     .command('logout')
     .summary('revoke the token and remove it from this profile')
-    .description('Revoke the token (GET /auth/revoke) and delete the stored token file of the current profile, even if the service had already forgotten the token.');
+    .description(
+      'Revoke the token (GET /auth/revoke) and delete the stored token file of the current profile, even if the service had already forgotten the token.',
+    );
   addConnectionOptions(command).action(bind(run));
   examples(command, ['trident time logout', 'trident --profile work time logout']);
 }

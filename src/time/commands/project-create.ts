@@ -30,7 +30,10 @@ function unknownCreate(name: string, error: TridentError): TridentError {
 }
 
 export function register(parent: Command, bind: Binder): void {
-  const command = parent.command('create').summary('create a project').description('Create a project (POST /projects) and show it as the service stored it.');
+  const command = parent
+    .command('create')
+    .summary('create a project')
+    .description('Create a project (POST /projects) and show it as the service stored it.');
   addConnectionOptions(addProjectFieldOptions(command, { nameRequired: true })).action(bind(run));
   examples(command, [
     'trident time projects create --name "Website relaunch"',

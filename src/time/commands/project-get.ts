@@ -11,7 +11,11 @@ export async function run(ctx: Context, opts: ConnectionOptions, idText: string)
 }
 
 export function register(parent: Command, bind: Binder): void {
-  const command = parent.command('get').summary('show one project').description('Show every field of one project.').argument('<id>', 'project id');
+  const command = parent
+    .command('get')
+    .summary('show one project')
+    .description('Show every field of one project.')
+    .argument('<id>', 'project id');
   addConnectionOptions(command).action(bind(run));
   examples(command, ['trident time projects get 57', 'trident time projects get 57 -o json']);
 }

@@ -13,7 +13,10 @@ export async function run(ctx: Context, opts: UpdateOptions, idText: string): Pr
   const id = requireId(idText, 'project id');
   const form = projectForm(opts);
   if (Object.keys(form).length === 0) {
-    throw usageError('nothing to update', 'pass at least one of --name, --description, --active, --privacy, --customer-id, --billable, --bill-by, --rate, --required-task, --template');
+    throw usageError(
+      'nothing to update',
+      'pass at least one of --name, --description, --active, --privacy, --customer-id, --billable, --bill-by, --rate, --required-task, --template',
+    );
   }
   const { client } = await connect(ctx, opts);
   const project = await client.updateProject(id, form);
@@ -25,7 +28,9 @@ export function register(parent: Command, bind: Binder): void {
   const command = parent
     .command('update')
     .summary('change fields of a project')
-    .description('Change the given fields of a project (POST /projects/<id>); fields not given stay as they are. --active false archives it.')
+    .description(
+      'Change the given fields of a project (POST /projects/<id>); fields not given stay as they are. --active false archives it.',
+    )
     .argument('<id>', 'project id');
   addConnectionOptions(addProjectFieldOptions(command, { nameRequired: false })).action(bind(run));
   examples(command, [

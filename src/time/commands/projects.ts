@@ -26,8 +26,24 @@ export const PROJECT_COLUMNS: Array<Column<Project>> = [
 
 /** The fields of a normalized project (the csv/tsv header of an empty list too). */
 const PROJECT_FIELDS: ReadonlyArray<keyof Project> = [
-  'id', 'name', 'customer_id', 'customer_name', 'description', 'status', 'active', 'billable', 'bill_by', 'privacy',
-  'required_task', 'template', 'rate', 'value_total', 'time_total', 'time_total_seconds', 'date_created', 'date_updated',
+  'id',
+  'name',
+  'customer_id',
+  'customer_name',
+  'description',
+  'status',
+  'active',
+  'billable',
+  'bill_by',
+  'privacy',
+  'required_task',
+  'template',
+  'rate',
+  'value_total',
+  'time_total',
+  'time_total_seconds',
+  'date_created',
+  'date_updated',
 ];
 
 /** The service has no documented status filter: the list is filtered here, on the normalized status. */
@@ -48,7 +64,9 @@ export function register(parent: Command, bind: Binder): void {
   const projects = parent
     .command('projects')
     .summary('list projects; get, create, update or delete one')
-    .description('Projects of the time tracker. Without a subcommand, lists them: "time projects --status all" is "time projects list --status all".');
+    .description(
+      'Projects of the time tracker. Without a subcommand, lists them: "time projects --status all" is "time projects list --status all".',
+    );
   const list = projects
     .command('list', { isDefault: true })
     .summary('list projects (the default: "time projects" alone lists)')

@@ -18,14 +18,18 @@ const COLUMNS: Array<Column<ReportLine>> = [
   { header: 'date', value: (line) => line.date },
   { header: 'project', value: (line) => line.project },
   { header: 'user', value: (line) => line.user },
-  { header: 'description', value: (line) => (line.line === 'entry' ? line.description : `${line.line} (${line.records} ${line.records === 1 ? 'record' : 'records'})`) },
+  {
+    header: 'description',
+    value: (line) =>
+      line.line === 'entry' ? line.description : `${line.line} (${line.records} ${line.records === 1 ? 'record' : 'records'})`,
+  },
   { header: 'start', value: (line) => line.time_start },
   { header: 'end', value: (line) => line.time_end },
   { header: 'time', value: (line) => line.time_total },
   { header: 'amount', value: (line) => line.rate_total },
 ];
 
-const EXPERIMENTAL = 'the endpoint is not in the service\'s published docs';
+const EXPERIMENTAL = "the endpoint is not in the service's published docs";
 
 export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
   const { from, to } = reportRange(opts.from, opts.to);
@@ -45,7 +49,9 @@ export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
   }
   const report = buildReport(rows, groupBy);
   if (report.unreadable > 0) {
-    ctx.log.warn(`${report.unreadable} of ${rows.length} rows had no readable time (time_total, or time_start and time_end): each counts as 00:00:00`);
+    ctx.log.warn(
+      `${report.unreadable} of ${rows.length} rows had no readable time (time_total, or time_start and time_end): each counts as 00:00:00`,
+    );
   }
   if (report.entries.length === 0) ctx.log.info(`no time recorded from ${from} to ${to}`);
   if (ctx.format === 'json') {
@@ -65,7 +71,7 @@ export function register(parent: Command, bind: Binder): void {
         'its fields may change without notice. One row per time record from --from to --to (both days included), ' +
         'then a subtotal per project or per day (--group-by) and the total: time as HH:MM:SS summed exactly in seconds, ' +
         'amounts as the service reports them, summed exactly. -o csv gives the same lines for invoicing (column "line": entry, ' +
-        'subtotal or total; a text that a spreadsheet would run as a formula, starting with =, +, -, @, gets a leading \', ' +
+        "subtotal or total; a text that a spreadsheet would run as a formula, starting with =, +, -, @, gets a leading ', " +
         'amounts stay numbers); -o json gives {from, to, group_by, rows, totals: {groups, overall}}.',
     )
     .option('--from <date>', 'first day, YYYY-MM-DD (required)')

@@ -70,7 +70,8 @@ export function pythonFromIsoFormat(text: string): IsoFields | null {
   }
   if (clock.hour > 23 || clock.minute > 59 || clock.second > 59) return null;
   const days = daysFromCivil(date.year, date.month, date.day);
-  const localMicros = BigInt(days) * MICROS_PER_DAY + BigInt((clock.hour * 3600 + clock.minute * 60 + clock.second) * 1_000_000 + clock.micro);
+  const localMicros =
+    BigInt(days) * MICROS_PER_DAY + BigInt((clock.hour * 3600 + clock.minute * 60 + clock.second) * 1_000_000 + clock.micro);
   const hasTime = bytes.length > separator;
   if (clock.offsetSeconds === null) return { localMicros, offsetMicros: null, hasTime };
   // A whole-second offset of zero is UTC, whatever its fraction said.

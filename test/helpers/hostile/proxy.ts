@@ -8,7 +8,8 @@ export type ProxyMisbehaviour = 'stall' | 'drop' | 'auth' | 'refuse';
 export function startHostileProxy(misbehaviour: ProxyMisbehaviour): Promise<HostileServer> {
   return startHostileServer(({ socket }) => {
     if (misbehaviour === 'drop') socket.destroy();
-    else if (misbehaviour === 'auth') socket.end(rawAnswer('407 Proxy Authentication Required', { 'Proxy-Authenticate': 'Basic realm="x"', 'Content-Length': '0' }));
+    else if (misbehaviour === 'auth')
+      socket.end(rawAnswer('407 Proxy Authentication Required', { 'Proxy-Authenticate': 'Basic realm="x"', 'Content-Length': '0' }));
     else if (misbehaviour === 'refuse') socket.end(rawAnswer('502 Bad Gateway', { 'Content-Length': '0' }));
   });
 }

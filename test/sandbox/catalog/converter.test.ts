@@ -25,7 +25,7 @@ const get = async (path: string) => {
   return answer.body;
 };
 
-describe('catalog sandbox on the converter\'s own output', () => {
+describe("catalog sandbox on the converter's own output", () => {
   it('lists products with naive times as UTC, to the microsecond', async () => {
     expect(await get(`/products/${CONVERTER_PRODUCT}`)).toEqual({
       canonical_product_id: CONVERTER_PRODUCT,
@@ -40,7 +40,10 @@ describe('catalog sandbox on the converter\'s own output', () => {
       parsers: ['fixprice', 'chizhik'],
     });
     const list = await get('/products?sort=observed_at_asc');
-    expect(list.items.map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual([CONVERTER_OTHER, CONVERTER_PRODUCT]);
+    expect(list.items.map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual([
+      CONVERTER_OTHER,
+      CONVERTER_PRODUCT,
+    ]);
     expect(list.items[0]).toMatchObject({ brand: 'Простоквашино', price_from: 69, observed_at_latest: '2026-01-31T20:00:00Z' });
   });
 
@@ -60,15 +63,29 @@ describe('catalog sandbox on the converter\'s own output', () => {
       settlement: { id: 1, name: 'Москва', region: 'Москва', country: 'Россия' },
     });
     expect(sources.items[0]).not.toHaveProperty('source_page_url');
-    expect(sources.items[1]).toMatchObject({ parser_name: 'chizhik', primary_category: { id: 3, source_uid: null }, observed_at: '2026-02-01T11:53:00.000001Z' });
+    expect(sources.items[1]).toMatchObject({
+      parser_name: 'chizhik',
+      primary_category: { id: 3, source_uid: null },
+      observed_at: '2026-02-01T11:53:00.000001Z',
+    });
   });
 
   it('counts by Russian region, snapshots and series over naive validity intervals, cursors', async () => {
-    expect(await get('/products/count?region=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).toEqual({ products_count: 2, stores: null, regions: ['москва'] });
+    expect(await get('/products/count?region=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).toEqual({
+      products_count: 2,
+      stores: null,
+      regions: ['москва'],
+    });
     expect(await get('/products/common/count?scope=regions')).toMatchObject({ common_products_count: 0, required_regions: 3 });
     const snapshots = await get(`/products/${CONVERTER_PRODUCT}/snapshots?parser_name=fixprice&sort=observed_at_asc`);
-    expect(snapshots.items[0]).toMatchObject({ price: 100, valid_from_at: '2026-01-30T10:00:00Z', valid_to_at: '2026-01-31T09:00:00Z', created_at: '2026-01-30T10:00:05.250000Z' });
-    const query = 'parser_name=fixprice&source_id=4607001&field=price&interval=6h&date_from=2026-01-30T06:00:00Z&date_to=2026-02-01T12:00:00Z';
+    expect(snapshots.items[0]).toMatchObject({
+      price: 100,
+      valid_from_at: '2026-01-30T10:00:00Z',
+      valid_to_at: '2026-01-31T09:00:00Z',
+      created_at: '2026-01-30T10:00:05.250000Z',
+    });
+    const query =
+      'parser_name=fixprice&source_id=4607001&field=price&interval=6h&date_from=2026-01-30T06:00:00Z&date_to=2026-02-01T12:00:00Z';
     const series = await get(`/products/${CONVERTER_PRODUCT}/dynamics?${query}`);
     expect(series.values).toEqual([100, 100, 100, 100, 100, null, null, null, 100, null]);
     expect(await get('/sync/cursors')).toEqual({

@@ -64,7 +64,10 @@ function vocabulary(file: string): Vocabulary {
     return {
       products: column('SELECT DISTINCT canonical_product_id FROM catalog_products LIMIT 300'),
       parsers: column('SELECT DISTINCT parser_name FROM catalog_products'),
-      sources: db.prepare('SELECT DISTINCT canonical_product_id, parser_name, source_id FROM catalog_product_snapshots LIMIT 300').raw().all() as Array<[string, string, string]>,
+      sources: db
+        .prepare('SELECT DISTINCT canonical_product_id, parser_name, source_id FROM catalog_product_snapshots LIMIT 300')
+        .raw()
+        .all() as Array<[string, string, string]>,
       categoryIds: column('SELECT id FROM catalog_categories').map(Number),
       settlementIds: column('SELECT id FROM catalog_settlements').map(Number),
       brands: column('SELECT DISTINCT brand FROM catalog_products LIMIT 50'),
@@ -168,7 +171,10 @@ function requestFor(rng: Rng, v: Vocabulary): string {
 function databases(): Array<[string, string]> {
   const seeded = join(tempDir(), 'seeded.db');
   seedCatalogDb(seeded, { products: 200, seed: 18, now: new Date('2026-03-01T00:00:00Z') });
-  const fixture = buildCatalogDb({ ...HAND_MADE_CATALOG, cursors: [{ key: 'receiver_cursor:fixprice', value: '2026-02-03T10:00:00+00:00\t42' }] });
+  const fixture = buildCatalogDb({
+    ...HAND_MADE_CATALOG,
+    cursors: [{ key: 'receiver_cursor:fixprice', value: '2026-02-03T10:00:00+00:00\t42' }],
+  });
   const converter = buildConverterDb(join(tempDir(), 'converter.db'));
   for (const file of [seeded, fixture, converter]) dirs.push(dirname(file));
   return [
@@ -179,26 +185,30 @@ function databases(): Array<[string, string]> {
 }
 
 describe('catalog sandbox = the reference model of the public service', () => {
-  it.each(databases())('%s: status and JSON of random requests agree', async (_name, file) => {
-    const reference = new CatalogReference(file);
-    const sandbox = await startCatalogSandbox({ dbFile: file });
-    const rng = seededRandom(file.length * 7919 + 18);
-    const vocab = vocabulary(file);
-    const statuses = new Map<number, number>();
-    try {
-      for (let i = 0; i < REQUESTS_PER_DATABASE; i += 1) {
-        const request = requestFor(rng, vocab);
-        const url = new URL(request, 'http://reference');
-        const expected = reference.answer(url.pathname, url.searchParams);
-        const actual = await get(sandbox.url, request);
-        expect({ status: actual.status, body: actual.body }, `#${i} GET ${request}`).toEqual(expected);
-        statuses.set(actual.status, (statuses.get(actual.status) ?? 0) + 1);
+  it.each(databases())(
+    '%s: status and JSON of random requests agree',
+    async (_name, file) => {
+      const reference = new CatalogReference(file);
+      const sandbox = await startCatalogSandbox({ dbFile: file });
+      const rng = seededRandom(file.length * 7919 + 18);
+      const vocab = vocabulary(file);
+      const statuses = new Map<number, number>();
+      try {
+        for (let i = 0; i < REQUESTS_PER_DATABASE; i += 1) {
+          const request = requestFor(rng, vocab);
+          const url = new URL(request, 'http://reference');
+          const expected = reference.answer(url.pathname, url.searchParams);
+          const actual = await get(sandbox.url, request);
+          expect({ status: actual.status, body: actual.body }, `#${i} GET ${request}`).toEqual(expected);
+          statuses.set(actual.status, (statuses.get(actual.status) ?? 0) + 1);
+        }
+      } finally {
+        reference.close();
+        await sandbox.close();
       }
-    } finally {
-      reference.close();
-      await sandbox.close();
-    }
-    // Both sides of every rule were exercised: answers, refusals and misses.
-    for (const status of [200, 400, 404, 422]) expect(statuses.get(status), `answers with status ${status}`).toBeGreaterThan(10);
-  }, 120_000);
+      // Both sides of every rule were exercised: answers, refusals and misses.
+      for (const status of [200, 400, 404, 422]) expect(statuses.get(status), `answers with status ${status}`).toBeGreaterThan(10);
+    },
+    120_000,
+  );
 });

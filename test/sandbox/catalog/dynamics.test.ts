@@ -19,7 +19,16 @@ const WORKED: CatalogFixture = {
 
 /** As the converter writes a new snapshot: valid_from_at = valid_to_at = observed_at. */
 function point(id: number, product: string, parser: string, source: string, at: string, price: number) {
-  return { id, canonical_product_id: product, parser_name: parser, source_id: source, price, observed_at: at, valid_from_at: at, valid_to_at: at };
+  return {
+    id,
+    canonical_product_id: product,
+    parser_name: parser,
+    source_id: source,
+    price,
+    observed_at: at,
+    valid_from_at: at,
+    valid_to_at: at,
+  };
 }
 
 // One source, by hand (all times 2026-03-01, UTC):
@@ -31,11 +40,57 @@ function point(id: number, product: string, parser: string, source: string, at: 
 const TRICKY: CatalogFixture = {
   products: [{ id: 1, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1' }],
   snapshots: [
-    { id: 1, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1', price: 50, discount_price: null, observed_at: '2026-03-01T10:00:00+00:00', valid_from_at: '2026-03-01T10:00:00+00:00', valid_to_at: '2026-03-01T12:00:00+00:00' },
-    { id: 2, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1', price: 60, discount_price: 56, observed_at: '2026-03-01T11:30:00+00:00' },
-    { id: 3, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1', price: 61, discount_price: 55, observed_at: '2026-03-01T11:30:00Z' },
-    { id: 4, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1', price: 70, discount_price: null, observed_at: '2026-03-01 16:00:00+03:00', valid_from_at: '2026-03-01T16:00:00+03:00', valid_to_at: '2026-03-01T17:30:00+03:00' },
-    { id: 5, canonical_product_id: 'prod-d', parser_name: 'fixprice', source_id: 'd-1', price: 40, discount_price: 35, observed_at: '2026-03-01T09:00:00+00:00', valid_from_at: '2026-03-01T08:00:00+00:00', valid_to_at: '2026-03-01T18:00:00+00:00' },
+    {
+      id: 1,
+      canonical_product_id: 'prod-d',
+      parser_name: 'fixprice',
+      source_id: 'd-1',
+      price: 50,
+      discount_price: null,
+      observed_at: '2026-03-01T10:00:00+00:00',
+      valid_from_at: '2026-03-01T10:00:00+00:00',
+      valid_to_at: '2026-03-01T12:00:00+00:00',
+    },
+    {
+      id: 2,
+      canonical_product_id: 'prod-d',
+      parser_name: 'fixprice',
+      source_id: 'd-1',
+      price: 60,
+      discount_price: 56,
+      observed_at: '2026-03-01T11:30:00+00:00',
+    },
+    {
+      id: 3,
+      canonical_product_id: 'prod-d',
+      parser_name: 'fixprice',
+      source_id: 'd-1',
+      price: 61,
+      discount_price: 55,
+      observed_at: '2026-03-01T11:30:00Z',
+    },
+    {
+      id: 4,
+      canonical_product_id: 'prod-d',
+      parser_name: 'fixprice',
+      source_id: 'd-1',
+      price: 70,
+      discount_price: null,
+      observed_at: '2026-03-01 16:00:00+03:00',
+      valid_from_at: '2026-03-01T16:00:00+03:00',
+      valid_to_at: '2026-03-01T17:30:00+03:00',
+    },
+    {
+      id: 5,
+      canonical_product_id: 'prod-d',
+      parser_name: 'fixprice',
+      source_id: 'd-1',
+      price: 40,
+      discount_price: 35,
+      observed_at: '2026-03-01T09:00:00+00:00',
+      valid_from_at: '2026-03-01T08:00:00+00:00',
+      valid_to_at: '2026-03-01T18:00:00+00:00',
+    },
     { id: 6, canonical_product_id: 'prod-d', parser_name: 'chizhik', source_id: 'd-2', price: 1, observed_at: '2026-03-01T12:00:00+00:00' },
   ],
 };
@@ -91,16 +146,27 @@ describe('catalog sandbox: dynamics buckets', () => {
   afterAll(() => sandbox.close());
 
   const series = (params: Record<string, string>) =>
-    sandbox.get(`/products/prod-d/dynamics?${query({ parser_name: 'fixprice', source_id: 'd-1', field: 'price', interval: '1h', ...params })}`);
+    sandbox.get(
+      `/products/prod-d/dynamics?${query({ parser_name: 'fixprice', source_id: 'd-1', field: 'price', interval: '1h', ...params })}`,
+    );
 
   it('intervals fill every bucket they touch, points one; latest observed_at wins, ties go to the higher id', async () => {
     // Given in +03:00: 11:00+03:00 = 08:00Z .. 22:00+03:00 = 19:00Z, twelve hourly buckets.
     const answer = await series({ date_from: '2026-03-01T11:00:00+03:00', date_to: '2026-03-01T22:00:00+03:00' });
     expect(answer.status).toBe(200);
     expect(answer.body.dates).toEqual([
-      '2026-03-01T08:00:00Z', '2026-03-01T09:00:00Z', '2026-03-01T10:00:00Z', '2026-03-01T11:00:00Z',
-      '2026-03-01T12:00:00Z', '2026-03-01T13:00:00Z', '2026-03-01T14:00:00Z', '2026-03-01T15:00:00Z',
-      '2026-03-01T16:00:00Z', '2026-03-01T17:00:00Z', '2026-03-01T18:00:00Z', '2026-03-01T19:00:00Z',
+      '2026-03-01T08:00:00Z',
+      '2026-03-01T09:00:00Z',
+      '2026-03-01T10:00:00Z',
+      '2026-03-01T11:00:00Z',
+      '2026-03-01T12:00:00Z',
+      '2026-03-01T13:00:00Z',
+      '2026-03-01T14:00:00Z',
+      '2026-03-01T15:00:00Z',
+      '2026-03-01T16:00:00Z',
+      '2026-03-01T17:00:00Z',
+      '2026-03-01T18:00:00Z',
+      '2026-03-01T19:00:00Z',
     ]);
     // 08,09: s5 only. 10: s1 (observed 10:00) beats s5. 11: s2/s3 at 11:30 beat s1; same instant, s3 has the
     // higher id. 12: s1 ends exactly at 12:00, touching that bucket. 13,14: s4. 15–18: s5 again (it ends at
@@ -153,7 +219,14 @@ describe('catalog sandbox: dynamics checks, in FastAPI order', () => {
   });
   afterAll(() => sandbox.close());
 
-  const good = { parser_name: 'fixprice', source_id: 'd-1', field: 'price', interval: '1h', date_from: '2026-03-01T08:00:00Z', date_to: '2026-03-01T10:00:00Z' };
+  const good = {
+    parser_name: 'fixprice',
+    source_id: 'd-1',
+    field: 'price',
+    interval: '1h',
+    date_from: '2026-03-01T08:00:00Z',
+    date_to: '2026-03-01T10:00:00Z',
+  };
   const ask = (params: Record<string, string>, product = 'prod-d') => sandbox.get(`/products/${product}/dynamics?${query(params)}`);
 
   it('missing parameters: 422 listing every one, in declaration order', async () => {
@@ -173,15 +246,30 @@ describe('catalog sandbox: dynamics checks, in FastAPI order', () => {
     const answer = await ask({ ...good, field: '', date_from: 'garbage' });
     expect(answer.status).toBe(422);
     expect(answer.body.detail).toEqual([
-      { type: 'string_too_short', loc: ['query', 'field'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
+      {
+        type: 'string_too_short',
+        loc: ['query', 'field'],
+        msg: 'String should have at least 1 character',
+        input: '',
+        ctx: { min_length: 1 },
+      },
     ]);
   });
 
   it('dates: invalid, without offset, blank, reversed — 422 with a message, before the 400s', async () => {
-    expect(await ask({ ...good, field: 'nope', date_from: '2026-13-01T00:00:00Z' })).toMatchObject({ status: 422, body: { detail: 'datetime must be valid ISO8601' } });
+    expect(await ask({ ...good, field: 'nope', date_from: '2026-13-01T00:00:00Z' })).toMatchObject({
+      status: 422,
+      body: { detail: 'datetime must be valid ISO8601' },
+    });
     expect(await ask({ ...good, date_to: 'yesterday' })).toMatchObject({ status: 422, body: { detail: 'datetime must be valid ISO8601' } });
-    expect(await ask({ ...good, date_from: '2026-03-01T08:00:00' })).toMatchObject({ status: 422, body: { detail: 'datetime must include timezone' } });
-    expect(await ask({ ...good, date_from: '2026-03-01' })).toMatchObject({ status: 422, body: { detail: 'datetime must include timezone' } });
+    expect(await ask({ ...good, date_from: '2026-03-01T08:00:00' })).toMatchObject({
+      status: 422,
+      body: { detail: 'datetime must include timezone' },
+    });
+    expect(await ask({ ...good, date_from: '2026-03-01' })).toMatchObject({
+      status: 422,
+      body: { detail: 'datetime must include timezone' },
+    });
     expect(await ask({ ...good, date_from: '   ' })).toMatchObject({ status: 422, body: { detail: 'datetime value must be non-empty' } });
     expect(await ask({ ...good, interval: '12h', date_from: '2026-03-01T10:00:01Z' })).toMatchObject({
       status: 422,
@@ -190,7 +278,10 @@ describe('catalog sandbox: dynamics checks, in FastAPI order', () => {
   });
 
   it('then field, then interval (400), then the size of the range (400), then the source (404)', async () => {
-    expect(await ask({ ...good, field: 'rating', interval: '12h' })).toMatchObject({ status: 400, body: { detail: 'unsupported field: rating' } });
+    expect(await ask({ ...good, field: 'rating', interval: '12h' })).toMatchObject({
+      status: 400,
+      body: { detail: 'unsupported field: rating' },
+    });
     expect(await ask({ ...good, interval: '12h' })).toMatchObject({ status: 400, body: { detail: 'unsupported interval: 12h' } });
     expect(await ask({ ...good, source_id: 'nope', date_from: '2020-01-01T00:00:00Z' })).toMatchObject({
       status: 400,

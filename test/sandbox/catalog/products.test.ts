@@ -73,7 +73,10 @@ describe('GET /products', () => {
   });
 
   it('pages with limit and offset; meta.total counts products, not rows', async () => {
-    expect((await sandbox.get('/products?limit=2&offset=1')).body).toEqual({ items: [ITEM_DDD, ITEM_AAA], meta: { limit: 2, offset: 1, total: 4 } });
+    expect((await sandbox.get('/products?limit=2&offset=1')).body).toEqual({
+      items: [ITEM_DDD, ITEM_AAA],
+      meta: { limit: 2, offset: 1, total: 4 },
+    });
     expect((await sandbox.get('/products?offset=10')).body).toEqual({ items: [], meta: { limit: 20, offset: 10, total: 4 } });
     // A repeated scalar parameter: the last one counts.
     expect((await sandbox.get('/products?limit=3&limit=1')).body.meta.limit).toBe(1);
@@ -82,7 +85,9 @@ describe('GET /products', () => {
   it('filters rows before grouping', async () => {
     const fixprice = await sandbox.get('/products?parser_name=fixprice');
     expect(fixprice.body.meta.total).toBe(3);
-    expect(fixprice.body.items.map((item: typeof ITEM_AAA) => [item.canonical_product_id, item.sources_count, item.price_from, item.title])).toEqual([
+    expect(
+      fixprice.body.items.map((item: typeof ITEM_AAA) => [item.canonical_product_id, item.sources_count, item.price_from, item.title]),
+    ).toEqual([
       ['ddd', 1, 55, 'Шоколад'],
       ['aaa', 1, 90, 'Milk 1L'],
       ['ccc', 1, 50, 'Сок яблочный'],
@@ -91,7 +96,18 @@ describe('GET /products', () => {
     expect(ids((await sandbox.get('/products?q=MILK')).body)).toEqual(['aaa']);
     expect(ids((await sandbox.get('/products?q=alpen')).body)).toEqual(['ddd']);
     expect(ids((await sandbox.get(`/products?brand=${encodeURIComponent(' ПРОСТОКВАШИНО ')}`)).body)).toEqual(['bbb']);
-    expect((await sandbox.get('/products?promo=yes')).body.items).toEqual([{ ...ITEM_AAA, title: 'Milk 1L', brand: 'Brand A', price_from: 90, sources_count: 1, observed_at_latest: '2026-02-03T09:00:00Z', image_url: 'https://img.example/1-0.webp', parsers: ['fixprice'] }]);
+    expect((await sandbox.get('/products?promo=yes')).body.items).toEqual([
+      {
+        ...ITEM_AAA,
+        title: 'Milk 1L',
+        brand: 'Brand A',
+        price_from: 90,
+        sources_count: 1,
+        observed_at_latest: '2026-02-03T09:00:00Z',
+        image_url: 'https://img.example/1-0.webp',
+        parsers: ['fixprice'],
+      },
+    ]);
     expect(ids((await sandbox.get('/products?hit=on')).body)).toEqual(['bbb']);
     expect(ids((await sandbox.get('/products?price_min=45&price_max=60')).body)).toEqual(['ddd', 'ccc']);
     expect(ids((await sandbox.get('/products?settlement_id=1')).body)).toEqual(['ddd', 'aaa', 'ccc']);
@@ -104,15 +120,48 @@ describe('GET /products', () => {
     expect(answer.status).toBe(422);
     expect(answer.body).toEqual({
       detail: [
-        { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } },
-        { type: 'greater_than_equal', loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } },
-        { type: 'int_parsing', loc: ['query', 'category_id'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '1.5' },
-        { type: 'bool_parsing', loc: ['query', 'promo'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe' },
-        { type: 'float_parsing', loc: ['query', 'price_min'], msg: 'Input should be a valid number, unable to parse string as a number', input: 'cheap' },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'offset'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+        {
+          type: 'int_parsing',
+          loc: ['query', 'category_id'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: '1.5',
+        },
+        {
+          type: 'bool_parsing',
+          loc: ['query', 'promo'],
+          msg: 'Input should be a valid boolean, unable to interpret input',
+          input: 'maybe',
+        },
+        {
+          type: 'float_parsing',
+          loc: ['query', 'price_min'],
+          msg: 'Input should be a valid number, unable to parse string as a number',
+          input: 'cheap',
+        },
       ],
     });
     expect((await sandbox.get('/products?limit=101')).body.detail).toEqual([
-      { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } },
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 100',
+        input: '101',
+        ctx: { le: 100 },
+      },
     ]);
     expect((await sandbox.get('/products?limit=abc')).body.detail[0]).toMatchObject({ type: 'int_parsing', input: 'abc' });
     expect((await sandbox.get('/products?limit=100&offset=0')).status).toBe(200);
@@ -121,9 +170,11 @@ describe('GET /products', () => {
   });
 
   it('boolean words of pydantic', async () => {
-    for (const word of ['true', 'TRUE', '1', 'yes', 'on', 'y', 't']) expect(ids((await sandbox.get(`/products?promo=${word}`)).body)).toEqual(['aaa']);
+    for (const word of ['true', 'TRUE', '1', 'yes', 'on', 'y', 't'])
+      expect(ids((await sandbox.get(`/products?promo=${word}`)).body)).toEqual(['aaa']);
     // promo 0: rows id2 and id3, both of aaa.
-    for (const word of ['false', 'False', '0', 'no', 'off', 'n', 'f']) expect((await sandbox.get(`/products?promo=${word}`)).body.items).toMatchObject([{ canonical_product_id: 'aaa', sources_count: 2 }]);
+    for (const word of ['false', 'False', '0', 'no', 'off', 'n', 'f'])
+      expect((await sandbox.get(`/products?promo=${word}`)).body.items).toMatchObject([{ canonical_product_id: 'aaa', sources_count: 2 }]);
     expect((await sandbox.get('/products?promo=%20true')).status).toBe(422);
   });
 });
@@ -140,10 +191,13 @@ describe('GET /products/{id}', () => {
   // The service's GROUP_CONCAT(DISTINCT parser_name) follows the rows as its query scans them: by id over the
   // whole table, in the order of the index a filter is served by otherwise. Every list below is what
   // Python 3.11's sqlite3 answers for the service's query on this very fixture file.
-  it('lists parsers in the order the service\'s own query gives on this database, not by id', async () => {
+  it("lists parsers in the order the service's own query gives on this database, not by id", async () => {
     expect((await sandbox.get('/products/ddd')).body.parsers).toEqual(['fixprice', 'perekrestok', 'chizhik']);
     expect((await sandbox.get('/products/aaa')).body.parsers).toEqual(['fixprice', 'chizhik']);
-    const unfiltered = (await sandbox.get('/products?sort=price_asc')).body.items as Array<{ canonical_product_id: string; parsers: string[] }>;
+    const unfiltered = (await sandbox.get('/products?sort=price_asc')).body.items as Array<{
+      canonical_product_id: string;
+      parsers: string[];
+    }>;
     expect(unfiltered.find((item) => item.canonical_product_id === 'ddd')!.parsers).toEqual(['chizhik', 'fixprice', 'perekrestok']);
   });
 });
@@ -159,7 +213,11 @@ describe('GET /products/count', () => {
     expect((await sandbox.get('/products/count?region=Moscow')).body).toEqual({ products_count: 3, stores: null, regions: ['moscow'] });
     expect((await sandbox.get('/products/count?region=novosibirsk%20oblast')).body.products_count).toBe(1);
     expect((await sandbox.get('/products/count?region=tatarstan')).body.products_count).toBe(0);
-    expect((await sandbox.get('/products/count?store=chizhik&region=spb')).body).toEqual({ products_count: 1, stores: ['chizhik'], regions: ['spb'] });
+    expect((await sandbox.get('/products/count?store=chizhik&region=spb')).body).toEqual({
+      products_count: 1,
+      stores: ['chizhik'],
+      regions: ['spb'],
+    });
     expect((await sandbox.get('/products/count?store=nowhere')).body.products_count).toBe(0);
   });
 });
@@ -168,7 +226,14 @@ describe('GET /products/common/count', () => {
   const common = async (q: string) => (await sandbox.get(`/products/common/count?${q}`)).body;
 
   it('scope=stores: products in every store of the data, or of the stores given', async () => {
-    expect(await common('scope=stores')).toEqual({ scope: 'stores', common_products_count: 1, required_stores: 3, required_regions: null, stores: null, regions: null });
+    expect(await common('scope=stores')).toEqual({
+      scope: 'stores',
+      common_products_count: 1,
+      required_stores: 3,
+      required_regions: null,
+      stores: null,
+      regions: null,
+    });
     expect(await common('scope=Stores&store=FIXPRICE&store=chizhik')).toEqual({
       scope: 'stores',
       common_products_count: 2,
@@ -183,9 +248,23 @@ describe('GET /products/common/count', () => {
   });
 
   it('scope=regions: settlements with a non-empty region; a requested region without data still counts', async () => {
-    expect(await common('scope=regions')).toEqual({ scope: 'regions', common_products_count: 0, required_stores: null, required_regions: 3, stores: null, regions: null });
-    expect(await common('scope=regions&region=moscow&region=SPB')).toMatchObject({ common_products_count: 2, required_regions: 2, regions: ['moscow', 'spb'] });
-    expect(await common('scope=regions&region=moscow&region=spb&region=tatarstan')).toMatchObject({ common_products_count: 0, required_regions: 3 });
+    expect(await common('scope=regions')).toEqual({
+      scope: 'regions',
+      common_products_count: 0,
+      required_stores: null,
+      required_regions: 3,
+      stores: null,
+      regions: null,
+    });
+    expect(await common('scope=regions&region=moscow&region=SPB')).toMatchObject({
+      common_products_count: 2,
+      required_regions: 2,
+      regions: ['moscow', 'spb'],
+    });
+    expect(await common('scope=regions&region=moscow&region=spb&region=tatarstan')).toMatchObject({
+      common_products_count: 0,
+      required_regions: 3,
+    });
     expect(await common('scope=regions&region=moscow&region=spb&store=fixprice&store=chizhik')).toEqual({
       scope: 'regions',
       common_products_count: 1,
@@ -197,8 +276,14 @@ describe('GET /products/common/count', () => {
   });
 
   it('400 without a valid scope', async () => {
-    expect(await sandbox.get('/products/common/count')).toMatchObject({ status: 400, body: { detail: 'scope must be one of: stores, regions' } });
-    expect(await sandbox.get('/products/common/count?scope=all')).toMatchObject({ status: 400, body: { detail: 'scope must be one of: stores, regions' } });
+    expect(await sandbox.get('/products/common/count')).toMatchObject({
+      status: 400,
+      body: { detail: 'scope must be one of: stores, regions' },
+    });
+    expect(await sandbox.get('/products/common/count?scope=all')).toMatchObject({
+      status: 400,
+      body: { detail: 'scope must be one of: stores, regions' },
+    });
   });
 });
 
@@ -240,17 +325,35 @@ describe('GET /products/{id}/sources and /snapshots', () => {
       primary_category: { id: 10, source_uid: 'cat-milk', title: 'Молоко' },
       settlement: { id: 1, name: 'Moscow', region: 'Moscow', country: 'RUS' },
     });
-    expect(second).toMatchObject({ brand: null, promo: false, observed_at: '2026-02-04T09:00:00Z', image_urls: [], primary_category: null });
-    expect(third).toMatchObject({ parser_name: 'FixPrice', observed_at: '2026-02-04T09:00:00Z', image_urls: ['https://img.example/3-0.webp', 'https://img.example/3-1.webp'] });
+    expect(second).toMatchObject({
+      brand: null,
+      promo: false,
+      observed_at: '2026-02-04T09:00:00Z',
+      image_urls: [],
+      primary_category: null,
+    });
+    expect(third).toMatchObject({
+      parser_name: 'FixPrice',
+      observed_at: '2026-02-04T09:00:00Z',
+      image_urls: ['https://img.example/3-0.webp', 'https://img.example/3-1.webp'],
+    });
     expect(ids((await sandbox.get('/products/ddd/sources?sort=observed_at_asc&limit=2')).body)).toEqual(['ddd', 'ddd']);
-    expect((await sandbox.get('/products/ddd/sources?sort=observed_at_asc')).body.items.map((item: { id: number }) => item.id)).toEqual([8, 9, 7]);
+    expect((await sandbox.get('/products/ddd/sources?sort=observed_at_asc')).body.items.map((item: { id: number }) => item.id)).toEqual([
+      8, 9, 7,
+    ]);
     expect((await sandbox.get('/products/ddd/sources')).body.items[0].settlement).toBeNull();
   });
 
   it('sources: 400 for an unknown sort, 404 only when the product exists nowhere', async () => {
-    expect(await sandbox.get('/products/aaa/sources?sort=price_asc')).toMatchObject({ status: 400, body: { detail: 'unsupported sort: price_asc' } });
+    expect(await sandbox.get('/products/aaa/sources?sort=price_asc')).toMatchObject({
+      status: 400,
+      body: { detail: 'unsupported sort: price_asc' },
+    });
     expect(await sandbox.get('/products/zzz/sources')).toMatchObject({ status: 404, body: { detail: 'product_not_found' } });
-    expect(await sandbox.get('/products/history-only/sources')).toMatchObject({ status: 200, body: { items: [], meta: { limit: 20, offset: 0, total: 0 } } });
+    expect(await sandbox.get('/products/history-only/sources')).toMatchObject({
+      status: 200,
+      body: { items: [], meta: { limit: 20, offset: 0, total: 0 } },
+    });
     expect((await sandbox.get('/products/aaa/sources?limit=0')).status).toBe(422);
   });
 
@@ -280,11 +383,22 @@ describe('GET /products/{id}/sources and /snapshots', () => {
       created_at: '2026-02-01T10:00:00Z',
     });
     expect(answer.body.items[1]).toMatchObject({ valid_from_at: null, valid_to_at: null });
-    expect((await sandbox.get('/products/aaa/snapshots?sort=observed_at_asc')).body.items.map((item: { id: number }) => item.id)).toEqual([1, 2, 3]);
+    expect((await sandbox.get('/products/aaa/snapshots?sort=observed_at_asc')).body.items.map((item: { id: number }) => item.id)).toEqual([
+      1, 2, 3,
+    ]);
     expect((await sandbox.get('/products/aaa/snapshots?parser_name=chizhik')).body.items).toMatchObject([{ id: 3, available_count: 7 }]);
-    expect((await sandbox.get('/products/aaa/snapshots?source_id=src-1&limit=1&offset=1')).body).toMatchObject({ items: [{ id: 1 }], meta: { limit: 1, offset: 1, total: 2 } });
-    expect(await sandbox.get('/products/aaa/snapshots?parser_name=magnit')).toMatchObject({ status: 200, body: { items: [], meta: { total: 0 } } });
+    expect((await sandbox.get('/products/aaa/snapshots?source_id=src-1&limit=1&offset=1')).body).toMatchObject({
+      items: [{ id: 1 }],
+      meta: { limit: 1, offset: 1, total: 2 },
+    });
+    expect(await sandbox.get('/products/aaa/snapshots?parser_name=magnit')).toMatchObject({
+      status: 200,
+      body: { items: [], meta: { total: 0 } },
+    });
     expect(await sandbox.get('/products/zzz/snapshots')).toMatchObject({ status: 404, body: { detail: 'product_not_found' } });
-    expect(await sandbox.get('/products/aaa/snapshots?sort=newest')).toMatchObject({ status: 400, body: { detail: 'unsupported sort: newest' } });
+    expect(await sandbox.get('/products/aaa/snapshots?sort=newest')).toMatchObject({
+      status: 400,
+      body: { detail: 'unsupported sort: newest' },
+    });
   });
 });

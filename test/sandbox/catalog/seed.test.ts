@@ -18,7 +18,14 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const TABLES = ['catalog_products', 'catalog_product_assets', 'catalog_product_snapshots', 'catalog_categories', 'catalog_settlements', 'converter_sync_state'];
+const TABLES = [
+  'catalog_products',
+  'catalog_product_assets',
+  'catalog_product_snapshots',
+  'catalog_categories',
+  'catalog_settlements',
+  'converter_sync_state',
+];
 const NOW = new Date('2026-03-01T12:00:00Z');
 
 function dump(file: string): Record<string, unknown[]> {
@@ -50,19 +57,40 @@ describe('seedCatalogDb', () => {
       expect(stores.body.common_products_count).toBeGreaterThan(100);
       // As the converter writes settlements: Russian lower case. Novosibirsk has no region_normalized,
       // Baikonur no region at all (empty text comes out as null).
-      const settlements = (await call(sandbox.url, '/settlements?limit=100')).body.items as Array<{ name: string; region: string | null; region_normalized: string | null }>;
-      expect(settlements.map((s) => s.region_normalized)).toEqual(expect.arrayContaining(['москва', 'санкт-петербург', 'республика татарстан', null]));
+      const settlements = (await call(sandbox.url, '/settlements?limit=100')).body.items as Array<{
+        name: string;
+        region: string | null;
+        region_normalized: string | null;
+      }>;
+      expect(settlements.map((s) => s.region_normalized)).toEqual(
+        expect.arrayContaining(['москва', 'санкт-петербург', 'республика татарстан', null]),
+      );
       expect(settlements.find((s) => s.name === 'Москва')).toMatchObject({ geo_key: 'россия|москва|москва', country: 'Россия' });
       expect(settlements.find((s) => s.name === 'Байконур')).toMatchObject({ region: null, region_normalized: null });
-      expect((await call(sandbox.url, '/products/count?region=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).body.products_count).toBeGreaterThan(1000);
+      expect((await call(sandbox.url, '/products/count?region=%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).body.products_count).toBeGreaterThan(
+        1000,
+      );
       expect((await call(sandbox.url, '/products/common/count?scope=regions')).body.required_regions).toBe(5);
-      expect((await call(sandbox.url, '/sync/cursors')).body.items.map((item: { parser_name: string }) => item.parser_name)).toEqual(['chizhik', 'fixprice', 'perekrestok']);
+      expect((await call(sandbox.url, '/sync/cursors')).body.items.map((item: { parser_name: string }) => item.parser_name)).toEqual([
+        'chizhik',
+        'fixprice',
+        'perekrestok',
+      ]);
 
       // A source's year of history serves a daily series with values and gaps.
       const db = new Database(first, { readonly: true });
-      const source = db.prepare('SELECT canonical_product_id, parser_name, source_id FROM catalog_products WHERE id = 1').get() as Record<string, string>;
+      const source = db.prepare('SELECT canonical_product_id, parser_name, source_id FROM catalog_products WHERE id = 1').get() as Record<
+        string,
+        string
+      >;
       db.close();
-      const query = new URLSearchParams({ ...source, field: 'price', interval: '1d', date_from: '2025-03-01T12:00:00Z', date_to: '2026-03-01T12:00:00Z' });
+      const query = new URLSearchParams({
+        ...source,
+        field: 'price',
+        interval: '1d',
+        date_from: '2025-03-01T12:00:00Z',
+        date_to: '2026-03-01T12:00:00Z',
+      });
       const series = await call(sandbox.url, `/products/${source.canonical_product_id}/dynamics?${query.toString()}`);
       expect(series.status).toBe(200);
       expect(series.body.values).toHaveLength(366);
@@ -86,18 +114,44 @@ describe('seedCatalogDb', () => {
       // The converter's conventions: naive UTC DATETIME text, NUMERIC prices (whole ones read back as
       // integers), BOOLEAN flags, its extra columns and tables.
       for (const column of ['observed_at', 'valid_to_at', 'created_at']) {
-        expect(one(`SELECT COUNT(*) FROM catalog_product_snapshots WHERE ${column} NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]'`)).toBe(0);
+        expect(
+          one(
+            `SELECT COUNT(*) FROM catalog_product_snapshots WHERE ${column} NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]'`,
+          ),
+        ).toBe(0);
       }
       expect(one("SELECT COUNT(*) FROM catalog_products WHERE updated_at NOT LIKE '____-__-__ __:__:__.______'")).toBe(0);
       expect(one("SELECT COUNT(*) FROM catalog_product_snapshots WHERE typeof(price) = 'integer'")).toBeGreaterThan(0);
-      const declared = Object.fromEntries((db.prepare('PRAGMA table_info(catalog_products)').all() as Array<{ name: string; type: string }>).map((c) => [c.name, c.type]));
-      expect(declared).toMatchObject({ price: 'NUMERIC(12, 4)', promo: 'BOOLEAN', observed_at: 'DATETIME', source_page_url: 'TEXT', data_matrix: 'BOOLEAN' });
-      expect(one("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('catalog_product_sources', 'catalog_stores', 'catalog_identity_map')")).toBe(3);
-      expect(one("SELECT COUNT(*) FROM pragma_index_list('catalog_products') l, pragma_index_info(l.name) i WHERE l.origin = 'c' GROUP BY l.name ORDER BY 1 DESC LIMIT 1")).toBe(1);
+      const declared = Object.fromEntries(
+        (db.prepare('PRAGMA table_info(catalog_products)').all() as Array<{ name: string; type: string }>).map((c) => [c.name, c.type]),
+      );
+      expect(declared).toMatchObject({
+        price: 'NUMERIC(12, 4)',
+        promo: 'BOOLEAN',
+        observed_at: 'DATETIME',
+        source_page_url: 'TEXT',
+        data_matrix: 'BOOLEAN',
+      });
+      expect(
+        one(
+          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('catalog_product_sources', 'catalog_stores', 'catalog_identity_map')",
+        ),
+      ).toBe(3);
+      expect(
+        one(
+          "SELECT COUNT(*) FROM pragma_index_list('catalog_products') l, pragma_index_info(l.name) i WHERE l.origin = 'c' GROUP BY l.name ORDER BY 1 DESC LIMIT 1",
+        ),
+      ).toBe(1);
       expect(one("SELECT COUNT(*) FROM catalog_categories WHERE category_key NOT LIKE parser_name || ':uid:%'")).toBe(0);
-      expect(one('SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM catalog_product_snapshots GROUP BY parser_name, source_id)')).toBeGreaterThanOrEqual(10);
-      expect(one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) > 1)')).toBeGreaterThan(50);
-      expect(one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) = 1)')).toBeGreaterThan(50);
+      expect(
+        one('SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM catalog_product_snapshots GROUP BY parser_name, source_id)'),
+      ).toBeGreaterThanOrEqual(10);
+      expect(
+        one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) > 1)'),
+      ).toBeGreaterThan(50);
+      expect(
+        one('SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products GROUP BY canonical_product_id HAVING COUNT(DISTINCT parser_name) = 1)'),
+      ).toBeGreaterThan(50);
       expect(db.prepare('SELECT DISTINCT depth FROM catalog_categories ORDER BY depth').pluck().all()).toEqual([0, 1, 2]);
       expect(db.prepare('SELECT DISTINCT sort_order FROM catalog_product_assets ORDER BY 1').pluck().all()).toEqual([0, 1]);
     } finally {

@@ -25,9 +25,17 @@ describe('catalog sandbox: the worked count examples', () => {
 
   it('answers as written', async () => {
     expect((await sandbox.get('/products/count')).body).toEqual({ products_count: 2, stores: null, regions: null });
-    expect((await sandbox.get('/products/count?store=chizhik&region=moscow')).body).toEqual({ products_count: 1, stores: ['chizhik'], regions: ['moscow'] });
+    expect((await sandbox.get('/products/count?store=chizhik&region=moscow')).body).toEqual({
+      products_count: 1,
+      stores: ['chizhik'],
+      regions: ['moscow'],
+    });
     expect((await sandbox.get('/products/count?region=spb')).body).toEqual({ products_count: 0, stores: null, regions: ['spb'] });
-    expect((await sandbox.get('/products/count?store=FixPrice&store=chizhik')).body).toEqual({ products_count: 2, stores: ['fixprice', 'chizhik'], regions: null });
+    expect((await sandbox.get('/products/count?store=FixPrice&store=chizhik')).body).toEqual({
+      products_count: 2,
+      stores: ['fixprice', 'chizhik'],
+      regions: null,
+    });
     expect((await sandbox.get('/products/common/count?scope=stores')).body).toEqual({
       scope: 'stores',
       common_products_count: 1,
@@ -41,14 +49,59 @@ describe('catalog sandbox: the worked count examples', () => {
 
 const FIXTURE: CatalogFixture = {
   settlements: [
-    { id: 1, name: 'Moscow', region: 'Moscow', region_normalized: 'moscow', country: 'RUS', alias: 'MSK', latitude: 55.75, longitude: 37.61, updated_at: '2026-02-01T00:00:00+00:00' },
-    { id: 2, name: 'Saint Petersburg', region: 'Saint Petersburg', region_normalized: 'spb', country: 'RUS', updated_at: '2026-02-03T00:00:00Z' },
+    {
+      id: 1,
+      name: 'Moscow',
+      region: 'Moscow',
+      region_normalized: 'moscow',
+      country: 'RUS',
+      alias: 'MSK',
+      latitude: 55.75,
+      longitude: 37.61,
+      updated_at: '2026-02-01T00:00:00+00:00',
+    },
+    {
+      id: 2,
+      name: 'Saint Petersburg',
+      region: 'Saint Petersburg',
+      region_normalized: 'spb',
+      country: 'RUS',
+      updated_at: '2026-02-03T00:00:00Z',
+    },
     { id: 3, name: 'Almaty', region: 'Almaty', region_normalized: 'almaty', country: 'KAZ', updated_at: '2026-02-02T05:00:00+03:00' },
   ],
   categories: [
-    { id: 10, parser_name: 'fixprice', source_uid: 'cat-milk', title: 'Молочные продукты', title_normalized: 'молочные продукты', alias: 'dairy', depth: 0, sort_order: 0, updated_at: '2026-02-01T00:00:00+00:00' },
-    { id: 11, parser_name: 'fixprice', source_uid: 'cat-kefir', parent_source_uid: 'cat-milk', title: 'Кефир', depth: 1, sort_order: 0, updated_at: '2026-02-03T00:00:00Z' },
-    { id: 12, parser_name: 'chizhik', source_uid: 'ch-juice', title: ' Соки ', alias: '', depth: 0, sort_order: 1, updated_at: '2026-02-02T05:00:00+03:00' },
+    {
+      id: 10,
+      parser_name: 'fixprice',
+      source_uid: 'cat-milk',
+      title: 'Молочные продукты',
+      title_normalized: 'молочные продукты',
+      alias: 'dairy',
+      depth: 0,
+      sort_order: 0,
+      updated_at: '2026-02-01T00:00:00+00:00',
+    },
+    {
+      id: 11,
+      parser_name: 'fixprice',
+      source_uid: 'cat-kefir',
+      parent_source_uid: 'cat-milk',
+      title: 'Кефир',
+      depth: 1,
+      sort_order: 0,
+      updated_at: '2026-02-03T00:00:00Z',
+    },
+    {
+      id: 12,
+      parser_name: 'chizhik',
+      source_uid: 'ch-juice',
+      title: ' Соки ',
+      alias: '',
+      depth: 0,
+      sort_order: 1,
+      updated_at: '2026-02-02T05:00:00+03:00',
+    },
   ],
   products: [{ id: 1, canonical_product_id: 'prod-1', parser_name: 'fixprice' }],
   cursors: [
@@ -110,13 +163,30 @@ describe('catalog sandbox: routing, categories, settlements, cursors', () => {
     expect(await itemIds('q=dairy')).toEqual([10]);
     expect(await itemIds('limit=1&offset=2')).toEqual([10]);
     expect((await sandbox.get('/categories?depth=deep')).body.detail).toEqual([
-      { type: 'int_parsing', loc: ['query', 'depth'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'deep' },
+      {
+        type: 'int_parsing',
+        loc: ['query', 'depth'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: 'deep',
+      },
     ]);
-    expect(await sandbox.get('/categories/11')).toMatchObject({ status: 200, body: { id: 11, title: 'Кефир', parent_source_uid: 'cat-milk', updated_at: '2026-02-03T00:00:00Z' } });
+    expect(await sandbox.get('/categories/11')).toMatchObject({
+      status: 200,
+      body: { id: 11, title: 'Кефир', parent_source_uid: 'cat-milk', updated_at: '2026-02-03T00:00:00Z' },
+    });
     expect(await sandbox.get('/categories/99')).toMatchObject({ status: 404, body: { detail: 'category_not_found' } });
     expect(await sandbox.get('/categories/abc')).toMatchObject({
       status: 422,
-      body: { detail: [{ type: 'int_parsing', loc: ['path', 'category_id'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' }] },
+      body: {
+        detail: [
+          {
+            type: 'int_parsing',
+            loc: ['path', 'category_id'],
+            msg: 'Input should be a valid integer, unable to parse string as an integer',
+            input: 'abc',
+          },
+        ],
+      },
     });
   });
 
@@ -159,14 +229,19 @@ describe('catalog sandbox: routing, categories, settlements, cursors', () => {
         { parser_name: 'fixprice', ingested_at: '2026-02-03T00:00:00+00:00', product_id: 123, updated_at: '2026-02-03T00:01:00Z' },
       ],
     });
-    expect((await sandbox.get('/sync/cursors?parser_name=%20FixPrice')).body.items).toMatchObject([{ parser_name: 'fixprice', product_id: 123 }]);
+    expect((await sandbox.get('/sync/cursors?parser_name=%20FixPrice')).body.items).toMatchObject([
+      { parser_name: 'fixprice', product_id: 123 },
+    ]);
     expect((await sandbox.get('/sync/cursors?parser_name=magnit')).body).toEqual({ items: [] });
   });
 });
 
 describe('catalog sandbox: databases that are not (or no longer) a catalog', () => {
   it('no converter_sync_state: no cursors', async () => {
-    const sandbox = await startFixture({ products: [{ id: 1, canonical_product_id: 'p', parser_name: 'fixprice' }], withoutSyncState: true });
+    const sandbox = await startFixture({
+      products: [{ id: 1, canonical_product_id: 'p', parser_name: 'fixprice' }],
+      withoutSyncState: true,
+    });
     try {
       expect((await sandbox.get('/sync/cursors')).body).toEqual({ items: [] });
     } finally {

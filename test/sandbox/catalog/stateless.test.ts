@@ -15,12 +15,25 @@ const FIXTURE: CatalogFixture = {
     { id: 3, canonical_product_id: 'bbb', parser_name: 'perekrestok', price: 50 },
     { id: 4, canonical_product_id: 'ccc', parser_name: 'fixprice' },
   ],
-  snapshots: [{ id: 1, canonical_product_id: 'aaa', parser_name: 'fixprice', source_id: 'src-1', price: 100, observed_at: '2026-02-01T10:00:00+00:00' }],
+  snapshots: [
+    {
+      id: 1,
+      canonical_product_id: 'aaa',
+      parser_name: 'fixprice',
+      source_id: 'src-1',
+      price: 100,
+      observed_at: '2026-02-01T10:00:00+00:00',
+    },
+  ],
 };
 
 // Floats the service parses: nan, the infinities (several spellings), overflowing decimals, ordinary bounds.
 const PRICE_BOUNDS = ['nan', 'NaN', 'inf', '-inf', 'infinity', '-Infinity', '1e309', '-1e309', '95', '100', '0'];
-const REQUESTS = PRICE_BOUNDS.flatMap((bound) => [`/products?price_max=${bound}`, `/products?price_min=${bound}`, `/products?price_min=${bound}&sort=price_asc`]);
+const REQUESTS = PRICE_BOUNDS.flatMap((bound) => [
+  `/products?price_max=${bound}`,
+  `/products?price_min=${bound}`,
+  `/products?price_min=${bound}&sort=price_asc`,
+]);
 const MAX_OFFSET = '9223372036854775807';
 
 let file: string;
@@ -82,7 +95,7 @@ describe('catalog sandbox: the largest offset', () => {
     }
   });
 
-  it('one more is the service\'s 422 int_parsing_size', async () => {
+  it("one more is the service's 422 int_parsing_size", async () => {
     const answer = await call(shared.url, '/categories?offset=9223372036854775808');
     expect(answer.status).toBe(422);
     expect((answer.body as { detail: Array<{ type: string }> }).detail[0]!.type).toBe('int_parsing_size');

@@ -135,7 +135,13 @@ describe('bootstrap', () => {
     expect(createPublicKey(pem).asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(sb.bootstrap.keyId).toMatch(UUID);
     expect(sb.control.listKeys()).toStrictEqual([
-      { api_key: sb.bootstrap.keyId, name: 'sandbox-bootstrap', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: null },
+      {
+        api_key: sb.bootstrap.keyId,
+        name: 'sandbox-bootstrap',
+        scopes: ['read', 'write'],
+        created_ts: '2026-11-21T10:00:00.000Z',
+        subaccount: null,
+      },
     ]);
   });
 
@@ -238,7 +244,6 @@ describe('authentication', () => {
     expect((await call('GET', '/api_keys', { ts: signedAt })).body).toEqual(authBody('header_timestamp_expired'));
   });
 
-
   it('accepts an Ed25519 key for create and for signing', async () => {
     const { privateKey, publicKeyPem } = ed25519Pair();
     const created = await call('POST', '/api_keys', { body: { name: 'ed', public_key: publicKeyPem } });
@@ -278,7 +283,15 @@ describe('routes', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     expect(reply.body).toStrictEqual({
-      api_keys: [{ api_key: boot.id, name: 'sandbox-bootstrap', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: null }],
+      api_keys: [
+        {
+          api_key: boot.id,
+          name: 'sandbox-bootstrap',
+          scopes: ['read', 'write'],
+          created_ts: '2026-11-21T10:00:00.000Z',
+          subaccount: null,
+        },
+      ],
     });
   });
 
@@ -288,7 +301,14 @@ describe('routes', () => {
     const reply = await call('GET', '/api_keys?fcm_subtrader_id=u1_a');
     expect(reply.status).toBe(200);
     expect(reply.body.api_keys).toStrictEqual([
-      { api_key: a.id, name: 'test', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: null, fcm_subtrader_id: 'u1_a' },
+      {
+        api_key: a.id,
+        name: 'test',
+        scopes: ['read', 'write'],
+        created_ts: '2026-11-21T10:00:00.000Z',
+        subaccount: null,
+        fcm_subtrader_id: 'u1_a',
+      },
     ]);
     expect((await call('GET', '/api_keys?fcm_subtrader_id=u1_none')).body).toEqual({ api_keys: [] });
     for (const bad of ['nounderscore', '', '_x', 'u1_']) {
@@ -305,7 +325,13 @@ describe('routes', () => {
     const reply = await call('POST', '/api_keys', { body: { name: 'ci', public_key: publicKeyPem } });
     expect(reply.status).toBe(201);
     expect(reply.body).toStrictEqual({
-      api_key: { api_key: expect.stringMatching(UUID), name: 'ci', scopes: ['read', 'write'], created_ts: '2026-12-01T08:30:00.000Z', subaccount: null },
+      api_key: {
+        api_key: expect.stringMatching(UUID),
+        name: 'ci',
+        scopes: ['read', 'write'],
+        created_ts: '2026-12-01T08:30:00.000Z',
+        subaccount: null,
+      },
     });
     expect(sb.control.listKeys()[1]).toStrictEqual(reply.body.api_key);
   });
@@ -315,17 +341,28 @@ describe('routes', () => {
     const readOnly = await call('POST', '/api_keys', { body: { name: 'ro', public_key: publicKeyPem, scopes: ['read'], subaccount: 0 } });
     expect(readOnly.status).toBe(201);
     expect(readOnly.body.api_key).toMatchObject({ name: 'ro', scopes: ['read'], subaccount: 0 });
-    const sub63 = await call('POST', '/api_keys', { body: { name: 's', public_key: publicKeyPem, subaccount: 63, fcm_subtrader_id: null } });
+    const sub63 = await call('POST', '/api_keys', {
+      body: { name: 's', public_key: publicKeyPem, subaccount: 63, fcm_subtrader_id: null },
+    });
     expect(sub63.body.api_key.subaccount).toBe(63);
     const fcm = await call('POST', '/api_keys', { body: { name: 'f', public_key: publicKeyPem, fcm_subtrader_id: 'u1_trader' } });
     expect(fcm.status).toBe(201);
     expect(fcm.body).toStrictEqual({
-      api_key: { api_key: expect.stringMatching(UUID), name: 'f', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: null, fcm_subtrader_id: 'u1_trader' },
+      api_key: {
+        api_key: expect.stringMatching(UUID),
+        name: 'f',
+        scopes: ['read', 'write'],
+        created_ts: '2026-11-21T10:00:00.000Z',
+        subaccount: null,
+        fcm_subtrader_id: 'u1_trader',
+      },
     });
   });
 
   it('normalizes scopes and accepts a public key with surrounding whitespace', async () => {
-    const reply = await call('POST', '/api_keys', { body: { name: 'n', public_key: `\n${rsaPair().publicKeyPem}\n\n`, scopes: ['write', 'read', 'read'] } });
+    const reply = await call('POST', '/api_keys', {
+      body: { name: 'n', public_key: `\n${rsaPair().publicKeyPem}\n\n`, scopes: ['write', 'read', 'read'] },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.api_key.scopes).toEqual(['read', 'write']);
   });
@@ -334,7 +371,13 @@ describe('routes', () => {
     const reply = await call('POST', '/api_keys/generate', { body: { name: 'gen' } });
     expect(reply.status).toBe(201);
     expect(reply.body).toStrictEqual({
-      api_key: { api_key: expect.stringMatching(UUID), name: 'gen', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: null },
+      api_key: {
+        api_key: expect.stringMatching(UUID),
+        name: 'gen',
+        scopes: ['read', 'write'],
+        created_ts: '2026-11-21T10:00:00.000Z',
+        subaccount: null,
+      },
       private_key: expect.stringMatching(/^-----BEGIN RSA PRIVATE KEY-----\n[\s\S]+-----END RSA PRIVATE KEY-----\n?$/),
     });
     const privateKey = createPrivateKey(reply.body.private_key as string);
@@ -344,7 +387,9 @@ describe('routes', () => {
     expect((await call('GET', '/api_keys', { as: generated })).status).toBe(200);
     const message = Buffer.from('check');
     const sig = sign('sha256', message, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
-    expect(verify('sha256', message, { key: createPublicKey(privateKey), padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, sig)).toBe(true);
+    expect(
+      verify('sha256', message, { key: createPublicKey(privateKey), padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, sig),
+    ).toBe(true);
     // Nothing the server keeps or exposes holds the private key.
     const body = (reply.body.private_key as string).split('\n')[1]!;
     expect(JSON.stringify(sb.control.listKeys())).not.toContain(body);
@@ -424,7 +469,11 @@ describe('validation', () => {
     ['public_key missing', 'public_key', { name: 'n' }],
     ['public_key not a string', 'public_key', { name: 'n', public_key: 1 }],
     ['public_key garbage', 'public_key', { name: 'n', public_key: 'hello' }],
-    ['public_key PEM-shaped garbage', 'public_key', { name: 'n', public_key: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n' }],
+    [
+      'public_key PEM-shaped garbage',
+      'public_key',
+      { name: 'n', public_key: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n' },
+    ],
     ['public_key a PKCS#8 private key', 'public_key', { name: 'n', public_key: pkcs8Private }],
     ['public_key a PKCS#1 private key', 'public_key', { name: 'n', public_key: pkcs1Private }],
     ['public_key PKCS#1 rather than SPKI', 'public_key', { name: 'n', public_key: pkcs1Public }],
@@ -497,7 +546,11 @@ describe('permissions', () => {
 
   it('a subaccount key cannot manage API keys', async () => {
     const sub = addSigner({ subaccount: 3 });
-    for (const [method, path] of [['GET', '/api_keys'], ['POST', '/api_keys/generate'], ['DELETE', `/api_keys/${boot.id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/api_keys'],
+      ['POST', '/api_keys/generate'],
+      ['DELETE', `/api_keys/${boot.id}`],
+    ] as const) {
       const reply = await call(method, path, { as: sub, body: method === 'POST' ? { name: 'x' } : undefined });
       expect(reply.status).toBe(403);
       expect(reply.body.error.code).toBe('insufficient_permission');
@@ -509,7 +562,12 @@ describe('permissions', () => {
     const generated = await call('POST', '/api_keys/generate', { body: { name: 'fcm', fcm_subtrader_id: 'u1_trader' } });
     expect(generated.status).toBe(201);
     const fcm: Signer = { id: generated.body.api_key.api_key, key: createPrivateKey(generated.body.private_key as string) };
-    for (const [method, path] of [['GET', '/api_keys'], ['POST', '/api_keys'], ['POST', '/api_keys/generate'], ['DELETE', `/api_keys/${boot.id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/api_keys'],
+      ['POST', '/api_keys'],
+      ['POST', '/api_keys/generate'],
+      ['DELETE', `/api_keys/${boot.id}`],
+    ] as const) {
       const reply = await call(method, path, { as: fcm, body: method === 'POST' ? { name: 'x' } : undefined });
       expect(reply.status).toBe(403);
       expect(reply.body.error.code).toBe('insufficient_permission');
@@ -521,7 +579,9 @@ describe('permissions', () => {
 describe('warning', () => {
   useSandbox('test');
   it('create and generate for a subtrader without a margin cap still mint the key and warn', async () => {
-    const created = await call('POST', '/api_keys', { body: { name: 'c', public_key: ed25519Pair().publicKeyPem, fcm_subtrader_id: 'u1_nocap' } });
+    const created = await call('POST', '/api_keys', {
+      body: { name: 'c', public_key: ed25519Pair().publicKeyPem, fcm_subtrader_id: 'u1_nocap' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.warning).toBe('FCM subtrader u1_nocap has no initial-margin cap; the key was still minted');
     const generated = await call('POST', '/api_keys/generate', { body: { name: 'g', fcm_subtrader_id: 'u1_nocap' } });
@@ -570,7 +630,13 @@ describe('control', () => {
     expect(() => sb.control.addKey({ name: 'x', publicKeyPem: 'garbage' })).toThrow();
     expect(() => sb.control.addKey({ name: 'x', publicKeyPem: rsaPair(1024).publicKeyPem })).toThrow(/2048/);
     const record: SandboxApiKey = sb.control.addKey({ name: 'x', publicKeyPem: ed25519Pair().publicKeyPem, subaccount: 7 });
-    expect(record).toStrictEqual({ api_key: expect.stringMatching(UUID), name: 'x', scopes: ['read', 'write'], created_ts: '2026-11-21T10:00:00.000Z', subaccount: 7 });
+    expect(record).toStrictEqual({
+      api_key: expect.stringMatching(UUID),
+      name: 'x',
+      scopes: ['read', 'write'],
+      created_ts: '2026-11-21T10:00:00.000Z',
+      subaccount: 7,
+    });
     const snapshot = sb.control.listKeys();
     snapshot[0]!.scopes.push('admin');
     snapshot.pop();

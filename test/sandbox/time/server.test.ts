@@ -189,7 +189,11 @@ describe('time sandbox: authentication', () => {
     const token = await login(sb);
     expect((await call(sb, 'GET', '/projects/57', { token, scheme: 'x-api-token' })).status).toBe(200);
     expectError(await call(sb, 'GET', '/projects', { token: 'not-a-token', scheme: 'x-api-token' }), 401, 'Invalid API token');
-    expectError(await call(sb, 'GET', '/projects', { token: ' ', scheme: 'x-api-token' }), 401, 'Missing API token in the Authorization or x-api-token header');
+    expectError(
+      await call(sb, 'GET', '/projects', { token: ' ', scheme: 'x-api-token' }),
+      401,
+      'Missing API token in the Authorization or x-api-token header',
+    );
     expectError(await call(sb, 'GET', '/projects', { token, scheme: 'x-api-token', userAgent: 'curl/8' }), 401, /User-Agent/);
     expect(sb.control.hasToken(token)).toBe(false);
   });
@@ -312,7 +316,18 @@ describe('time sandbox: projects', () => {
         date_created: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/),
         deleted_by: null,
       });
-      for (const key of ['customer_id', 'customer_name', 'created_by', 'is_member', 'is_manager', 'total_members', 'total_active_tasks', 'rate', 'value_total', 'description']) {
+      for (const key of [
+        'customer_id',
+        'customer_name',
+        'created_by',
+        'is_member',
+        'is_manager',
+        'total_members',
+        'total_active_tasks',
+        'rate',
+        'value_total',
+        'description',
+      ]) {
         expect(p).toHaveProperty(key);
       }
       expect('date_changed' in p || 'date_updated' in p).toBe(true);
@@ -388,7 +403,10 @@ describe('time sandbox: projects', () => {
     const sb = await start();
     const token = await login(sb);
     expect((await call(sb, 'GET', '/projects/9999', { token })).body).toEqual({ status: 404, message: 'Project not found' });
-    expect((await call(sb, 'POST', '/projects/9999', { token, form: { name: 'x' } })).body).toEqual({ status: 404, message: 'Project not found' });
+    expect((await call(sb, 'POST', '/projects/9999', { token, form: { name: 'x' } })).body).toEqual({
+      status: 404,
+      message: 'Project not found',
+    });
     expect((await call(sb, 'DELETE', '/projects/9999', { token })).body).toEqual({ status: 404, message: 'Project not found' });
   });
 
@@ -421,7 +439,12 @@ describe('time sandbox: projects', () => {
   it('accepts every spelling of a boolean', async () => {
     const sb = await start();
     const token = await login(sb);
-    for (const [raw, expected] of [['0', false], ['1', true], ['false', false], ['true', true]] as const) {
+    for (const [raw, expected] of [
+      ['0', false],
+      ['1', true],
+      ['false', false],
+      ['true', true],
+    ] as const) {
       const answer = await call(sb, 'POST', '/projects/60', { token, form: { billable: raw } });
       expect(answer.status).toBe(200);
       expect(Boolean(answer.body.data.billable)).toBe(expected);
@@ -458,21 +481,38 @@ describe('time sandbox: customers', () => {
 });
 
 describe('time sandbox: reports/detailed', () => {
-  const range = (start: string, end: string, extra = '') => `/reports/detailed?date_execution_start=${start}&date_execution_end=${end}${extra}`;
+  const range = (start: string, end: string, extra = '') =>
+    `/reports/detailed?date_execution_start=${start}&date_execution_end=${end}${extra}`;
 
   it('serves one row per seeded record in the range, by date and start, with the documented fields', async () => {
     const sb = await start();
     const token = await login(sb);
-    const answer = await call(sb, 'GET', range('2026-11-02', '2026-11-06', '&opt_sort_by=date_execution&opt_sort_direction=asc'), { token });
+    const answer = await call(sb, 'GET', range('2026-11-02', '2026-11-06', '&opt_sort_by=date_execution&opt_sort_direction=asc'), {
+      token,
+    });
     expect(answer.status).toBe(200);
     const rows = answer.body.data as Array<Record<string, unknown>>;
     expect(rows.map((row) => row.id)).toEqual([904, 902, 903, 906, 905, 907, 908, 909, 910, 911]);
     expect(new Set(rows.map((row) => row.user_name))).toEqual(new Set(['Demo User', 'Ana Lima', 'Jürgen Weiß']));
     expect(new Set(rows.map((row) => row.project_id))).toEqual(new Set([57, 58, 60]));
     expect(rows[1]).toEqual({
-      id: 902, user_id: 1, user_name: 'Demo User', user_email: 'demo@example.com', project_id: 57, project_name: 'Website relaunch',
-      customer_id: 3, customer_name: 'Müller & Söhne', task_name: 'Planning', description: 'Kick-off, scope', date_execution: '2026-11-02',
-      time_start: '09:00:00', time_end: '12:30:00', time_total: '03:30:00', billable: 1, rate_hour: 95.5, rate_total: 334.25,
+      id: 902,
+      user_id: 1,
+      user_name: 'Demo User',
+      user_email: 'demo@example.com',
+      project_id: 57,
+      project_name: 'Website relaunch',
+      customer_id: 3,
+      customer_name: 'Müller & Söhne',
+      task_name: 'Planning',
+      description: 'Kick-off, scope',
+      date_execution: '2026-11-02',
+      time_start: '09:00:00',
+      time_end: '12:30:00',
+      time_total: '03:30:00',
+      billable: 1,
+      rate_hour: 95.5,
+      rate_total: 334.25,
     });
     // Past midnight; billed by user; not billable.
     expect(rows.find((row) => row.id === 905)).toMatchObject({ time_total: '02:45:00', rate_hour: null, rate_total: null, billable: 0 });
@@ -496,7 +536,11 @@ describe('time sandbox: reports/detailed', () => {
   it('answers 400 with the service error shape for missing, impossible or reversed dates and bad sorting, 401 without a token', async () => {
     const sb = await start();
     const token = await login(sb);
-    expectError(await call(sb, 'GET', '/reports/detailed?date_execution_end=2026-11-06', { token }), 400, 'date_execution_start is required');
+    expectError(
+      await call(sb, 'GET', '/reports/detailed?date_execution_end=2026-11-06', { token }),
+      400,
+      'date_execution_start is required',
+    );
     expectError(await call(sb, 'GET', range('2026-11-02', ''), { token }), 400, 'date_execution_end is required');
     expectError(await call(sb, 'GET', range('2026-02-30', '2026-03-01'), { token }), 400, 'date_execution_start must be a date YYYY-MM-DD');
     expectError(await call(sb, 'GET', range('2026-11-02', '6.11.2026'), { token }), 400, 'date_execution_end must be a date YYYY-MM-DD');

@@ -41,7 +41,11 @@ describe('buildRequest', () => {
     expect(buildRequest('/x', none, 'json')).toMatchObject({ method: 'GET', path: '/x' });
     expect(buildRequest('/x', none, 'json').body).toBeUndefined();
     expect(buildRequest('/x', { fields: ['a=1'] }, 'json').method).toBe('POST');
-    expect(buildRequest('/x', { fields: [], input: '{}' }, 'json')).toMatchObject({ method: 'POST', body: '{}', contentType: 'application/json' });
+    expect(buildRequest('/x', { fields: [], input: '{}' }, 'json')).toMatchObject({
+      method: 'POST',
+      body: '{}',
+      contentType: 'application/json',
+    });
   });
 
   it('builds a JSON body for keys, "key[]" making a list, and a form body for time', () => {

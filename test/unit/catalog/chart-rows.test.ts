@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderChart } from '../../../src/catalog/chart.js';
 
-const days = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
+const days = (n: number) =>
+  Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
 
 /** For a series of flat steps (each value over several columns), the label of the row each step is drawn on. */
 async function rowsOfSteps(steps: number[], height: number): Promise<Array<{ value: number; label: number; labels: number[] }>> {
@@ -31,14 +32,18 @@ describe('chart rows', () => {
 
   it('puts every value on the row with the nearest label', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 2, maxLength: 12 }), fc.integer({ min: 2, max: 20 }), async (steps, height) => {
-        const rounded = steps.map((value) => Math.round(value * 100) / 100);
-        for (const { value, label, labels } of await rowsOfSteps(rounded, height)) {
-          const nearest = Math.min(...labels.map((other) => Math.abs(other - value)));
-          // Labels are printed to 2 decimals: allow for that rounding.
-          expect(Math.abs(label - value)).toBeLessThanOrEqual(nearest + 0.011);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 2, maxLength: 12 }),
+        fc.integer({ min: 2, max: 20 }),
+        async (steps, height) => {
+          const rounded = steps.map((value) => Math.round(value * 100) / 100);
+          for (const { value, label, labels } of await rowsOfSteps(rounded, height)) {
+            const nearest = Math.min(...labels.map((other) => Math.abs(other - value)));
+            // Labels are printed to 2 decimals: allow for that rounding.
+            expect(Math.abs(label - value)).toBeLessThanOrEqual(nearest + 0.011);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumns, renderChart, runsOf } from '../../../src/catalog/chart.js';
 
-const days = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
+const days = (n: number) =>
+  Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 86_400_000).toISOString().replace('.000Z', 'Z'));
 
 describe('chart helpers', () => {
   it('splits a series into its runs of values', () => {

@@ -38,7 +38,10 @@ beforeEach(() => {
   agent = new MockAgent();
   agent.disableNetConnect();
   seen = [];
-  client = new CatalogClient(createHttpClient({ serviceName: 'catalog service', dispatcher: agent, retries: 0 }), new URL(`${ORIGIN}/api/`));
+  client = new CatalogClient(
+    createHttpClient({ serviceName: 'catalog service', dispatcher: agent, retries: 0 }),
+    new URL(`${ORIGIN}/api/`),
+  );
 });
 
 afterEach(async () => {
@@ -48,7 +51,16 @@ afterEach(async () => {
 describe('CatalogClient', () => {
   it('sends the service parameter names, leaving out what is not set', async () => {
     serve(() => ({ status: 200, body: { items: [], meta: { limit: 5, offset: 10, total: 0 } } }));
-    await client.products({ q: 'milk', parser_name: 'fixprice', category_id: 3, promo: true, price_max: 99.5, sort: 'price_asc', limit: 5, offset: 10 });
+    await client.products({
+      q: 'milk',
+      parser_name: 'fixprice',
+      category_id: 3,
+      promo: true,
+      price_max: 99.5,
+      sort: 'price_asc',
+      limit: 5,
+      offset: 10,
+    });
     await client.categories({ parser_name: 'chizhik', depth: 1, parent_source_uid: 'ch-1', q: 'bread' });
     await client.settlements({ country: 'Russia', region: 'Moscow', q: 'mos' });
     await client.snapshots('prod 1/x', { parser_name: 'fixprice', source_id: '42', limit: 1 });
@@ -64,21 +76,38 @@ describe('CatalogClient', () => {
 
   it('repeats --store and --region as query parameters and returns single answers as they came', async () => {
     const count = { products_count: 2, stores: ['fixprice', 'chizhik'], regions: null, extra: 'kept' };
-    serve((path) => ({ status: 200, body: path.startsWith('/api/products/count') ? count : { scope: 'stores', common_products_count: 1 } }));
+    serve((path) => ({
+      status: 200,
+      body: path.startsWith('/api/products/count') ? count : { scope: 'stores', common_products_count: 1 },
+    }));
     expect(await client.count({ store: ['FixPrice', 'chizhik'], region: ['moscow'] })).toEqual(count);
     await client.commonCount('regions', { region: ['moscow', 'spb'] });
-    expect(seen).toEqual(['/api/products/count?store=FixPrice&store=chizhik&region=moscow', '/api/products/common/count?scope=regions&region=moscow&region=spb']);
+    expect(seen).toEqual([
+      '/api/products/count?store=FixPrice&store=chizhik&region=moscow',
+      '/api/products/common/count?scope=regions&region=moscow&region=spb',
+    ]);
   });
 
   it('asks for dynamics with every required parameter and checks the answer lines up', async () => {
     const answer = { dates: ['2026-02-01T00:00:00Z'], values: [90], meta: { field: 'price' } };
     serve((path) => ({ status: 200, body: path.includes('bad') ? { dates: ['x'], values: [] } : answer }));
-    const query = { parser_name: 'fixprice', source_id: '1', field: 'price', date_from: '2026-02-01T00:00:00.000Z', date_to: '2026-02-01T00:00:00.000Z', interval: '1d' } as const;
+    const query = {
+      parser_name: 'fixprice',
+      source_id: '1',
+      field: 'price',
+      date_from: '2026-02-01T00:00:00.000Z',
+      date_to: '2026-02-01T00:00:00.000Z',
+      interval: '1d',
+    } as const;
     expect(await client.dynamics('p1', query)).toEqual(answer);
-    expect(seen[0]).toBe('/api/products/p1/dynamics?parser_name=fixprice&source_id=1&field=price&date_from=2026-02-01T00%3A00%3A00.000Z&date_to=2026-02-01T00%3A00%3A00.000Z&interval=1d');
+    expect(seen[0]).toBe(
+      '/api/products/p1/dynamics?parser_name=fixprice&source_id=1&field=price&date_from=2026-02-01T00%3A00%3A00.000Z&date_to=2026-02-01T00%3A00%3A00.000Z&interval=1d',
+    );
     const error = await failure(client.dynamics('bad', query));
     expect(error.exitCode).toBe(ExitCode.unavailable);
-    expect(error.message).toBe('catalog service answered GET /products/bad/dynamics with an unexpected shape: dates and values are not two lists of the same length');
+    expect(error.message).toBe(
+      'catalog service answered GET /products/bad/dynamics with an unexpected shape: dates and values are not two lists of the same length',
+    );
   });
 
   it('turns 404 into exit 5 with the detail, and a 422 list into readable lines', async () => {
@@ -90,7 +119,12 @@ describe('CatalogClient', () => {
             body: {
               detail: [
                 { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '500' },
-                { type: 'int_parsing', loc: ['query', 'offset'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'x' },
+                {
+                  type: 'int_parsing',
+                  loc: ['query', 'offset'],
+                  msg: 'Input should be a valid integer, unable to parse string as an integer',
+                  input: 'x',
+                },
               ],
             },
           },
@@ -135,7 +169,8 @@ describe('pages', () => {
     const list = fakeList(7);
     const progress: Array<{ fetched: number; total: number }> = [];
     const rows: number[] = [];
-    for await (const page of pages(list.fetchPage, { limit: 3, offset: 1 }, (p) => progress.push(p))) rows.push(...page.map((row) => row.n));
+    for await (const page of pages(list.fetchPage, { limit: 3, offset: 1 }, (p) => progress.push(p)))
+      rows.push(...page.map((row) => row.n));
     expect(rows).toEqual([1, 2, 3, 4, 5, 6]);
     expect(list.calls).toEqual([
       [3, 1],
@@ -188,7 +223,10 @@ describe('pages', () => {
   });
 
   /** Every row of a walk until it ends or fails, and the failure's message. */
-  async function walk<T>(fetchPage: (limit: number, offset: number) => Promise<Page<T>>, limit: number): Promise<{ rows: T[]; error?: string }> {
+  async function walk<T>(
+    fetchPage: (limit: number, offset: number) => Promise<Page<T>>,
+    limit: number,
+  ): Promise<{ rows: T[]; error?: string }> {
     const rows: T[] = [];
     try {
       for await (const page of pages(fetchPage, { limit, offset: 0 })) rows.push(...page);
@@ -202,15 +240,21 @@ describe('pages', () => {
     const middles: Record<number, number> = { 0: 1, 3: 2, 6: 2 };
     expect(await walk(async (limit, offset) => ({ items: [0, middles[offset]!, 9], meta: { limit, offset, total: 12 } }), 3)).toEqual({
       rows: [0, 1, 9, 0, 2, 9],
-      error: 'stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset',
+      error:
+        'stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 3: the service seems to ignore offset',
     });
   });
 
   it('stops at a page seen any number of pages before (pages that go round in a circle), each row given once', async () => {
-    const cycle = [[1, 2], [3, 4], [5, 6]];
+    const cycle = [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ];
     expect(await walk(async (limit, offset) => ({ items: cycle[(offset / 2) % 3]!, meta: { limit, offset, total: 1e12 } }), 2)).toEqual({
       rows: [1, 2, 3, 4, 5, 6],
-      error: "stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 0: the service's pages go round in a circle",
+      error:
+        "stopped following the pages of the catalog service: the page at offset 6 is the same as the one at offset 0: the service's pages go round in a circle",
     });
   });
 
@@ -223,8 +267,14 @@ describe('pages', () => {
       meta: { limit, offset, total: offset === 0 ? first : 1e9 },
     });
     const [small, large] = [await walk(growing(100), 10), await walk(growing(1000), 10)];
-    expect([small.rows.length, small.error]).toEqual([110, 'stopped following the pages of the catalog service: its pages hold more rows than the 100 its first page said the list has (120 so far)']);
-    expect([large.rows.length, large.error]).toEqual([1100, 'stopped following the pages of the catalog service: its pages hold more rows than the 1000 its first page said the list has (1110 so far)']);
+    expect([small.rows.length, small.error]).toEqual([
+      110,
+      'stopped following the pages of the catalog service: its pages hold more rows than the 100 its first page said the list has (120 so far)',
+    ]);
+    expect([large.rows.length, large.error]).toEqual([
+      1100,
+      'stopped following the pages of the catalog service: its pages hold more rows than the 1000 its first page said the list has (1110 so far)',
+    ]);
   });
 
   it('stops on an empty list, an empty page, and passes a failing page on', async () => {

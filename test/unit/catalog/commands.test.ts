@@ -23,11 +23,26 @@ function setup(options: FakeCatalogOptions = {}): FakeCatalog {
   return fake;
 }
 
-const DYNAMICS = { store: 'fixprice', sourceId: '42', field: 'price', interval: '1d', from: '2026-02-01T00:00:00Z', to: '2026-02-03T23:59:59Z' };
+const DYNAMICS = {
+  store: 'fixprice',
+  sourceId: '42',
+  field: 'price',
+  interval: '1d',
+  from: '2026-02-01T00:00:00Z',
+  to: '2026-02-03T23:59:59Z',
+};
 const SERIES = {
   dates: ['2026-02-01T00:00:00Z', '2026-02-02T00:00:00Z', '2026-02-03T00:00:00Z'],
   values: [90, null, 80],
-  meta: { canonical_product_id: 'p1', parser_name: 'fixprice', source_id: '42', field: 'price', interval: '1d', date_from: '2026-02-01T00:00:00Z', date_to: '2026-02-03T23:59:59Z' },
+  meta: {
+    canonical_product_id: 'p1',
+    parser_name: 'fixprice',
+    source_id: '42',
+    field: 'price',
+    interval: '1d',
+    date_from: '2026-02-01T00:00:00Z',
+    date_to: '2026-02-03T23:59:59Z',
+  },
 };
 
 describe('client-side rejections send nothing', () => {
@@ -37,7 +52,11 @@ describe('client-side rejections send nothing', () => {
     ['--offset -1', (f) => snapshots.run(f.ctx, { offset: '-1' }, 'p1'), 'invalid --offset "-1": expected a whole number of at least 0'],
     ['--limit with --all', (f) => products.run(f.ctx, { limit: '500', all: true }), /^invalid --limit "500"/],
     ['products --sort', (f) => products.run(f.ctx, { sort: 'name' }), /^invalid --sort "name": expected one of observed_at_desc/],
-    ['sources --sort', (f) => sources.run(f.ctx, { sort: 'price_asc' }, 'p1'), 'invalid --sort "price_asc": expected one of observed_at_desc, observed_at_asc'],
+    [
+      'sources --sort',
+      (f) => sources.run(f.ctx, { sort: 'price_asc' }, 'p1'),
+      'invalid --sort "price_asc": expected one of observed_at_desc, observed_at_asc',
+    ],
     ['--category', (f) => products.run(f.ctx, { category: 'milk' }), 'invalid --category "milk": expected a whole number'],
     ['--price-min', (f) => products.run(f.ctx, { priceMin: 'cheap' }), 'invalid --price-min "cheap": expected a number'],
     ['--depth', (f) => categories.run(f.ctx, { depth: 'top' }), 'invalid --depth "top": expected a whole number'],
@@ -45,12 +64,20 @@ describe('client-side rejections send nothing', () => {
     ['settlement id', (f) => settlement.run(f.ctx, {}, '1.5'), 'invalid settlement id "1.5": expected a whole number'],
     ['empty product id', (f) => product.run(f.ctx, {}, ''), 'the product id is empty'],
     ['common-count without --scope', (f) => commonCount.run(f.ctx, {}), '--scope is required: stores or regions'],
-    ['common-count --scope', (f) => commonCount.run(f.ctx, { scope: 'cities' }), 'invalid --scope "cities": expected one of stores, regions'],
+    [
+      'common-count --scope',
+      (f) => commonCount.run(f.ctx, { scope: 'cities' }),
+      'invalid --scope "cities": expected one of stores, regions',
+    ],
     ['dynamics --field', (f) => dynamics.run(f.ctx, { ...DYNAMICS, field: 'rating' }, 'p1'), /^invalid --field "rating"/],
     ['dynamics --interval', (f) => dynamics.run(f.ctx, { ...DYNAMICS, interval: '12h' }, 'p1'), /^invalid --interval "12h"/],
     ['dynamics naive time', (f) => dynamics.run(f.ctx, { ...DYNAMICS, to: '2026-02-03T10:00' }, 'p1'), /has no UTC offset/],
     ['dynamics from after to', (f) => dynamics.run(f.ctx, { ...DYNAMICS, from: '2026-02-05' }, 'p1'), /^--from .* is after --to/],
-    ['dynamics too many points', (f) => dynamics.run(f.ctx, { ...DYNAMICS, interval: '1h', from: '2023-01-01' }, 'p1'), /points; the service allows at most 20000$/],
+    [
+      'dynamics too many points',
+      (f) => dynamics.run(f.ctx, { ...DYNAMICS, interval: '1h', from: '2023-01-01' }, 'p1'),
+      /points; the service allows at most 20000$/,
+    ],
     ['dynamics without --store', (f) => dynamics.run(f.ctx, { ...DYNAMICS, store: undefined }, 'p1'), /^--store is required/],
   ];
   it.each(cases)('%s', async (_name, run, message) => {
@@ -84,7 +111,9 @@ describe('client-side rejections send nothing', () => {
 });
 
 describe('dynamics output', () => {
-  const answer = (path: string) => ({ body: path.includes('/snapshots') ? { items: [{ price_unit: 'EUR' }], meta: { limit: 1, offset: 0, total: 1 } } : SERIES });
+  const answer = (path: string) => ({
+    body: path.includes('/snapshots') ? { items: [{ price_unit: 'EUR' }], meta: { limit: 1, offset: 0, total: 1 } } : SERIES,
+  });
 
   it('prints the service object as it came with -o json, sending dates with an offset', async () => {
     const f = setup({ answer });
@@ -132,14 +161,23 @@ describe('lists', () => {
     const url = new URL(path, 'http://x');
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const offset = Number(url.searchParams.get('offset') ?? 0);
-    const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ canonical_product_id: `p${offset + i}`, title: 't' }));
+    const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+      canonical_product_id: `p${offset + i}`,
+      title: 't',
+    }));
     return { body: { items, meta: { limit, offset, total } } };
   };
 
   it('--all streams every page as ndjson, with progress on a terminal stderr', async () => {
     const f = setup({ answer, globals: { output: 'ndjson' }, stderrTTY: true });
     await products.run(f.ctx, { all: true, limit: '3', offset: '1' });
-    expect(f.stdout().trim().split('\n').map((line) => JSON.parse(line).canonical_product_id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+    expect(
+      f
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).canonical_product_id),
+    ).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
     expect(f.seen).toEqual(['/products?limit=3&offset=1', '/products?limit=3&offset=4']);
     // Drawn over itself, and gone once the last page is in.
     expect(f.stderr()).toBe('\r\u001b[2Kproducts: 3 of 6\r\u001b[2K');
@@ -189,6 +227,14 @@ describe('lists', () => {
     await last.close();
     const all = setup({ answer, globals: { output: 'json' } });
     await products.run(all.ctx, { all: true, limit: '3' });
-    expect(JSON.parse(all.stdout()).map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+    expect(JSON.parse(all.stdout()).map((item: { canonical_product_id: string }) => item.canonical_product_id)).toEqual([
+      'p0',
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+      'p6',
+    ]);
   });
 });

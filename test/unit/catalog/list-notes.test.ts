@@ -18,7 +18,9 @@ function catalogOf(total: number, stderrTTY = true): FakeCatalog {
       const query = new URL(path, 'http://x').searchParams;
       const offset = Number(query.get('offset') ?? 0);
       const limit = Number(query.get('limit') ?? 20);
-      const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, n) => ({ canonical_product_id: `p${offset + n}` }));
+      const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, n) => ({
+        canonical_product_id: `p${offset + n}`,
+      }));
       return { body: { items, meta: { total, limit, offset } } };
     },
   });

@@ -64,13 +64,28 @@ describe('parseTime', () => {
     expect(error.hint).toBe('add one: 2026-02-01T10:00:00Z for UTC, or 2026-02-01T10:00:00+03:00 for Moscow time');
     expect(usage(() => parseTime('2026-02-01 10:00', '--to', NOW)).message).toContain('--to "2026-02-01 10:00" has no UTC offset');
     for (const naive of ['2026-02-01T10', '2026-03-03T05:00.123456', '20260201T1000']) {
-      expect(usage(() => parseTime(naive, '--to', NOW)).message).toBe(`--to "${naive}" has no UTC offset, so the service cannot tell which time it means`);
+      expect(usage(() => parseTime(naive, '--to', NOW)).message).toBe(
+        `--to "${naive}" has no UTC offset, so the service cannot tell which time it means`,
+      );
     }
   });
 
   it('refuses what is not a time, naming the accepted forms', () => {
-    for (const text of ['yesterday', '30d', '-30y', '+3d', '2026-2-1', '2026-02-01T10:00:00+3', '2026-02-01T10:00:00.5 Z', '2026-03-03T10:0+03', '', '1706745600']) {
-      expect(usage(() => parseTime(text, '--from', NOW)).message).toMatch(/^invalid --from ".*": expected ISO 8601 with an offset .*, a date \(2026-02-01\) or a relative time \(-30d, -12h, -15m, -2w\)$/);
+    for (const text of [
+      'yesterday',
+      '30d',
+      '-30y',
+      '+3d',
+      '2026-2-1',
+      '2026-02-01T10:00:00+3',
+      '2026-02-01T10:00:00.5 Z',
+      '2026-03-03T10:0+03',
+      '',
+      '1706745600',
+    ]) {
+      expect(usage(() => parseTime(text, '--from', NOW)).message).toMatch(
+        /^invalid --from ".*": expected ISO 8601 with an offset .*, a date \(2026-02-01\) or a relative time \(-30d, -12h, -15m, -2w\)$/,
+      );
     }
   });
 
@@ -79,14 +94,19 @@ describe('parseTime', () => {
     expect(usage(() => parseTime('2025-02-29T00:00Z', '--from', NOW)).message).toContain('no such date or time');
     expect(usage(() => parseTime('2026-02-01T24:00:00Z', '--from', NOW)).message).toContain('no such date or time');
     expect(usage(() => parseTime('2026-02-01T10:60Z', '--from', NOW)).message).toContain('no such date or time');
-    expect(usage(() => parseTime('2026-02-01T10:00+24:00', '--from', NOW)).message).toBe('invalid --from "2026-02-01T10:00+24:00": the offset +24:00 is out of range');
+    expect(usage(() => parseTime('2026-02-01T10:00+24:00', '--from', NOW)).message).toBe(
+      'invalid --from "2026-02-01T10:00+24:00": the offset +24:00 is out of range',
+    );
   });
 });
 
 describe('resolveRange', () => {
   it('defaults --to to now and --from to 30 days before --to', () => {
     expect(resolveRange({}, NOW)).toEqual({ from: new Date('2026-02-13T12:34:56Z'), to: new Date('2026-03-15T12:34:56Z') });
-    expect(resolveRange({ to: '2026-02-01' }, NOW)).toEqual({ from: new Date('2026-01-02T00:00:00Z'), to: new Date('2026-02-01T00:00:00Z') });
+    expect(resolveRange({ to: '2026-02-01' }, NOW)).toEqual({
+      from: new Date('2026-01-02T00:00:00Z'),
+      to: new Date('2026-02-01T00:00:00Z'),
+    });
   });
 
   it('names the flag at fault', () => {

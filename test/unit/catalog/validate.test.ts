@@ -53,29 +53,49 @@ describe('dynamicsQuery', () => {
   });
 
   it('sends times at full precision: microseconds are not rounded to milliseconds', () => {
-    expect(dynamicsQuery({ ...base, interval: '1h', from: '2026-02-01T00:00:00.123456Z', to: '20260201T020000.000001+0000' }, NOW)).toMatchObject({
+    expect(
+      dynamicsQuery({ ...base, interval: '1h', from: '2026-02-01T00:00:00.123456Z', to: '20260201T020000.000001+0000' }, NOW),
+    ).toMatchObject({
       date_from: '2026-02-01T00:00:00.123456Z',
       date_to: '2026-02-01T02:00:00.000001Z',
     });
     // 00:00:00.000001 to 01:00:00 is one microsecond short of an hour: one point, not two.
-    expect(pointCount({ from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00Z', '--to', NOW) }, '1h')).toBe(1);
-    expect(pointCount({ from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00.000001Z', '--to', NOW) }, '1h')).toBe(2);
+    expect(
+      pointCount(
+        { from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00Z', '--to', NOW) },
+        '1h',
+      ),
+    ).toBe(1);
+    expect(
+      pointCount(
+        { from: parseTime('2026-02-01T00:00:00.000001Z', '--from', NOW), to: parseTime('2026-02-01T01:00:00.000001Z', '--to', NOW) },
+        '1h',
+      ),
+    ).toBe(2);
   });
 
   it('refuses whatever the service would refuse', () => {
     expect(usageMessage(() => dynamicsQuery({ ...base, field: 'rating' }, NOW))).toBe(
       'invalid --field "rating": expected one of price, discount_price, loyal_price, available_count',
     );
-    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '2h' }, NOW))).toBe('invalid --interval "2h": expected one of 1h, 6h, 1d, 7d');
+    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '2h' }, NOW))).toBe(
+      'invalid --interval "2h": expected one of 1h, 6h, 1d, 7d',
+    );
     expect(usageMessage(() => dynamicsQuery({ ...base, from: '2026-02-01T10:00' }, NOW))).toContain('has no UTC offset');
     expect(usageMessage(() => dynamicsQuery({ ...base, from: '-1d', to: '-2d' }, NOW))).toMatch(/^--from .* is after --to /);
-    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '1h', from: '2023-01-01' }, NOW))).toMatch(/is \d+ points; the service allows at most 20000$/);
+    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '1h', from: '2023-01-01' }, NOW))).toMatch(
+      /is \d+ points; the service allows at most 20000$/,
+    );
   });
 
   it('requires the store, source id, field and interval', () => {
-    expect(usageMessage(() => dynamicsQuery({ ...base, store: undefined }, NOW))).toBe('--store is required: the store (parser_name) of the series');
+    expect(usageMessage(() => dynamicsQuery({ ...base, store: undefined }, NOW))).toBe(
+      '--store is required: the store (parser_name) of the series',
+    );
     expect(usageMessage(() => dynamicsQuery({ ...base, sourceId: ' ' }, NOW))).toMatch(/^--source-id is required/);
-    expect(usageMessage(() => dynamicsQuery({ ...base, field: undefined }, NOW))).toBe('--field is required: price, discount_price, loyal_price, available_count');
+    expect(usageMessage(() => dynamicsQuery({ ...base, field: undefined }, NOW))).toBe(
+      '--field is required: price, discount_price, loyal_price, available_count',
+    );
     expect(usageMessage(() => dynamicsQuery({ ...base, interval: undefined }, NOW))).toBe('--interval is required: 1h, 6h, 1d, 7d');
   });
 });
@@ -85,7 +105,8 @@ describe('list and id checks', () => {
     expect(pageLimit('1')).toBe(1);
     expect(pageLimit('100')).toBe(100);
     expect(pageLimit(undefined)).toBeUndefined();
-    for (const bad of ['0', '101', '-1', '2.5', 'ten', '']) expect(usageMessage(() => pageLimit(bad))).toBe(`invalid --limit "${bad}": expected a whole number from 1 to 100`);
+    for (const bad of ['0', '101', '-1', '2.5', 'ten', ''])
+      expect(usageMessage(() => pageLimit(bad))).toBe(`invalid --limit "${bad}": expected a whole number from 1 to 100`);
     expect(pageOffset('0')).toBe(0);
     expect(pageOffset('5000')).toBe(5000);
     expect(usageMessage(() => pageOffset('-1'))).toBe('invalid --offset "-1": expected a whole number of at least 0');
@@ -93,7 +114,18 @@ describe('list and id checks', () => {
   });
 
   it('checks product filters', () => {
-    expect(productQuery({ search: 'milk', store: 'fixprice', category: '7', settlement: '2', promo: false, priceMin: '10', priceMax: '99.5', sort: 'price_asc' })).toEqual({
+    expect(
+      productQuery({
+        search: 'milk',
+        store: 'fixprice',
+        category: '7',
+        settlement: '2',
+        promo: false,
+        priceMin: '10',
+        priceMax: '99.5',
+        sort: 'price_asc',
+      }),
+    ).toEqual({
       q: 'milk',
       parser_name: 'fixprice',
       category_id: 7,

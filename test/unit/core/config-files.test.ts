@@ -41,9 +41,21 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
   });
 
   const spoilers: Array<[string, (paths: ReturnType<typeof configDir>) => string]> = [
-    ['a group-writable directory on the way', ({ pending }) => (chmodSync(pending, 0o770), `directory ${pending} can be written by other users (mode 770): refused`)],
-    ['a sticky directory others can write', ({ pending }) => (chmodSync(pending, 0o1777), `directory ${pending} can be written by other users (mode 777): refused`)],
-    ['a directory of another user', ({ pending }) => (chownSync(pending, OTHER_UID, OTHER_UID), `directory ${pending} belongs to another user (uid ${OTHER_UID}): refused`)],
+    [
+      'a group-writable directory on the way',
+      ({ pending }) => (chmodSync(pending, 0o770), `directory ${pending} can be written by other users (mode 770): refused`),
+    ],
+    [
+      'a sticky directory others can write',
+      ({ pending }) => (chmodSync(pending, 0o1777), `directory ${pending} can be written by other users (mode 777): refused`),
+    ],
+    [
+      'a directory of another user',
+      ({ pending }) => (
+        chownSync(pending, OTHER_UID, OTHER_UID),
+        `directory ${pending} belongs to another user (uid ${OTHER_UID}): refused`
+      ),
+    ],
     [
       'a directory that is a link',
       ({ dir, pending }) => {
@@ -53,27 +65,45 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
         return `directory ${join(dir, 'pending')} is a symbolic link: refused`;
       },
     ],
-    ['a file in place of the directory', ({ pending }) => (execFileSync('rm', ['-r', pending]), writeFileSync(pending, ''), `${pending} is not a directory: refused`)],
-    ['a config dir others can write', ({ dir }) => (chmodSync(dir, 0o777), `config directory ${dir} can be written by other users (mode 777): refused`)],
+    [
+      'a file in place of the directory',
+      ({ pending }) => (execFileSync('rm', ['-r', pending]), writeFileSync(pending, ''), `${pending} is not a directory: refused`),
+    ],
+    [
+      'a config dir others can write',
+      ({ dir }) => (chmodSync(dir, 0o777), `config directory ${dir} can be written by other users (mode 777): refused`),
+    ],
   ];
 
-  it.each(spoilers)('refuses both the file and the listing with %s (exit 2 naming it); TRIDENT_INSECURE_CONFIG=1 lets them through', (_, spoil) => {
-    const paths = configDir();
-    const message = spoil(paths);
-    const what = message.startsWith('config directory') || message.endsWith('is not a directory: refused') ? message : message.replace(/^directory/, 'pending records directory');
-    expect(refusal(() => readConfigFile(paths.dir, paths.record, 'pending record'))).toEqual({ exitCode: 2, message });
-    expect(refusal(() => listConfigDir(paths.dir, 'pending', 'pending records directory'))).toEqual({ exitCode: 2, message: what });
-    try {
-      configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
-      expect(() => listConfigDir(paths.dir, 'pending', 'pending records directory')).not.toThrow();
-    } finally {
-      configureFileTrust({});
-    }
-  });
+  it.each(spoilers)(
+    'refuses both the file and the listing with %s (exit 2 naming it); TRIDENT_INSECURE_CONFIG=1 lets them through',
+    (_, spoil) => {
+      const paths = configDir();
+      const message = spoil(paths);
+      const what =
+        message.startsWith('config directory') || message.endsWith('is not a directory: refused')
+          ? message
+          : message.replace(/^directory/, 'pending records directory');
+      expect(refusal(() => readConfigFile(paths.dir, paths.record, 'pending record'))).toEqual({ exitCode: 2, message });
+      expect(refusal(() => listConfigDir(paths.dir, 'pending', 'pending records directory'))).toEqual({ exitCode: 2, message: what });
+      try {
+        configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
+        expect(() => listConfigDir(paths.dir, 'pending', 'pending records directory')).not.toThrow();
+      } finally {
+        configureFileTrust({});
+      }
+    },
+  );
 
   const fileSpoilers: Array<[string, (record: string) => string]> = [
-    ['group-writable', (record) => (chmodSync(record, 0o620), `pending record ${record} can be written by other users (mode 620): refused`)],
-    ['of another user', (record) => (chownSync(record, OTHER_UID, OTHER_UID), `pending record ${record} belongs to another user (uid ${OTHER_UID}): refused`)],
+    [
+      'group-writable',
+      (record) => (chmodSync(record, 0o620), `pending record ${record} can be written by other users (mode 620): refused`),
+    ],
+    [
+      'of another user',
+      (record) => (chownSync(record, OTHER_UID, OTHER_UID), `pending record ${record} belongs to another user (uid ${OTHER_UID}): refused`),
+    ],
     [
       'a link to a good file elsewhere',
       (record) => {
@@ -84,7 +114,14 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
         return `pending record ${record} is a symbolic link: refused`;
       },
     ],
-    ['a FIFO', (record) => (execFileSync('rm', [record]), execFileSync('mkfifo', [record]), `pending record ${record} is not a regular file: refused`)],
+    [
+      'a FIFO',
+      (record) => (
+        execFileSync('rm', [record]),
+        execFileSync('mkfifo', [record]),
+        `pending record ${record} is not a regular file: refused`
+      ),
+    ],
   ];
 
   it.each(fileSpoilers)('refuses a file that is %s; TRIDENT_INSECURE_CONFIG=1 reads it', (name, spoil) => {
@@ -113,7 +150,10 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
   it('reads no more than its cap, and only files below the config dir (anything else is a bug in the caller)', () => {
     const { dir, record } = configDir();
     writeFileSync(record, 'x'.repeat(2048));
-    expect(refusal(() => readConfigFile(dir, record, 'pending record', 1024))).toEqual({ exitCode: 2, message: `pending record ${record} is larger than 1 KiB: not read` });
+    expect(refusal(() => readConfigFile(dir, record, 'pending record', 1024))).toEqual({
+      exitCode: 2,
+      message: `pending record ${record} is larger than 1 KiB: not read`,
+    });
     expect(() => readConfigFile(dir, join(dir, '..', 'elsewhere.json'), 'pending record')).toThrow(/is not in the config directory/);
     expect(() => readConfigFile(dir, dir, 'pending record')).toThrow(/is not in the config directory/);
   });

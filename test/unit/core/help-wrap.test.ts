@@ -9,8 +9,10 @@ import { shellWords, wrapHelp } from '../../../src/core/term/help-wrap.js';
 describe('wrapHelp', () => {
   it('leaves lines that fit alone, and wraps prose under the text after its "term  " column', () => {
     expect(wrapHelp('short\n  term  fits', 80)).toBe('short\n  term  fits');
-    expect(wrapHelp('  URL    --url, TRIDENT_TIME_URL, or the profile\'s time.url (https only: the token never travels)', 50)).toBe(
-      ['  URL    --url, TRIDENT_TIME_URL, or the profile\'s', '         time.url (https only: the token never', '         travels)'].join('\n'),
+    expect(wrapHelp("  URL    --url, TRIDENT_TIME_URL, or the profile's time.url (https only: the token never travels)", 50)).toBe(
+      ["  URL    --url, TRIDENT_TIME_URL, or the profile's", '         time.url (https only: the token never', '         travels)'].join(
+        '\n',
+      ),
     );
   });
 
@@ -24,13 +26,24 @@ describe('wrapHelp', () => {
     const wrapped = wrapHelp(example, 40);
     for (const line of wrapped.split('\n')) expect(stringWidth(line) <= 40 || !line.includes(' ', 8)).toBe(true);
     expect(wrapped).toContain("'Café Zürich AG'");
-    expect(wrapped.split('\n').slice(0, -1).every((line) => line.endsWith(' \\'))).toBe(true);
+    expect(
+      wrapped
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => line.endsWith(' \\')),
+    ).toBe(true);
     expect(wrapped.split('\n').at(-1)).toBe('      # the pair is made here');
   });
 
   it('a wrapped example is the same command to bash', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom('--name', "'a b c'", '"x y"', 'plain', '--scopes=read,write', 'Zürich', 'a\\ b')), { minLength: 1, maxLength: 12 }), fc.integer({ min: 20, max: 60 }), (words, width) => {
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom('--name', "'a b c'", '"x y"', 'plain', '--scopes=read,write', 'Zürich', 'a\\ b')), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.integer({ min: 20, max: 60 }),
+        (words, width) => {
           const command = `printf '%s|' ${words.join(' ')}`;
           const wrapped = wrapHelp(`  $ ${command}`, width).replace(/^ {2}\$ /, '');
           const run = (script: string) => execFileSync('bash', ['--norc', '-c', script], { encoding: 'utf8' });

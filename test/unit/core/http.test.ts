@@ -51,7 +51,10 @@ describe('retries', () => {
 
   it('gives up after --retries and maps 429 to exit 7 with the wait in the hint', async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/x', method: 'GET' }).reply(429, { error: 'too many requests' }, { headers: { 'retry-after': '3' } }).times(2);
+    pool
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(429, { error: 'too many requests' }, { headers: { 'retry-after': '3' } })
+      .times(2);
     await expect(client({ retries: 1 }).request({ method: 'GET', url: `${ORIGIN}/x` })).rejects.toMatchObject({
       exitCode: 7,
       message: 'test service answered 429: too many requests',
@@ -61,7 +64,10 @@ describe('retries', () => {
   });
 
   it('does not sleep through a Retry-After longer than the limit', async () => {
-    agent.get(ORIGIN).intercept({ path: '/x', method: 'GET' }).reply(429, {}, { headers: { 'retry-after': '3600' } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(429, {}, { headers: { 'retry-after': '3600' } });
     await expect(client().request({ method: 'GET', url: `${ORIGIN}/x` })).rejects.toMatchObject({ exitCode: 7 });
     expect(sleeps).toEqual([]);
   });
@@ -78,7 +84,10 @@ describe('retries', () => {
   });
 
   it('reports a POST whose connection broke as an unknown outcome, without repeating it', async () => {
-    agent.get(ORIGIN).intercept({ path: '/p', method: 'POST' }).replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/p', method: 'POST' })
+      .replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
     await expect(client().request({ method: 'POST', url: `${ORIGIN}/p`, body: '{}' })).rejects.toMatchObject({
       exitCode: 8,
       code: 'UNKNOWN_OUTCOME',
@@ -89,7 +98,9 @@ describe('retries', () => {
 
   it('repeats a POST whose connection was refused (it never reached the server)', async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/p', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    pool
+      .intercept({ path: '/p', method: 'POST' })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     pool.intercept({ path: '/p', method: 'POST' }).reply(201, {});
     expect((await client().request({ method: 'POST', url: `${ORIGIN}/p`, body: '{}' })).attempts).toBe(2);
   });
@@ -116,12 +127,22 @@ describe('retries', () => {
 
 describe('errors', () => {
   it.each([
-    [401, { error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } }, 4, 'INCORRECT_API_KEY_SIGNATURE'],
+    [
+      401,
+      { error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } },
+      4,
+      'INCORRECT_API_KEY_SIGNATURE',
+    ],
     [403, { code: 'insufficient_permission', message: 'no write scope' }, 4, 'no write scope'],
     [404, { detail: 'product_not_found' }, 5, 'product_not_found'],
     [400, { msg: 'bad limit' }, 6, 'bad limit'],
     [409, { status: 409, message: 'subtrader not visible yet' }, 6, 'subtrader not visible yet'],
-    [422, { detail: [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '500' }] }, 6, 'query.limit: Input should be less than or equal to 100'],
+    [
+      422,
+      { detail: [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '500' }] },
+      6,
+      'query.limit: Input should be less than or equal to 100',
+    ],
   ])('maps %i to exit %i with the service message', async (status, body, exitCode, message) => {
     agent.get(ORIGIN).intercept({ path: '/e', method: 'GET' }).reply(status, body);
     await expect(client().request({ method: 'GET', url: `${ORIGIN}/e` })).rejects.toMatchObject({
@@ -132,7 +153,11 @@ describe('errors', () => {
   });
 
   it('says so when an error page is not JSON, and carries the request id', async () => {
-    agent.get(ORIGIN).intercept({ path: '/e', method: 'GET' }).reply(502, '<html>Bad Gateway</html>', { headers: { 'x-request-id': 'req-7' } }).times(4);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/e', method: 'GET' })
+      .reply(502, '<html>Bad Gateway</html>', { headers: { 'x-request-id': 'req-7' } })
+      .times(4);
     await expect(client().request({ method: 'GET', url: `${ORIGIN}/e` })).rejects.toMatchObject({
       exitCode: 8,
       message: 'test service answered 502: an answer that is not JSON',
@@ -190,13 +215,22 @@ describe('hostile answers', () => {
   });
 
   it('a 303 to a POST says the service acted: an unknown outcome', async () => {
-    agent.get(ORIGIN).intercept({ path: '/x', method: 'POST' }).reply(303, '', { headers: { location: '/x/1' } });
-    await expect(client().request({ method: 'POST', url: `${ORIGIN}/x`, body: '' })).rejects.toMatchObject({ exitCode: 8, status: 303, code: 'UNKNOWN_OUTCOME' });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/x', method: 'POST' })
+      .reply(303, '', { headers: { location: '/x/1' } });
+    await expect(client().request({ method: 'POST', url: `${ORIGIN}/x`, body: '' })).rejects.toMatchObject({
+      exitCode: 8,
+      status: 303,
+      code: 'UNKNOWN_OUTCOME',
+    });
   });
 
   it('a 5xx to a POST is an unknown outcome (status kept), never "try again later", not repeated', async () => {
     agent.get(ORIGIN).intercept({ path: '/x', method: 'POST' }).reply(502, { message: 'bad gateway' });
-    const error = await client().request({ method: 'POST', url: `${ORIGIN}/x`, body: '' }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'POST', url: `${ORIGIN}/x`, body: '' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({
       exitCode: 8,
       status: 502,
@@ -227,10 +261,26 @@ describe('url and proxy helpers', () => {
 
   it('counts every spelling of this machine as loopback', async () => {
     const { isLoopback } = await import('../../../src/core/http/url.js');
-    for (const url of ['http://127.0.0.1', 'http://127.9.8.7:1', 'http://[::1]', 'http://localhost', 'http://localhost.', 'http://[::ffff:127.0.0.1]', 'http://127.1']) {
+    for (const url of [
+      'http://127.0.0.1',
+      'http://127.9.8.7:1',
+      'http://[::1]',
+      'http://localhost',
+      'http://localhost.',
+      'http://[::ffff:127.0.0.1]',
+      'http://127.1',
+    ]) {
       expect(isLoopback(new URL(url)), url).toBe(true);
     }
-    for (const url of ['http://0.0.0.0', 'http://[::]', 'http://10.0.0.1', 'http://[::ffff:10.0.0.1]', 'http://localhost.example', 'http://128.0.0.1']) expect(isLoopback(new URL(url)), url).toBe(false);
+    for (const url of [
+      'http://0.0.0.0',
+      'http://[::]',
+      'http://10.0.0.1',
+      'http://[::ffff:10.0.0.1]',
+      'http://localhost.example',
+      'http://128.0.0.1',
+    ])
+      expect(isLoopback(new URL(url)), url).toBe(false);
   });
 
   it('never proxies loopback, honours NO_PROXY, and refuses a proxy value that is not a URL (exit 2)', async () => {

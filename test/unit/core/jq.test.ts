@@ -21,20 +21,29 @@ interface ManualExample {
 const examples = JSON.parse(readFileSync(new URL('./jq-manual-examples.json', import.meta.url), 'utf8')) as ManualExample[];
 
 describe("jq's manual examples", () => {
-  it.each(examples.filter((example) => example.output).map((example) => [example.program, example] as const))('%s', async (_name, example) => {
-    const { results, error } = await runJq(example.program, JSON.parse(example.input));
-    expect(error).toBeUndefined();
-    expect(results.map((line) => JSON.parse(line))).toEqual(example.output!.map((line) => JSON.parse(line)));
-  });
+  it.each(examples.filter((example) => example.output).map((example) => [example.program, example] as const))(
+    '%s',
+    async (_name, example) => {
+      const { results, error } = await runJq(example.program, JSON.parse(example.input));
+      expect(error).toBeUndefined();
+      expect(results.map((line) => JSON.parse(line))).toEqual(example.output!.map((line) => JSON.parse(line)));
+    },
+  );
 
-  it.each(examples.filter((example) => example.fails === 'compile').map((example) => [example.program] as const))('%s is refused when checked', async (program) => {
-    expect((await rejectionOf(checkJq(program))).exitCode).toBe(ExitCode.usage);
-  });
+  it.each(examples.filter((example) => example.fails === 'compile').map((example) => [example.program] as const))(
+    '%s is refused when checked',
+    async (program) => {
+      expect((await rejectionOf(checkJq(program))).exitCode).toBe(ExitCode.usage);
+    },
+  );
 
-  it.each(examples.filter((example) => example.fails === 'error').map((example) => [example.program, example] as const))('%s fails at run time', async (_name, example) => {
-    await checkJq(example.program);
-    expect((await runJq(example.program, JSON.parse(example.input))).error).toMatch(/\S/);
-  });
+  it.each(examples.filter((example) => example.fails === 'error').map((example) => [example.program, example] as const))(
+    '%s fails at run time',
+    async (_name, example) => {
+      await checkJq(example.program);
+      expect((await runJq(example.program, JSON.parse(example.input))).error).toMatch(/\S/);
+    },
+  );
 });
 
 async function printed(expression: string, value: unknown): Promise<string> {
@@ -45,7 +54,9 @@ async function printed(expression: string, value: unknown): Promise<string> {
 
 describe('applyJq prints as gh --jq', () => {
   it('prints strings raw, blanks and newlines kept, and other results as compact JSON, one a line', async () => {
-    expect(await printed('.a, .b, .c, .d', { a: '  padded  ', b: 'two\nlines', c: [1, { x: null }], d: null })).toBe('  padded  \ntwo\nlines\n[1,{"x":null}]\nnull\n');
+    expect(await printed('.a, .b, .c, .d', { a: '  padded  ', b: 'two\nlines', c: [1, { x: null }], d: null })).toBe(
+      '  padded  \ntwo\nlines\n[1,{"x":null}]\nnull\n',
+    );
   });
 
   it('keeps the digits of numbers as they came and prints nothing for no result', async () => {
@@ -55,7 +66,9 @@ describe('applyJq prints as gh --jq', () => {
 
   it('prints the results before a failure, then fails with exit 2 on one line', async () => {
     let text = '';
-    const error = await rejectionOf(applyJq('.[] | if . == 2 then error("boom") else . end', [1, 2, 3], async (chunk) => void (text += chunk)));
+    const error = await rejectionOf(
+      applyJq('.[] | if . == 2 then error("boom") else . end', [1, 2, 3], async (chunk) => void (text += chunk)),
+    );
     expect(text).toBe('1\n');
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.message).toBe('--jq failed on the output: boom');
@@ -75,7 +88,9 @@ describe('checkJq', () => {
     const error = await rejectionOf(checkJq('.a['));
     expect(error.message).toBe('invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 3');
     expect(error.hint).toMatch(/jq/);
-    expect((await rejectionOf(checkJq('nosuch(1)'))).message).toBe('invalid --jq expression: nosuch/1 is not defined at <top-level>, line 1, column 1');
+    expect((await rejectionOf(checkJq('nosuch(1)'))).message).toBe(
+      'invalid --jq expression: nosuch/1 is not defined at <top-level>, line 1, column 1',
+    );
   });
 });
 
@@ -108,7 +123,10 @@ describe('the Output hook', () => {
 
 describe('--jq in the Context', () => {
   const io = () => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]) });
-  const env = (extra: NodeJS.ProcessEnv = {}) => ({ TRIDENT_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'trident-jq-')), 'config'), ...extra });
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({
+    TRIDENT_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'trident-jq-')), 'config'),
+    ...extra,
+  });
 
   it('implies -o json, over TRIDENT_OUTPUT too', () => {
     expect(createContext({ jq: '.' }, { io: io(), env: env({ TRIDENT_OUTPUT: 'tsv' }) }).format).toBe('json');

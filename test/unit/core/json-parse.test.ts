@@ -29,7 +29,10 @@ describe('parseJson: nesting', () => {
   });
 
   it('parses an answer of ordinary depth to its value', () => {
-    expect(parseJson('{"items":[{"id":1,"title":"a [b] {c}"}],"meta":{"total":1}}')).toEqual({ ok: true, value: { items: [{ id: 1, title: 'a [b] {c}' }], meta: { total: 1 } } });
+    expect(parseJson('{"items":[{"id":1,"title":"a [b] {c}"}],"meta":{"total":1}}')).toEqual({
+      ok: true,
+      value: { items: [{ id: 1, title: 'a [b] {c}' }], meta: { total: 1 } },
+    });
   });
 });
 
@@ -53,10 +56,16 @@ describe('parseJson: integers past 2^53', () => {
   });
 
   it('never touches digits inside strings: values, keys, escaped quotes, a string that looks like the marker', () => {
-    const text = '{"9007199254740993":"9007199254740993","note":"id \\"9007199254740993\\" 9007199254740995","trident-integer-x:9007199254740997":1,"id":9007199254740999}';
+    const text =
+      '{"9007199254740993":"9007199254740993","note":"id \\"9007199254740993\\" 9007199254740995","trident-integer-x:9007199254740997":1,"id":9007199254740999}';
     expect(exact(text)).toEqual({
       ok: true,
-      value: { '9007199254740993': '9007199254740993', note: 'id "9007199254740993" 9007199254740995', 'trident-integer-x:9007199254740997': 1, id: 9007199254740999n },
+      value: {
+        '9007199254740993': '9007199254740993',
+        note: 'id "9007199254740993" 9007199254740995',
+        'trident-integer-x:9007199254740997': 1,
+        id: 9007199254740999n,
+      },
     });
   });
 
@@ -75,7 +84,9 @@ describe('jsonText', () => {
   it('writes a bigint as its digits, at any depth, indented or not, and everything else as JSON.stringify', () => {
     const value = { id: 9007199254740993n, list: [-9007199254740993n, 1, 'x'], nested: { id: 5n, s: '9007199254740993' } };
     expect(jsonText(value)).toBe('{"id":9007199254740993,"list":[-9007199254740993,1,"x"],"nested":{"id":5,"s":"9007199254740993"}}');
-    expect(jsonText({ id: 9007199254740993n, list: [-9007199254740993n] }, 2)).toBe('{\n  "id": 9007199254740993,\n  "list": [\n    -9007199254740993\n  ]\n}');
+    expect(jsonText({ id: 9007199254740993n, list: [-9007199254740993n] }, 2)).toBe(
+      '{\n  "id": 9007199254740993,\n  "list": [\n    -9007199254740993\n  ]\n}',
+    );
     expect(jsonText({ a: 1 })).toBe('{"a":1}');
     expect(jsonText(undefined)).toBe('null');
   });

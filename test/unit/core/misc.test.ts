@@ -91,10 +91,20 @@ describe('retry rules', () => {
 
 describe('service messages', () => {
   it('reads every error body shape', () => {
-    expect(serviceMessage({ error: { code: 'not_found', message: 'api key not found' } })).toEqual({ message: 'api key not found', code: 'not_found' });
+    expect(serviceMessage({ error: { code: 'not_found', message: 'api key not found' } })).toEqual({
+      message: 'api key not found',
+      code: 'not_found',
+    });
     expect(serviceMessage({ code: 'x', message: 'y', details: 'z' })).toEqual({ message: 'y: z', code: 'x' });
     expect(serviceMessage({ error: 'too many requests' })).toEqual({ message: 'too many requests' });
-    expect(serviceMessage({ detail: [{ loc: ['query', 'scope'], msg: 'Field required' }, { loc: ['query', 'limit'], msg: 'too big' }] })).toEqual({
+    expect(
+      serviceMessage({
+        detail: [
+          { loc: ['query', 'scope'], msg: 'Field required' },
+          { loc: ['query', 'limit'], msg: 'too big' },
+        ],
+      }),
+    ).toEqual({
       message: 'query.scope: Field required; query.limit: too big',
     });
     expect(serviceMessage('text')).toEqual({});
@@ -107,7 +117,10 @@ describe('service messages', () => {
 
 describe('redaction', () => {
   it('hides secret headers, PEM blocks (even cut off) and secret fields', () => {
-    expect(redactHeaders({ Authorization: 'Bearer x', 'kalshi-access-key': 'id' })).toEqual({ Authorization: '[redacted]', 'kalshi-access-key': 'id' });
+    expect(redactHeaders({ Authorization: 'Bearer x', 'kalshi-access-key': 'id' })).toEqual({
+      Authorization: '[redacted]',
+      'kalshi-access-key': 'id',
+    });
     expect(redactText('{"private_key":"-----BEGIN RSA PRIVATE KEY-----\\nAAA\\n-----END RSA PRIVATE KEY-----"}')).not.toContain('AAA');
     expect(redactText('x -----BEGIN PRIVATE KEY-----\nAAAA')).toBe('x [redacted PRIVATE KEY]');
     expect(redactText('token=abc&name=n')).toBe('token=[redacted]&name=n');
@@ -194,7 +207,9 @@ describe('file trust (core/files/file-trust.ts)', () => {
     writeFileSync(file, 's', { mode: 0o600 });
     expect(() => assertTrustedFile(file, 'token file', 'refuse')).not.toThrow();
     chmodSync(file, 0o660);
-    expect(() => assertTrustedFile(file, 'token file', 'refuse')).toThrow(`token file ${file} can be written by other users (mode 660): refused`);
+    expect(() => assertTrustedFile(file, 'token file', 'refuse')).toThrow(
+      `token file ${file} can be written by other users (mode 660): refused`,
+    );
     chmodSync(file, 0o644);
     expect(() => assertTrustedFile(file, 'token file', 'refuse')).not.toThrow();
     const link = join(tmp(), 'link');
@@ -204,7 +219,9 @@ describe('file trust (core/files/file-trust.ts)', () => {
     chmodSync(dir, 0o1777);
     expect(() => assertTrustedDir(dir, 'directory')).not.toThrow();
     chmodSync(dir, 0o777);
-    expect(() => assertTrustedFile(link, 'token file', 'follow')).toThrow(`directory ${dir} can be written by other users (mode 777): refused`);
+    expect(() => assertTrustedFile(link, 'token file', 'follow')).toThrow(
+      `directory ${dir} can be written by other users (mode 777): refused`,
+    );
     expect(() => assertTrustedFile(join(dir, 'missing'), 'token file', 'refuse')).not.toThrow();
   });
 
@@ -227,7 +244,8 @@ describe('error reporting of the environment', () => {
     const stream = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
     return { code: reportError(error, stream, false), text };
   };
-  const errno = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
+  const errno = (code: string, syscall: string, path?: string) =>
+    Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 
   it('a full disk, a read-only mount or a path that is not yours is exit 2 naming the file and what to do, never a bug', () => {
     expect(report(errno('ENOSPC', 'write', '/cfg/keys/x.pem'))).toEqual({
@@ -238,15 +256,26 @@ describe('error reporting of the environment', () => {
       code: 2,
       text: 'trident: cannot write /cfg/pending: read-only file system\nhint: that file system is mounted read-only: remount it read-write, or set TRIDENT_CONFIG_DIR to a directory on a writable one\n',
     });
-    expect(report(errno('EACCES', 'scandir', '/cfg/rotations')).text).toBe('trident: cannot read /cfg/rotations: permission denied\nhint: check the permissions of that path and of the directories above it\n');
-    expect(report(errno('EDQUOT', 'open', '/cfg/settings.json')).text).toMatch(/^trident: cannot write \/cfg\/settings.json: disk quota exceeded\nhint: free some space within your disk quota/);
+    expect(report(errno('EACCES', 'scandir', '/cfg/rotations')).text).toBe(
+      'trident: cannot read /cfg/rotations: permission denied\nhint: check the permissions of that path and of the directories above it\n',
+    );
+    expect(report(errno('EDQUOT', 'open', '/cfg/settings.json')).text).toMatch(
+      /^trident: cannot write \/cfg\/settings.json: disk quota exceeded\nhint: free some space within your disk quota/,
+    );
     // An open refused for permission may have been a read.
-    expect(report(errno('EACCES', 'open', '/cfg/pending/a.json')).text).toMatch(/^trident: cannot open \/cfg\/pending\/a.json: permission denied\n/);
+    expect(report(errno('EACCES', 'open', '/cfg/pending/a.json')).text).toMatch(
+      /^trident: cannot open \/cfg\/pending\/a.json: permission denied\n/,
+    );
   });
 
   it('one of those without a path (a write to an open file) is exit 2 too; another code is exit 2 only with a path', () => {
-    expect(report(errno('ENOSPC', 'write'))).toEqual({ code: 2, text: 'trident: cannot write a file: no space left on device\nhint: free some space on that file system, then run the command again\n' });
-    expect(report(errno('EIO', 'read', '/cfg/settings.json')).text).toBe('trident: cannot read /cfg/settings.json: EIO\nhint: check the disk (space, read-only) and the permissions of that path\n');
+    expect(report(errno('ENOSPC', 'write'))).toEqual({
+      code: 2,
+      text: 'trident: cannot write a file: no space left on device\nhint: free some space on that file system, then run the command again\n',
+    });
+    expect(report(errno('EIO', 'read', '/cfg/settings.json')).text).toBe(
+      'trident: cannot read /cfg/settings.json: EIO\nhint: check the disk (space, read-only) and the permissions of that path\n',
+    );
     // Without a path it is not known to be local: still a bug.
     expect(report(Object.assign(new Error('x'), { code: 'EINVAL' })).code).toBe(1);
   });

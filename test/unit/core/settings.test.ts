@@ -24,7 +24,9 @@ describe('config dir', () => {
 
   it('refuses a relative TRIDENT_CONFIG_DIR (exit 2) instead of ignoring it: it was set for trident alone', () => {
     for (const value of ['cfg', './cfg', '../cfg', '~/cfg']) {
-      expect(() => configDir({ TRIDENT_CONFIG_DIR: value, HOME: '/h' })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining(`TRIDENT_CONFIG_DIR "${value}" is a relative path`) }));
+      expect(() => configDir({ TRIDENT_CONFIG_DIR: value, HOME: '/h' })).toThrow(
+        expect.objectContaining({ exitCode: 2, message: expect.stringContaining(`TRIDENT_CONFIG_DIR "${value}" is a relative path`) }),
+      );
     }
     expect(configDir({ TRIDENT_CONFIG_DIR: '', HOME: '/h' })).toBe('/h/.config/trident');
   });
@@ -128,8 +130,14 @@ describe('settings file shape and trust', () => {
 
   it('refuses a URL setting that is not http(s), keeping the old message for one that does not parse', async () => {
     const store = new SettingsStore(freshDir());
-    await expect(store.update('default', { 'keys.url': 'ftp://x' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "ftp://x" for keys.url: expected an http:// or https:// URL' });
-    await expect(store.update('default', { 'time.url': 'nope' })).rejects.toMatchObject({ exitCode: 2, message: 'invalid URL "nope" for time.url' });
+    await expect(store.update('default', { 'keys.url': 'ftp://x' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'invalid URL "ftp://x" for keys.url: expected an http:// or https:// URL',
+    });
+    await expect(store.update('default', { 'time.url': 'nope' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'invalid URL "nope" for time.url',
+    });
     await store.update('default', { 'catalog.url': 'http://127.0.0.1:1' });
     expect(store.hasProfile('default')).toBe(true);
     expect(store.hasProfile('other')).toBe(false);

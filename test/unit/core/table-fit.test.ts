@@ -8,7 +8,12 @@ const cols = (...specs: Array<[number, boolean]>) => specs.map(([natural, wraps]
 
 describe('tables fitted to a terminal', () => {
   it('measures display width: wide characters count twice, the widest line of a cell counts', () => {
-    expect(naturalWidths([['id', '漢字'], ['a\nlonger line', 'x']])).toEqual([13, 6]);
+    expect(
+      naturalWidths([
+        ['id', '漢字'],
+        ['a\nlonger line', 'x'],
+      ]),
+    ).toEqual([13, 6]);
   });
 
   it('leaves a table that fits as it is', () => {
@@ -44,7 +49,14 @@ describe('tables fitted to a terminal', () => {
   it('fits when it can, never narrows a column that does not wrap, never widens, never below the minimum', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ natural: fc.integer({ min: 3, max: 200 }), wraps: fc.boolean(), hide: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }) }), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.record({
+            natural: fc.integer({ min: 3, max: 200 }),
+            wraps: fc.boolean(),
+            hide: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
         fc.integer({ min: 20, max: 300 }),
         (columns, available) => {
           const { shown, widths, hidden } = fitTable(columns, available);
@@ -56,7 +68,9 @@ describe('tables fitted to a terminal', () => {
             expect(widths[at]).toBeLessThanOrEqual(column.natural);
             expect(widths[at]).toBeGreaterThanOrEqual(Math.min(column.natural, MIN_COLUMN_WIDTH));
           });
-          const floor = tableWidth(shown.map((i) => (columns[i]!.wraps ? Math.min(columns[i]!.natural, MIN_COLUMN_WIDTH) : columns[i]!.natural)));
+          const floor = tableWidth(
+            shown.map((i) => (columns[i]!.wraps ? Math.min(columns[i]!.natural, MIN_COLUMN_WIDTH) : columns[i]!.natural)),
+          );
           expect(tableWidth(widths)).toBeLessThanOrEqual(Math.max(available, floor));
         },
       ),

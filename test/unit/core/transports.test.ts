@@ -18,7 +18,8 @@ afterEach(async () => {
   client = server = undefined;
 });
 
-const ok = (body: string) => rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, body);
+const ok = (body: string) =>
+  rawAnswer('200 OK', { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, body);
 
 describe('a direct request (no proxy, no pipelining)', () => {
   it('goes over node:http without undici, and requests in a row share one keep-alive connection', async () => {
@@ -73,7 +74,9 @@ describe('a direct request (no proxy, no pipelining)', () => {
   it('refuses a header value Node cannot send: exit 2, nothing reaches the service', async () => {
     server = await startHostileServer(({ socket }) => void socket.write(ok('{}')));
     client = createHttpClient({ serviceName: 'test service', retries: 2, timeoutMs: 5000 });
-    await expect(client.request({ method: 'GET', url: `${server.url}/a`, headers: { 'x-token': 'a\r\nInjected: yes' } })).rejects.toMatchObject({
+    await expect(
+      client.request({ method: 'GET', url: `${server.url}/a`, headers: { 'x-token': 'a\r\nInjected: yes' } }),
+    ).rejects.toMatchObject({
       exitCode: 2,
       message: expect.stringMatching(/^cannot send a request to 127\.0\.0\.1:\d+: /),
       hint: expect.stringContaining('characters a request cannot carry'),
@@ -83,7 +86,14 @@ describe('a direct request (no proxy, no pipelining)', () => {
 
   it('holds the process with no connection once its requests are answered and it is closed', async () => {
     // The service in a child process, so that every TCP socket of this process is the client's.
-    const service = spawn(process.execPath, ['-e', `require('node:http').createServer((q, a) => a.end('{}')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const service = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:http').createServer((q, a) => a.end('{}')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const [port] = (await once(service.stdout!, 'data')) as [Buffer];
       const tcp = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
@@ -113,7 +123,10 @@ describe('the deadline of a direct request', () => {
     });
     client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 300 });
     const started = Date.now();
-    await expect(client.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({ exitCode: 8, message: expect.stringMatching(/in time/) });
+    await expect(client.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({
+      exitCode: 8,
+      message: expect.stringMatching(/in time/),
+    });
     const closed = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2000))]);
     expect(closed).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(2000);
@@ -137,12 +150,18 @@ describe('a pipelining client (catalog --all)', () => {
     client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, pipelining: 3, env: {} });
     await client.request({ method: 'GET', url: `${server.url}/first` });
     const answers = await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
-    expect(answers.map((answer) => answer.json())).toEqual([{ line: 'GET /1 HTTP/1.1' }, { line: 'GET /2 HTTP/1.1' }, { line: 'GET /3 HTTP/1.1' }]);
+    expect(answers.map((answer) => answer.json())).toEqual([
+      { line: 'GET /1 HTTP/1.1' },
+      { line: 'GET /2 HTTP/1.1' },
+      { line: 'GET /3 HTTP/1.1' },
+    ]);
     expect(server.connections()).toBe(1);
   });
 
   it('unlike a direct client, which opens a connection per request waiting', async () => {
-    server = await startHostileServer(({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50));
+    server = await startHostileServer(
+      ({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50),
+    );
     client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, env: {} });
     await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
     expect(server.connections()).toBe(3);

@@ -34,7 +34,12 @@ beforeEach(() => {
   clock = 1_700_000_000_000;
   seen = [];
   const http = createHttpClient({ serviceName: 'keys service', dispatcher: agent, sleep: async () => undefined, random: () => 0 });
-  client = new KeysClient(http, keysBaseUrl(`${ORIGIN}/trade-api/v2/`), { keyId: 'me', privateKey: rsa.privateKey, source: 'key file /k.pem' }, () => (clock += 1000));
+  client = new KeysClient(
+    http,
+    keysBaseUrl(`${ORIGIN}/trade-api/v2/`),
+    { keyId: 'me', privateKey: rsa.privateKey, source: 'key file /k.pem' },
+    () => (clock += 1000),
+  );
 });
 
 afterEach(async () => {
@@ -48,7 +53,12 @@ function answer(method: string, path: string, status: number, body?: unknown, ti
     .intercept({ method, path: (p) => p.split('?')[0] === `${BASE}${path}` })
     .reply(status, (opts) => {
       const url = new URL(opts.path, ORIGIN);
-      seen.push({ method: opts.method, path: url.pathname + url.search, headers: opts.headers as Record<string, string>, body: opts.body as string | undefined });
+      seen.push({
+        method: opts.method,
+        path: url.pathname + url.search,
+        headers: opts.headers as Record<string, string>,
+        body: opts.body as string | undefined,
+      });
       return body === undefined ? '' : JSON.stringify(body);
     })
     .times(times);
@@ -57,7 +67,12 @@ function answer(method: string, path: string, status: number, body?: unknown, ti
 function signatureValid(request: Seen): boolean {
   const path = request.path.split('?')[0];
   const message = `${request.headers['KALSHI-ACCESS-TIMESTAMP']}${request.method}${path}`;
-  return verify('sha256', Buffer.from(message), { key: rsa.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(request.headers['KALSHI-ACCESS-SIGNATURE']!, 'base64'));
+  return verify(
+    'sha256',
+    Buffer.from(message),
+    { key: rsa.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+    Buffer.from(request.headers['KALSHI-ACCESS-SIGNATURE']!, 'base64'),
+  );
 }
 
 const FULL_KEY = { api_key: 'k1', name: 'one', scopes: ['read'], created_ts: '2026-01-02T03:04:05Z', subaccount: 3 };
@@ -112,7 +127,9 @@ describe('create', () => {
   it("fills the public service's flat answer from the request", async () => {
     answer('POST', '/api_keys', 201, { api_key_id: 'flat1' });
     const result = await client.create({ name: 'n', scopes: ['read', 'write'], fcmSubtraderId: 'u1_a', publicKeyPem: 'PEM' });
-    expect(result).toEqual({ apiKey: { api_key: 'flat1', name: 'n', scopes: ['read', 'write'], created_ts: null, subaccount: null, fcm_subtrader_id: 'u1_a' } });
+    expect(result).toEqual({
+      apiKey: { api_key: 'flat1', name: 'n', scopes: ['read', 'write'], created_ts: null, subaccount: null, fcm_subtrader_id: 'u1_a' },
+    });
   });
 
   it('reports an answer without a key id (exit 8)', async () => {
@@ -122,7 +139,11 @@ describe('create', () => {
 
   it('never repeats a POST whose answer never came, and says its outcome is unknown', async () => {
     agent.enableCallHistory();
-    agent.get(ORIGIN).intercept({ method: 'POST', path: `${BASE}/api_keys` }).replyWithError(new Error('socket hang up')).times(5);
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'POST', path: `${BASE}/api_keys` })
+      .replyWithError(new Error('socket hang up'))
+      .times(5);
     const error = await rejectionOf(client.create({ name: 'n', publicKeyPem: 'PEM' }));
     expect(error.code).toBe('UNKNOWN_OUTCOME');
     expect(agent.getCallHistory()?.calls()).toHaveLength(1);
@@ -207,15 +228,22 @@ describe('refusals', () => {
   });
 
   it('blames environments for an unknown key only at one of the exchange environments', () => {
-    const unknown = new TridentError(ExitCode.auth, 'keys service answered 401: INCORRECT_API_KEY', { status: 401, code: 'INCORRECT_API_KEY' });
+    const unknown = new TridentError(ExitCode.auth, 'keys service answered 401: INCORRECT_API_KEY', {
+      status: 401,
+      code: 'INCORRECT_API_KEY',
+    });
     const signer = { keyId: 'me', privateKey: rsa.privateKey, source: 'key file /k.pem' };
     const hintAt = (url: string) => (explainRefusal(unknown, signer, new URL(url)) as TridentError).hint;
     expect(hintAt('https://demo-api.kalshi.co/trade-api/v2')).toBe(
       'key me is unknown to the demo environment: keys work only in the environment that issued them; a production key needs --url production (https://external-api.kalshi.com/trade-api/v2)',
     );
-    expect(hintAt('https://api.elections.kalshi.com/trade-api/v2')).toMatch(/^key me is unknown to the production environment: .* a demo key needs --url demo \(https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2\)$/);
+    expect(hintAt('https://api.elections.kalshi.com/trade-api/v2')).toMatch(
+      /^key me is unknown to the production environment: .* a demo key needs --url demo \(https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2\)$/,
+    );
     for (const url of ['https://exchange.test/trade-api/v2', 'http://127.0.0.1:8700/trade-api/v2']) {
-      expect(hintAt(url)).toBe('key me is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url');
+      expect(hintAt(url)).toBe(
+        'key me is unknown to this service: it may have been deleted, or belong to another service; check --key-id and --url',
+      );
     }
   });
 

@@ -66,7 +66,9 @@ describe('generate when the private key cannot be stored', () => {
     agent.get(ORIGIN).intercept({ method: 'DELETE', path: '/trade-api/v2/api_keys/g1' }).reply(204, '');
     const error = await rejectionOf(generate.run(context(), { name: 'raced', out: out() }));
     expect(error.exitCode).toBe(2);
-    expect(error.message).toBe(`could not store the private key of the new key g1 at ${out()} (${out()} already exists); the key was deleted on the service again`);
+    expect(error.message).toBe(
+      `could not store the private key of the new key g1 at ${out()} (${out()} already exists); the key was deleted on the service again`,
+    );
     expect(agent.pendingInterceptors()).toEqual([]);
     expect(readFileSync(out(), 'utf8')).toBe('somebody else');
     expect(stdout).toBe('');
@@ -108,7 +110,13 @@ describe('generate to the default path', () => {
     agent
       .get(ORIGIN)
       .intercept({ method: 'POST', path: '/trade-api/v2/api_keys/generate' })
-      .reply(201, JSON.stringify({ api_key: { api_key: 'id:7', name: 'n', scopes: ['read', 'write'], created_ts: 't', subaccount: null }, private_key: MINTED_PEM }));
+      .reply(
+        201,
+        JSON.stringify({
+          api_key: { api_key: 'id:7', name: 'n', scopes: ['read', 'write'], created_ts: 't', subaccount: null },
+          private_key: MINTED_PEM,
+        }),
+      );
     await generate.run(context(), { name: 'n' });
     const file = join(dir, 'config', 'keys', 'id_7.pem');
     expect(existsSync(file)).toBe(true);
@@ -124,11 +132,16 @@ describe('generate to the default path', () => {
         hostile.name = sentName(body);
         return JSON.stringify({ api_key: hostile, private_key: MINTED_PEM });
       });
-    agent.get(ORIGIN).intercept({ method: 'GET', path: '/trade-api/v2/api_keys' }).reply(200, () => ({ api_keys: [hostile] }));
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/trade-api/v2/api_keys' })
+      .reply(200, () => ({ api_keys: [hostile] }));
     const error = await rejectionOf(generate.run(context(), { name: 'n' }));
     expect(error.exitCode).toBe(8);
     expect(hostile.name).toMatch(/^n~[0-9a-f]{8}$/);
-    expect(error.message).toMatch(/^outcome unknown: the generate request for key "n~[0-9a-f]{8}" failed \(the keys service answered 201 with a key id that holds a character .*\); a check found: outcome unknown for key id\/\.\.\/\.\. \(named "n~[0-9a-f]{8}"\), which trident cannot prove its own, so it was not deleted$/);
+    expect(error.message).toMatch(
+      /^outcome unknown: the generate request for key "n~[0-9a-f]{8}" failed \(the keys service answered 201 with a key id that holds a character .*\); a check found: outcome unknown for key id\/\.\.\/\.\. \(named "n~[0-9a-f]{8}"\), which trident cannot prove its own, so it was not deleted$/,
+    );
     expect(agent.pendingInterceptors()).toEqual([]);
     expect(readdirSync(join(dir, 'config', 'keys'))).toEqual([]);
     expect(readdirSync(join(dir, 'config', 'pending'))).toEqual([]);

@@ -42,7 +42,8 @@ describe('keysBaseUrl', () => {
   });
 
   it('refuses what is not a base URL', () => {
-    for (const value of ['exchange.test', 'ftp://exchange.test', 'https://exchange.test/trade-api/v2?x=1']) expect(thrownBy(() => keysBaseUrl(value)).exitCode).toBe(2);
+    for (const value of ['exchange.test', 'ftp://exchange.test', 'https://exchange.test/trade-api/v2?x=1'])
+      expect(thrownBy(() => keysBaseUrl(value)).exitCode).toBe(2);
   });
 });
 

@@ -96,8 +96,12 @@ describe('publicKeyForUpload', () => {
 
   it('refuses a DSA key, public or private', () => {
     const dsa = generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 });
-    expect(refusal(() => publicKeyForUpload(dsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'k')).message).toContain('DSA');
-    expect(refusal(() => publicKeyForUpload(dsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'k')).message).toContain('DSA');
+    expect(refusal(() => publicKeyForUpload(dsa.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'k')).message).toContain(
+      'DSA',
+    );
+    expect(refusal(() => publicKeyForUpload(dsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'k')).message).toContain(
+      'DSA',
+    );
   });
 
   it('refuses an RSA key under 2048 bits, public or private', () => {

@@ -6,12 +6,27 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anyPending, claimPending, pendingDir, releasePending, removePending, writePending, type PendingRecord } from '../../../src/keys/mint/pending.js';
+import {
+  anyPending,
+  claimPending,
+  pendingDir,
+  releasePending,
+  removePending,
+  writePending,
+  type PendingRecord,
+} from '../../../src/keys/mint/pending.js';
 
 const URL_A = 'http://127.0.0.1:1/trade-api/v2';
 const URL_B = 'http://127.0.0.1:2/trade-api/v2';
 const NOW = new Date('2026-11-22T10:00:00Z');
-const request = (url: string) => ({ verb: 'generate' as const, name: 'n', sent_name: 'n~0123abcd', url, scopes: ['read'], target_file: null });
+const request = (url: string) => ({
+  verb: 'generate' as const,
+  name: 'n',
+  sent_name: 'n~0123abcd',
+  url,
+  scopes: ['read'],
+  target_file: null,
+});
 
 /** The pid of a process that has ended. */
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -33,7 +48,12 @@ describe('pending records', () => {
     const entry = await writePending(configDir, request(URL_A), NOW);
     expect(statSync(entry.path).mode & 0o777).toBe(0o600);
     expect(statSync(pendingDir(configDir)).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(readFileSync(entry.path, 'utf8'))).toEqual({ version: 2, ...request(URL_A), written_at: NOW.toISOString(), pid: process.pid });
+    expect(JSON.parse(readFileSync(entry.path, 'utf8'))).toEqual({
+      version: 2,
+      ...request(URL_A),
+      written_at: NOW.toISOString(),
+      pid: process.pid,
+    });
     expect(anyPending(configDir)).toBe(true);
     await removePending(entry);
     expect(readdirSync(pendingDir(configDir))).toEqual([]);
@@ -55,7 +75,7 @@ describe('pending records', () => {
     expect(claimPending(configDir, URL_A)).toHaveLength(1);
   });
 
-  it("takes over a claim left by a dead process, not one of a live process", async () => {
+  it('takes over a claim left by a dead process, not one of a live process', async () => {
     const stale = await writePending(configDir, request(URL_A), NOW);
     ownedBy(stale.path, deadPid());
     renameSync(stale.path, `${stale.path}.claimed-${deadPid()}`);

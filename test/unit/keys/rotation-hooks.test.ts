@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { formatAge, parseAge } from '../../../src/keys/key-ages.js';
 import { hookEnvironment, type HookRun } from '../../../src/keys/rotation/hooks.js';
 
-const RUN: HookRun = { command: 'true', step: 'deploy', keyId: 'new-id', keyFile: '/k/new.pem', oldKeyId: 'old-id', newKeyId: 'new-id', timeoutMs: 10_000 };
+const RUN: HookRun = {
+  command: 'true',
+  step: 'deploy',
+  keyId: 'new-id',
+  keyFile: '/k/new.pem',
+  oldKeyId: 'old-id',
+  newKeyId: 'new-id',
+  timeoutMs: 10_000,
+};
 
 describe('ages', () => {
   it('parses m, h, d and w; refuses anything else with exit 2', () => {
@@ -12,7 +20,8 @@ describe('ages', () => {
     expect(parseAge('36h')).toBe(36 * 3600);
     expect(parseAge('30m')).toBe(1800);
     expect(parseAge('2w')).toBe(14 * 86_400);
-    for (const bad of ['90', 'd', '0d', '-1d', '1y', '1 d x']) expect(() => parseAge(bad), bad).toThrow(expect.objectContaining({ exitCode: 2 }));
+    for (const bad of ['90', 'd', '0d', '-1d', '1y', '1 d x'])
+      expect(() => parseAge(bad), bad).toThrow(expect.objectContaining({ exitCode: 2 }));
   });
 
   it('formats days, hours and minutes', () => {
@@ -27,7 +36,15 @@ describe('ages', () => {
 describe('hook environment', () => {
   it("withholds trident's secrets and its crash hook, keeps the user's variables, adds the deploy variables", () => {
     const env = hookEnvironment(
-      { PATH: '/bin', GH_TOKEN: 'users-own', TRIDENT_PRIVATE_KEY: 'pem', TRIDENT_TIME_TOKEN: 't', TRIDENT_TEST_CRASH_AFTER: 'deploying', TRIDENT_PRIVATE_KEY_FILE: '/k/old.pem', TRIDENT_CONFIG_DIR: '/c' },
+      {
+        PATH: '/bin',
+        GH_TOKEN: 'users-own',
+        TRIDENT_PRIVATE_KEY: 'pem',
+        TRIDENT_TIME_TOKEN: 't',
+        TRIDENT_TEST_CRASH_AFTER: 'deploying',
+        TRIDENT_PRIVATE_KEY_FILE: '/k/old.pem',
+        TRIDENT_CONFIG_DIR: '/c',
+      },
       RUN,
     );
     expect(env).toEqual({

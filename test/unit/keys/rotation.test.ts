@@ -13,12 +13,27 @@ import { mintTools } from '../../../src/keys/mint/live-tools.js';
 import type { PendingRecord } from '../../../src/keys/mint/pending.js';
 import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
-import { contextFor, ed25519Pair, fakeDeps, newWorld, removeWorlds, statusError, unknownOutcome, type World } from '../../helpers/rotation-fake.js';
+import {
+  contextFor,
+  ed25519Pair,
+  fakeDeps,
+  newWorld,
+  removeWorlds,
+  statusError,
+  unknownOutcome,
+  type World,
+} from '../../helpers/rotation-fake.js';
 import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../../helpers/rotation-checks.js';
 
 const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
 afterAll(removeWorlds);
-async function start(world: World, opts: RotateOptions = {}, crashAt?: string, checkpoints?: string[], env?: NodeJS.ProcessEnv): Promise<RotationResult> {
+async function start(
+  world: World,
+  opts: RotateOptions = {},
+  crashAt?: string,
+  checkpoints?: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<RotationResult> {
   const ctx = contextFor(world, env);
   const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
   return rotation.run();
@@ -78,7 +93,9 @@ describe('the rotation journal', () => {
   it('a second rotation in the same second rotates the new key under a name of its own (a tag of its own)', async () => {
     const world = newWorld();
     const now = () => new Date('2026-03-01T10:15:00.500Z');
-    const first = await (await beginRotation(contextFor(world, {}, undefined, now), planRotation(contextFor(world, {}, undefined, now), {}), fakeDeps(world))).run();
+    const first = await (
+      await beginRotation(contextFor(world, {}, undefined, now), planRotation(contextFor(world, {}, undefined, now), {}), fakeDeps(world))
+    ).run();
     expect(first.outcome).toBe('rotated');
     const ctx = contextFor(world, {}, undefined, now);
     const second = await (await beginRotation(ctx, planRotation(ctx, {}), fakeDeps(world))).run();
@@ -134,7 +151,9 @@ describe('resume and abort at the edges', () => {
       await crashes(start(world, {}, point));
       const result = await go(world, 'abort');
       expect(result.outcome).toBe('rotated');
-      expect(result.journal.warnings).toEqual(['the delete of the old key had been sent already, so the rotation cannot be undone: finishing it instead']);
+      expect(result.journal.warnings).toEqual([
+        'the delete of the old key had been sent already, so the rotation cannot be undone: finishing it instead',
+      ]);
       expect(expectOneWorkingKey(world)).not.toBe(world.oldId);
     }
   });
@@ -146,7 +165,8 @@ describe('resume and abort at the edges', () => {
       const journal = journalOf(world);
       const minted = [...world.service.keys.keys()].find((id) => id !== world.oldId)!;
       // As if killed after the private half was stored but before the journal said so.
-      if (stored) writeFileSync(JOURNAL(world), JSON.stringify({ ...journal, phase: 'minting', new_key: undefined, private_key_file: undefined }));
+      if (stored)
+        writeFileSync(JOURNAL(world), JSON.stringify({ ...journal, phase: 'minting', new_key: undefined, private_key_file: undefined }));
       expect(existsSync(journalOf(world).pending!)).toBe(true);
       const result = await go(world, 'resume');
       const found = result.journal.steps.find((step) => step.step === 'find-minted');
@@ -180,7 +200,9 @@ describe('failures along the way', () => {
     world.service.fail({ operation: 'generate', error: unknownOutcome(), after: true });
     const error = await rejectionOf(start(world));
     expect(error.exitCode).toBe(ExitCode.unavailable);
-    expect(error.message).toMatch(/^the generate request for key "ci-key-rotated-\d{8}T\d{6}Z~[0-9a-f]{8}" failed \(connection to keys\.test failed: other side closed\); a check found: deleted key \S+, whose private key never arrived$/);
+    expect(error.message).toMatch(
+      /^the generate request for key "ci-key-rotated-\d{8}T\d{6}Z~[0-9a-f]{8}" failed \(connection to keys\.test failed: other side closed\); a check found: deleted key \S+, whose private key never arrived$/,
+    );
     expect(error.hint).toBe('nothing is left behind: run the command again');
     expect(existsSync(JOURNAL(world))).toBe(false);
     expect([...world.service.keys.keys()]).toEqual([world.oldId]);
@@ -242,15 +264,22 @@ describe('failures along the way', () => {
       const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, {}), deps)).run());
       expect(error.exitCode).toBe(ExitCode.usage);
       // Nothing to finish once the key is gone; otherwise the journal stays and the rotation says it is paused.
-      if (deleteFails) expect(error.hint).toMatch(/^nobody holds its private key: delete it with trident keys delete \S+; the rotation is paused at step "minting"/);
+      if (deleteFails)
+        expect(error.hint).toMatch(
+          /^nobody holds its private key: delete it with trident keys delete \S+; the rotation is paused at step "minting"/,
+        );
       else expect(error.hint).toBe('fix the target (--out, --force, free space) and run the command again');
       const newIds = [...world.service.keys.keys()].filter((id) => id !== world.oldId);
       if (deleteFails) {
-        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\), and deleting that key on the service failed too: keys service answered 500: injected$/);
+        expect(error.message).toMatch(
+          /^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\), and deleting that key on the service failed too: keys service answered 500: injected$/,
+        );
         expect(newIds).toHaveLength(1);
         expect(existsSync(JOURNAL(world))).toBe(true);
       } else {
-        expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/);
+        expect(error.message).toMatch(
+          /^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/,
+        );
         expect(newIds).toEqual([]);
         expect(existsSync(JOURNAL(world))).toBe(false);
       }
@@ -265,7 +294,12 @@ describe('failures along the way', () => {
     expect(result).toMatchObject({ outcome: 'rolled back', exitCode: ExitCode.auth });
     expect(result.problem!.message).toContain('failed verification');
     expect(result.problem!.message).toContain('the rotation was rolled back: profile "ci" uses the old key');
-    expect(result.journal.steps.map((step) => `${step.step}:${step.status}`).slice(-4)).toEqual(['verify:failed', 'restore-profile:done', 'delete-new:done', 'remove-new-files:done']);
+    expect(result.journal.steps.map((step) => `${step.step}:${step.status}`).slice(-4)).toEqual([
+      'verify:failed',
+      'restore-profile:done',
+      'delete-new:done',
+      'remove-new-files:done',
+    ]);
     expect(expectOneWorkingKey(world)).toBe(world.oldId);
   });
 
@@ -307,7 +341,9 @@ describe('failures along the way', () => {
     };
     const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, { out }), deps)).run());
     expect(error.exitCode).toBe(ExitCode.usage);
-    expect(error.message).toMatch(/^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/);
+    expect(error.message).toMatch(
+      /^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/,
+    );
     expect(error.message).toContain(` at ${out} `);
     expect(readFileSync(out, 'utf8')).toBe('somebody else');
     expect(existsSync(JOURNAL(world))).toBe(false);
@@ -328,7 +364,11 @@ describe('failures along the way', () => {
 
   it('a key whose PEM came from TRIDENT_PRIVATE_KEY needs it again to abort', async () => {
     const world = newWorld();
-    const env = { TRIDENT_KEYS_URL: 'https://keys.test', TRIDENT_KEY_ID: world.oldId, TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8') };
+    const env = {
+      TRIDENT_KEYS_URL: 'https://keys.test',
+      TRIDENT_KEY_ID: world.oldId,
+      TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8'),
+    };
     await crashes(start(world, {}, 'stored', undefined, env));
     const path = journalPath(world.configDir, { mode: 'env', keyId: world.oldId });
     expect(JSON.parse(readFileSync(path, 'utf8')).old_key.private_key_file).toBeNull();

@@ -28,13 +28,15 @@ describe('key input rules', () => {
     expect(parseSubaccount(undefined)).toBeUndefined();
     expect(parseSubaccount('0')).toBe(0);
     expect(parseSubaccount('63')).toBe(63);
-    for (const bad of ['64', '-1', '1.5', 'x', '', '1e1', '007']) expect(ruleMessage(() => parseSubaccount(bad))).toContain('integer from 0 to 63');
+    for (const bad of ['64', '-1', '1.5', 'x', '', '1e1', '007'])
+      expect(ruleMessage(() => parseSubaccount(bad))).toContain('integer from 0 to 63');
   });
 
   it('wants an FCM subtrader id shaped <user_id>_<suffix>', () => {
     expect(checkFcmSubtraderId('9f3a-11_desk7')).toBe('9f3a-11_desk7');
     expect(checkFcmSubtraderId('u_a_b')).toBe('u_a_b');
-    for (const bad of ['nounderscore', '_suffix', 'user_', 'us er_x']) expect(ruleMessage(() => checkFcmSubtraderId(bad))).toContain('<user_id>_<suffix>');
+    for (const bad of ['nounderscore', '_suffix', 'user_', 'us er_x'])
+      expect(ruleMessage(() => checkFcmSubtraderId(bad))).toContain('<user_id>_<suffix>');
   });
 
   it('refuses a subaccount together with an FCM subtrader', () => {

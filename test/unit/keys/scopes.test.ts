@@ -17,7 +17,15 @@ describe('--scopes', () => {
   });
 
   it('refuses other shapes before any request, naming the rule', () => {
-    for (const bad of ['admin::transfer', 'write::', '::transfer', 'write:transfer', 'write::transfer::x', 'write::trans fer', 'write::-x']) {
+    for (const bad of [
+      'admin::transfer',
+      'write::',
+      '::transfer',
+      'write:transfer',
+      'write::transfer::x',
+      'write::trans fer',
+      'write::-x',
+    ]) {
       const error = thrownBy(() => parseScopes(bad));
       expect(error.exitCode).toBe(2);
       expect(error.message).toContain('child scopes <parent>::<child> such as write::transfer');

@@ -1,6 +1,14 @@
 import { constants, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, signedHeaders, signingMessage, type Signer } from '../../../src/keys/signing.js';
+import {
+  KEY_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  signMessage,
+  signedHeaders,
+  signingMessage,
+  type Signer,
+} from '../../../src/keys/signing.js';
 
 const TS = 1703123456789;
 const URL_WITH_QUERY = new URL('https://exchange.test/trade-api/v2/api_keys?fcm_subtrader_id=u1_a');
@@ -26,7 +34,9 @@ beforeAll(() => {
 describe('the signed message', () => {
   it('is timestamp + METHOD + full path, without the query string or the host', () => {
     expect(signingMessage(TS, 'get', URL_WITH_QUERY)).toBe('1703123456789GET/trade-api/v2/api_keys');
-    expect(signingMessage(TS, 'DELETE', new URL('https://h.test/trade-api/v2/api_keys/abc'))).toBe('1703123456789DELETE/trade-api/v2/api_keys/abc');
+    expect(signingMessage(TS, 'DELETE', new URL('https://h.test/trade-api/v2/api_keys/abc'))).toBe(
+      '1703123456789DELETE/trade-api/v2/api_keys/abc',
+    );
   });
 });
 
@@ -54,13 +64,18 @@ describe('signedHeaders', () => {
     // the doubled base path of a URL that already ended in /trade-api/v2
     expect(verifies('1703123456789GET/trade-api/v2/trade-api/v2/api_keys', signature)).toBe(false);
     // PKCS#1 v1.5 padding instead of PSS
-    expect(verifies('1703123456789GET/trade-api/v2/api_keys', signature, { key: rsa.publicKey, padding: constants.RSA_PKCS1_PADDING })).toBe(false);
+    expect(
+      verifies('1703123456789GET/trade-api/v2/api_keys', signature, { key: rsa.publicKey, padding: constants.RSA_PKCS1_PADDING }),
+    ).toBe(false);
     // a maximal salt instead of the digest length
     expect(verifies('1703123456789GET/trade-api/v2/api_keys', signature, pss(rsa.publicKey, 256 - 32 - 2))).toBe(false);
   });
 
   it('does not verify a PKCS#1 v1.5 signature as if it were ours', () => {
-    const v15 = sign('sha256', Buffer.from('1703123456789GET/trade-api/v2/api_keys'), { key: rsa.privateKey, padding: constants.RSA_PKCS1_PADDING }).toString('base64');
+    const v15 = sign('sha256', Buffer.from('1703123456789GET/trade-api/v2/api_keys'), {
+      key: rsa.privateKey,
+      padding: constants.RSA_PKCS1_PADDING,
+    }).toString('base64');
     expect(verifies('1703123456789GET/trade-api/v2/api_keys', v15)).toBe(false);
   });
 
@@ -73,9 +88,21 @@ describe('signedHeaders', () => {
 
   it('signs the same message with an Ed25519 key', () => {
     const ed = generateKeyPairSync('ed25519');
-    const headers = signedHeaders({ keyId: 'ed', privateKey: ed.privateKey, source: 'test' }, 'POST', new URL('https://h.test/trade-api/v2/api_keys/generate'), TS);
+    const headers = signedHeaders(
+      { keyId: 'ed', privateKey: ed.privateKey, source: 'test' },
+      'POST',
+      new URL('https://h.test/trade-api/v2/api_keys/generate'),
+      TS,
+    );
     const message = Buffer.from('1703123456789POST/trade-api/v2/api_keys/generate');
     expect(verify(null, message, createPublicKey(ed.privateKey), Buffer.from(headers[SIGNATURE_HEADER]!, 'base64'))).toBe(true);
-    expect(verify(null, Buffer.from('1703123456POST/trade-api/v2/api_keys/generate'), ed.publicKey, Buffer.from(headers[SIGNATURE_HEADER]!, 'base64'))).toBe(false);
+    expect(
+      verify(
+        null,
+        Buffer.from('1703123456POST/trade-api/v2/api_keys/generate'),
+        ed.publicKey,
+        Buffer.from(headers[SIGNATURE_HEADER]!, 'base64'),
+      ),
+    ).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('mapInOrder', () => {
-  it('keeps at most `concurrency` tasks running and yields in the items\' order', async () => {
+  it("keeps at most `concurrency` tasks running and yields in the items' order", async () => {
     let running = 0;
     let peak = 0;
     const delays = [30, 5, 20, 1, 10, 2, 15];
@@ -30,11 +30,13 @@ describe('mapInOrder', () => {
     expect(peak).toBe(3);
   });
 
-  it('passes a task\'s rejection on at its place', async () => {
-    const run = collect(mapInOrder([1, 2], 2, async (n) => {
-      if (n === 2) throw new Error('boom');
-      return n;
-    }));
+  it("passes a task's rejection on at its place", async () => {
+    const run = collect(
+      mapInOrder([1, 2], 2, async (n) => {
+        if (n === 2) throw new Error('boom');
+        return n;
+      }),
+    );
     await expect(run).rejects.toThrow('boom');
   });
 });
@@ -80,7 +82,14 @@ describe('updateCustomers', () => {
     let now = 0;
     const started: Array<[number, number]> = [];
     const waits: number[] = [];
-    const pacer = new Pacer({ now: () => now, random: () => 1, sleep: async (ms) => { waits.push(ms); now += ms; } });
+    const pacer = new Pacer({
+      now: () => now,
+      random: () => 1,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    });
     const client = {
       async updateCustomer(id: number, name: string, onRateLimited?: (ms: number | undefined) => void) {
         started.push([id, now]);
@@ -96,7 +105,12 @@ describe('updateCustomers', () => {
     expect(outcomes.every((o) => o.result.ok)).toBe(true);
     expect(notes).toEqual(['429']);
     // rows 1 and 2 went at once; every later row only after the 3 s asked for
-    expect(started.filter(([, at]) => at < 3000).map(([id]) => id).sort()).toEqual([1, 2]);
+    expect(
+      started
+        .filter(([, at]) => at < 3000)
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([1, 2]);
     expect(started.map(([id]) => id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // and every 429 widens the gap too (backing off, jittered), easing off as rows go through
     expect(pacer.gap).toBeGreaterThan(0);

@@ -41,7 +41,9 @@ describe('TimeClient', () => {
 
   it('form-encodes bodies, with non-ASCII and reserved characters intact', async () => {
     const { client: time, pool, sent } = client('tok');
-    pool.intercept({ path: '/api/v1/customers/3', method: 'POST' }).reply(recordingReply(sent, 200, { data: { id: '3', name: 'Müller & Söhne' } }));
+    pool
+      .intercept({ path: '/api/v1/customers/3', method: 'POST' })
+      .reply(recordingReply(sent, 200, { data: { id: '3', name: 'Müller & Söhne' } }));
     expect(await time.updateCustomer(3, 'Müller & Söhne')).toEqual({ id: 3, name: 'Müller & Söhne' });
     expect(sent[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(new URLSearchParams(sent[0]!.body).get('name')).toBe('Müller & Söhne');
@@ -57,31 +59,48 @@ describe('TimeClient', () => {
 
   it('quotes the service message of a {"status","message"} error and maps the status', async () => {
     const { client: time, pool, sent } = client('tok');
-    pool.intercept({ path: '/api/v1/projects', method: 'POST' }).reply(recordingReply(sent, 400, { status: 400, message: 'name must not be empty' }));
-    await expect(time.createProject({ name: ' ' })).rejects.toMatchObject({ exitCode: 6, message: 'time service answered 400: name must not be empty' });
+    pool
+      .intercept({ path: '/api/v1/projects', method: 'POST' })
+      .reply(recordingReply(sent, 400, { status: 400, message: 'name must not be empty' }));
+    await expect(time.createProject({ name: ' ' })).rejects.toMatchObject({
+      exitCode: 6,
+      message: 'time service answered 400: name must not be empty',
+    });
     expect(sent).toHaveLength(1);
   });
 
   it('a 401 exits 4 with a hint to log in again', async () => {
     const { client: time, pool, sent } = client('tok');
-    pool.intercept({ path: '/api/v1/projects', method: 'GET' }).reply(recordingReply(sent, 401, { status: 401, message: 'Invalid API token' }));
-    await expect(time.listProjects()).rejects.toMatchObject({ exitCode: 4, message: 'time service answered 401: Invalid API token', hint: expect.stringContaining('trident time login') });
+    pool
+      .intercept({ path: '/api/v1/projects', method: 'GET' })
+      .reply(recordingReply(sent, 401, { status: 401, message: 'Invalid API token' }));
+    await expect(time.listProjects()).rejects.toMatchObject({
+      exitCode: 4,
+      message: 'time service answered 401: Invalid API token',
+      hint: expect.stringContaining('trident time login'),
+    });
   });
 
   it('revoke: true on 200 with an empty body, false when the service no longer knows the token', async () => {
     const { client: time, pool, sent } = client('tok');
     pool.intercept({ path: '/api/v1/auth/revoke', method: 'GET' }).reply(recordingReply(sent, 200, ''));
-    pool.intercept({ path: '/api/v1/auth/revoke', method: 'GET' }).reply(recordingReply(sent, 401, { status: 401, message: 'Invalid API token' }));
+    pool
+      .intercept({ path: '/api/v1/auth/revoke', method: 'GET' })
+      .reply(recordingReply(sent, 401, { status: 401, message: 'Invalid API token' }));
     expect(await time.revoke()).toBe(true);
     expect(await time.revoke()).toBe(false);
   });
 
   it('delete: a 404 on the first try is not found; a 404 after a failed first try means already deleted', async () => {
     const { client: time, pool, sent } = client('tok');
-    pool.intercept({ path: '/api/v1/projects/9', method: 'DELETE' }).reply(recordingReply(sent, 404, { status: 404, message: 'Project not found' }));
+    pool
+      .intercept({ path: '/api/v1/projects/9', method: 'DELETE' })
+      .reply(recordingReply(sent, 404, { status: 404, message: 'Project not found' }));
     await expect(time.deleteProject(9)).rejects.toMatchObject({ exitCode: 5, message: 'time service answered 404: Project not found' });
     pool.intercept({ path: '/api/v1/projects/8', method: 'DELETE' }).reply(recordingReply(sent, 503, { status: 503, message: 'busy' }));
-    pool.intercept({ path: '/api/v1/projects/8', method: 'DELETE' }).reply(recordingReply(sent, 404, { status: 404, message: 'Project not found' }));
+    pool
+      .intercept({ path: '/api/v1/projects/8', method: 'DELETE' })
+      .reply(recordingReply(sent, 404, { status: 404, message: 'Project not found' }));
     expect(await time.deleteProject(8)).toEqual({ alreadyDeleted: true });
     pool.intercept({ path: '/api/v1/projects/7', method: 'DELETE' }).reply(recordingReply(sent, 200, ''));
     expect(await time.deleteProject(7)).toEqual({ alreadyDeleted: false });
@@ -89,7 +108,9 @@ describe('TimeClient', () => {
 
   it('never repeats a POST that failed with 5xx (its outcome is unknown)', async () => {
     const { client: time, pool, sent } = client('tok');
-    pool.intercept({ path: '/api/v1/customers/4', method: 'POST' }).reply(recordingReply(sent, 502, { status: 502, message: 'bad gateway' }));
+    pool
+      .intercept({ path: '/api/v1/customers/4', method: 'POST' })
+      .reply(recordingReply(sent, 502, { status: 502, message: 'bad gateway' }));
     await expect(time.updateCustomer(4, 'x')).rejects.toMatchObject({ exitCode: 8 });
     expect(sent).toHaveLength(1);
   });

@@ -45,7 +45,12 @@ describe('time login on a terminal', () => {
     expect(Object.fromEntries(new URLSearchParams(sent[0]!.body))).toEqual({ email: 'demo@example.com', password: 's3cret' });
     const path = tokenPath(configDir, 'default');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ token: 'tok-xyz', userAgent: 'trident-cli', email: 'demo@example.com', accountId: '1' });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({
+      token: 'tok-xyz',
+      userAgent: 'trident-cli',
+      email: 'demo@example.com',
+      accountId: '1',
+    });
     expect(stdout() + stderr()).not.toContain('tok-xyz');
   });
 
@@ -53,7 +58,9 @@ describe('time login on a terminal', () => {
     const fake = fakeContext({ TRIDENT_TIME_URL: BASE_URL.href }, {}, 'pass word \n');
     const service = mockService();
     fake.ctx.http = async (options) => mockHttp(service.agent, options.userAgent);
-    service.pool.intercept({ path: '/api/v1/auth', method: 'POST' }).reply(recordingReply(service.sent, 200, { token: 't', account_id: 1 }));
+    service.pool
+      .intercept({ path: '/api/v1/auth', method: 'POST' })
+      .reply(recordingReply(service.sent, 200, { token: 't', account_id: 1 }));
     service.pool.intercept({ path: '/api/v1/projects', method: 'GET' }).reply(recordingReply(service.sent, 200, { data: [] }));
     await login.run(fake.ctx, { email: 'demo@example.com', passwordStdin: true, accountId: '1' });
     expect(new URLSearchParams(service.sent[0]!.body).get('password')).toBe('pass word ');

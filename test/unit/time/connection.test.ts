@@ -9,7 +9,13 @@ import { fakeContext, tridentError } from './fixtures.js';
 const URL_ENV = { TRIDENT_TIME_URL: 'https://time.test/api/v1' };
 
 async function store(configDir: string, token: string, userAgent = 'trident-cli', profile = 'default') {
-  await saveToken(tokenPath(configDir, profile), { token, userAgent, accountId: '1', email: 'demo@example.com', createdAt: '2026-01-01T00:00:00.000Z' });
+  await saveToken(tokenPath(configDir, profile), {
+    token,
+    userAgent,
+    accountId: '1',
+    email: 'demo@example.com',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
 }
 
 describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {

@@ -36,8 +36,17 @@ export function mockService(): { agent: MockAgent; sent: Sent[]; pool: ReturnTyp
 
 export function recordingReply(sent: Sent[], status: number, data: unknown = '') {
   return (options: { method: string; path: string; headers?: unknown; body?: unknown }) => {
-    sent.push({ method: options.method, path: options.path, headers: headerRecord(options.headers), body: options.body === undefined ? '' : String(options.body) });
-    return { statusCode: status, data: typeof data === 'string' ? data : JSON.stringify(data), responseOptions: { headers: { 'content-type': 'application/json' } } };
+    sent.push({
+      method: options.method,
+      path: options.path,
+      headers: headerRecord(options.headers),
+      body: options.body === undefined ? '' : String(options.body),
+    });
+    return {
+      statusCode: status,
+      data: typeof data === 'string' ? data : JSON.stringify(data),
+      responseOptions: { headers: { 'content-type': 'application/json' } },
+    };
   };
 }
 

@@ -1,13 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { durationSeconds, isoTimestamp, looseBoolean, normalizeCustomer, normalizeProject, normalizeProjectList, unwrapData } from '../../../src/time/normalize.js';
+import {
+  durationSeconds,
+  isoTimestamp,
+  looseBoolean,
+  normalizeCustomer,
+  normalizeProject,
+  normalizeProjectList,
+  unwrapData,
+} from '../../../src/time/normalize.js';
 
 // The example project of the time tracker's public docs, verbatim.
 const EXAMPLE = {
   data: {
-    id: 60, customer_id: 3, customer_name: 'My Customer', name: 'New Project', description: null,
-    date_created: '2019-02-14T02:59:42-0200', date_changed: null, privacy: 2, privacy_s: 'private', required_task: 0,
-    created_by: 1, deleted_by: null, billable: 0, bill_by: 'project', active: true, status: 'active', template: false,
-    is_member: true, is_manager: true, rate: null, value_total: null, time_total: '00:00:00', total_members: 1, total_active_tasks: 0,
+    id: 60,
+    customer_id: 3,
+    customer_name: 'My Customer',
+    name: 'New Project',
+    description: null,
+    date_created: '2019-02-14T02:59:42-0200',
+    date_changed: null,
+    privacy: 2,
+    privacy_s: 'private',
+    required_task: 0,
+    created_by: 1,
+    deleted_by: null,
+    billable: 0,
+    bill_by: 'project',
+    active: true,
+    status: 'active',
+    template: false,
+    is_member: true,
+    is_manager: true,
+    rate: null,
+    value_total: null,
+    time_total: '00:00:00',
+    total_members: 1,
+    total_active_tasks: 0,
   },
 };
 
@@ -37,18 +65,41 @@ describe('normalizeProject', () => {
 
   it('reads both boolean spellings, numeric strings and date_updated', () => {
     const project = normalizeProject({
-      id: '61', name: 'x', active: 0, status: 'archived', billable: '1', required_task: 'true', template: 'false',
-      is_manager: 1, date_updated: '2023-10-02T07:00:00+0530', rate: '120.50', value_total: '4800.00', privacy: 1, time_total: '101:00:59',
+      id: '61',
+      name: 'x',
+      active: 0,
+      status: 'archived',
+      billable: '1',
+      required_task: 'true',
+      template: 'false',
+      is_manager: 1,
+      date_updated: '2023-10-02T07:00:00+0530',
+      rate: '120.50',
+      value_total: '4800.00',
+      privacy: 1,
+      time_total: '101:00:59',
     });
     expect(project).toMatchObject({
-      id: 61, active: false, status: 'archived', billable: true, required_task: true, template: false, is_manager: true,
-      date_updated: '2023-10-02T07:00:00+05:30', rate: 120.5, value_total: 4800, privacy: 'public', time_total_seconds: 101 * 3600 + 59,
+      id: 61,
+      active: false,
+      status: 'archived',
+      billable: true,
+      required_task: true,
+      template: false,
+      is_manager: true,
+      date_updated: '2023-10-02T07:00:00+05:30',
+      rate: 120.5,
+      value_total: 4800,
+      privacy: 'public',
+      time_total_seconds: 101 * 3600 + 59,
     });
   });
 
   it('prefers date_updated and falls back to date_changed', () => {
     expect(normalizeProject({ id: 1, name: 'a', date_changed: '2020-01-01T00:00:00-0200' }).date_updated).toBe('2020-01-01T00:00:00-02:00');
-    expect(normalizeProject({ id: 1, name: 'a', date_updated: '2021-01-01T00:00:00Z', date_changed: '2020-01-01T00:00:00Z' }).date_updated).toBe('2021-01-01T00:00:00Z');
+    expect(
+      normalizeProject({ id: 1, name: 'a', date_updated: '2021-01-01T00:00:00Z', date_changed: '2020-01-01T00:00:00Z' }).date_updated,
+    ).toBe('2021-01-01T00:00:00Z');
   });
 
   it('derives the status from active when the service leaves it out, and fills missing fields with null', () => {
@@ -59,7 +110,13 @@ describe('normalizeProject', () => {
 
   it('gives every project the same fields in the same order, whatever spelling the service used', () => {
     const example = normalizeProject(unwrapData(EXAMPLE));
-    const other = normalizeProject({ ...EXAMPLE.data, date_changed: undefined, date_updated: '2020-01-01T00:00:00-0200', active: 1, billable: true });
+    const other = normalizeProject({
+      ...EXAMPLE.data,
+      date_changed: undefined,
+      date_updated: '2020-01-01T00:00:00-0200',
+      active: 1,
+      billable: true,
+    });
     expect(Object.keys(other)).toEqual(Object.keys(example));
     expect(Object.keys(example).slice(0, 3)).toEqual(['id', 'name', 'customer_id']);
   });
@@ -75,7 +132,12 @@ describe('normalizeProject', () => {
 
   it('reads a list with and without the envelope', () => {
     expect(normalizeProjectList({ data: [{ id: 1, name: 'a' }] })).toHaveLength(1);
-    expect(normalizeProjectList([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]).map((p) => p.id)).toEqual([1, 2]);
+    expect(
+      normalizeProjectList([
+        { id: 1, name: 'a' },
+        { id: 2, name: 'b' },
+      ]).map((p) => p.id),
+    ).toEqual([1, 2]);
   });
 });
 

@@ -6,8 +6,16 @@ import { buildReport, formatDuration, sumDecimals } from '../../../src/time/repo
 import { tridentError } from './fixtures.js';
 
 const row = (fields: Record<string, unknown>) => ({
-  project_id: 57, project_name: 'Web', user_name: 'Ana', date_execution: '2026-11-02', time_start: '09:00:00', time_end: '10:00:00', time_total: '01:00:00',
-  rate_hour: null, rate_total: null, ...fields,
+  project_id: 57,
+  project_name: 'Web',
+  user_name: 'Ana',
+  date_execution: '2026-11-02',
+  time_start: '09:00:00',
+  time_end: '10:00:00',
+  time_total: '01:00:00',
+  rate_hour: null,
+  rate_total: null,
+  ...fields,
 });
 
 describe('durations and amounts', () => {
@@ -38,14 +46,19 @@ describe('buildReport', () => {
       row({ time_total: '01:30:30', rate_total: '0.2' }),
     ];
     const byProject = buildReport(rows, 'project');
-    expect(byProject.groups.map((group) => [group.total.group, group.total.time_total, group.total.records, group.total.rate_total])).toEqual([
+    expect(
+      byProject.groups.map((group) => [group.total.group, group.total.time_total, group.total.records, group.total.rate_total]),
+    ).toEqual([
       ['Audit', '23:59:59', 1, '0.1'],
       ['web', '00:00:01', 1, null],
       ['Web', '01:30:30', 1, '0.2'],
     ]);
     expect(byProject.overall).toEqual({ records: 3, seconds: 91_830, time_total: '25:30:30', rate_total: '0.3' });
     const byDay = buildReport(rows, 'day');
-    expect(byDay.groups.map((group) => [group.total.group, group.total.seconds])).toEqual([['2026-11-02', 91_829], ['2026-11-03', 1]]);
+    expect(byDay.groups.map((group) => [group.total.group, group.total.seconds])).toEqual([
+      ['2026-11-02', 91_829],
+      ['2026-11-03', 1],
+    ]);
     expect(byDay.groups[0]!.entries.map((entry) => entry.time_total)).toEqual(['23:59:59', '01:30:30']);
     expect(buildReport(rows, 'none').groups).toEqual([]);
   });
@@ -59,7 +72,13 @@ describe('buildReport', () => {
       ],
       'project',
     );
-    expect(report.entries[0]).toMatchObject({ project_id: 61, date: '2026-11-02', rate_hour: '95.50', rate_total: '334.25', seconds: 12_600 });
+    expect(report.entries[0]).toMatchObject({
+      project_id: 61,
+      date: '2026-11-02',
+      rate_hour: '95.50',
+      rate_total: '334.25',
+      seconds: 12_600,
+    });
     expect(report.entries[1]).toMatchObject({ seconds: 9900, time_total: '02:45:00' });
     expect(report.entries[2]).toMatchObject({ seconds: 0, project: null, user: 'x@example.com' });
     expect(report.unreadable).toBe(1);
@@ -90,7 +109,16 @@ describe('report dates', () => {
   });
 
   it('refuse anything else with exit 2, naming the option', async () => {
-    for (const bad of ['2026-02-29', '2026-13-01', '2026-11-31', '02.11.2026', '2026-11-2', '2026-11-02T00:00:00Z', 'today', '0000-01-01']) {
+    for (const bad of [
+      '2026-02-29',
+      '2026-13-01',
+      '2026-11-31',
+      '02.11.2026',
+      '2026-11-2',
+      '2026-11-02T00:00:00Z',
+      'today',
+      '0000-01-01',
+    ]) {
       const error = await tridentError(() => reportDate(bad, '--to'));
       expect(error.exitCode).toBe(2);
       expect(error.message).toBe(`invalid --to "${bad}": expected a calendar date YYYY-MM-DD`);

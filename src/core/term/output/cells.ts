@@ -26,7 +26,9 @@ const dataText = (value: unknown, decimal?: boolean) => spreadsheetSafe(value, c
  * character (ESC as "\e"), so that `trident ... | grep` cannot drive the terminal it prints on.
  */
 export function tsvField(value: unknown, decimal?: boolean): string {
-  return escapeDataControls(dataText(value, decimal).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+  return escapeDataControls(
+    dataText(value, decimal).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'),
+  );
 }
 
 /** One csv or tsv line of `values`; `decimals` says which of them are decimals written as text. */
@@ -35,7 +37,8 @@ export type LineWriter = (values: readonly unknown[], decimals?: readonly boolea
 /** What writes a CSV record: quoted where needed (newlines and tabs stay, quoted), other control characters escaped. */
 async function csvWriter(): Promise<LineWriter> {
   const { stringify } = await import('csv-stringify/sync');
-  return (values, decimals) => stringify([values.map((value, at) => escapeDataControls(dataText(value, decimals?.[at])))], { eof: true, record_delimiter: '\n' });
+  return (values, decimals) =>
+    stringify([values.map((value, at) => escapeDataControls(dataText(value, decimals?.[at])))], { eof: true, record_delimiter: '\n' });
 }
 
 const tsvLine: LineWriter = (values, decimals) => `${values.map((value, at) => tsvField(value, decimals?.[at])).join('\t')}\n`;

@@ -17,7 +17,8 @@ export const keyOf = (column: Column<never>) => column.key ?? column.header;
 /** `--columns a,b,c` as a list of names; an empty name is a usage error. */
 export function parseColumnNames(text: string): string[] {
   const names = text.split(',').map((name) => name.trim());
-  if (names.some((name) => name === '')) throw usageError(`invalid --columns "${text}": expected names separated by commas, e.g. --columns id,title`);
+  if (names.some((name) => name === ''))
+    throw usageError(`invalid --columns "${text}": expected names separated by commas, e.g. --columns id,title`);
   return names;
 }
 

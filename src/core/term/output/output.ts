@@ -43,7 +43,10 @@ export class Output {
     if (!this.chosen || this.format === 'json' || this.format === 'ndjson') return;
     const unknown = this.chosen.filter((name) => !known.includes(name));
     if (unknown.length > 0) {
-      throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`, `the columns here: ${known.join(', ')}`);
+      throw usageError(
+        `unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`,
+        `the columns here: ${known.join(', ')}`,
+      );
     }
   }
 
@@ -89,7 +92,9 @@ export class Output {
       const all = await allRows(rows);
       count = all.length;
       if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
-      const shown = this.chosen ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord)) : columns;
+      const shown = this.chosen
+        ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord))
+        : columns;
       if (count > 0) await this.write(await listTable(shown, all, this.chosen === undefined, this.tableTarget()));
       return count;
     }
@@ -119,7 +124,12 @@ export class Output {
                 isDecimal = header.map((key) => decimals.includes(key));
                 batch.add(line(header));
               }
-              batch.add(line(header!.map((key) => record[key]), isDecimal));
+              batch.add(
+                line(
+                  header!.map((key) => record[key]),
+                  isDecimal,
+                ),
+              );
               break;
           }
           count += 1;
@@ -161,7 +171,12 @@ export class Output {
           : fields
             ? fields.map((f) => [f.header, f.value(record)])
             : Object.entries(record);
-        await this.write(await recordTable(pairs.map(([key, value]) => [printable(key), printable(value)]), this.tableTarget()));
+        await this.write(
+          await recordTable(
+            pairs.map(([key, value]) => [printable(key), printable(value)]),
+            this.tableTarget(),
+          ),
+        );
       }
     }
   }

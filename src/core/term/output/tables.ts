@@ -23,9 +23,14 @@ export async function listTable<T>(columns: Array<Column<T>>, rows: T[], mayHide
   const natural = naturalWidths([head, ...cells]);
   // A table that declares no order of importance: the later a column, the sooner it goes (never the first).
   const ranked = columns.some((column) => column.hide !== undefined);
-  const hideRank = (column: Column<T>, index: number) => (!mayHide ? undefined : ranked ? column.hide : index > 0 ? columns.length - index : undefined);
+  const hideRank = (column: Column<T>, index: number) =>
+    !mayHide ? undefined : ranked ? column.hide : index > 0 ? columns.length - index : undefined;
   const fitted = fitTable(
-    columns.map((column, index) => ({ natural: natural[index]!, wraps: isWrappable(cells.map((row) => row[index]!)), hide: hideRank(column, index) })),
+    columns.map((column, index) => ({
+      natural: natural[index]!,
+      wraps: isWrappable(cells.map((row) => row[index]!)),
+      hide: hideRank(column, index),
+    })),
     available,
   );
   if (fitted.hidden.length > 0) {
@@ -33,7 +38,8 @@ export async function listTable<T>(columns: Array<Column<T>>, rows: T[], mayHide
     const choose = `--columns ${shellQuoted(columns.map(keyOf).join(','))}`;
     target.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: ${choose}`);
   }
-  const wrap = (text: string, at: number) => (fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text);
+  const wrap = (text: string, at: number) =>
+    fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text;
   return draw(
     fitted.shown.map((index, at) => wrap(head[index]!, at)),
     cells.map((row) => fitted.shown.map((index, at) => wrap(row[index]!, at))),
@@ -48,7 +54,13 @@ export async function recordTable(pairs: string[][], target: TableTarget): Promi
   const available = target.width;
   if (!available || pairs.length === 0) return draw(undefined, pairs, [], target.color);
   const natural = naturalWidths(pairs);
-  const { widths } = fitTable([{ natural: natural[0]!, wraps: false }, { natural: natural[1]!, wraps: true }], available);
+  const { widths } = fitTable(
+    [
+      { natural: natural[0]!, wraps: false },
+      { natural: natural[1]!, wraps: true },
+    ],
+    available,
+  );
   const wrapped = pairs.map(([key, value]) => [key!, widths[1]! < natural[1]! ? wrapCell(value!, widths[1]! - 2) : value!]);
   return draw(undefined, wrapped, widths, target.color);
 }
@@ -78,7 +90,12 @@ async function draw(head: string[] | undefined, rows: string[][], colWidths: num
 // Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
 // whether the terminal supports colour: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb must decide.
 function boldText(text: string, color: boolean): string {
-  return color ? text.split('\n').map((line) => `\u001b[1m${line}\u001b[22m`).join('\n') : text;
+  return color
+    ? text
+        .split('\n')
+        .map((line) => `\u001b[1m${line}\u001b[22m`)
+        .join('\n')
+    : text;
 }
 
 /** A word as a shell reads it back: quoted unless it is plain. */

@@ -64,7 +64,10 @@ async function hook(session: RotationSession, step: HookStep, deployed: Deployed
   const details = { api_key: deployed.api_key, exit_code: outcome.exitCode, ...(outcome.timedOut ? { timed_out: true } : {}) };
   session.record({ step: HOOK_STEP_NAMES[step], status: succeeded ? 'done' : 'failed', ms: outcome.ms, ...details });
   if (succeeded) return undefined;
-  const what = step === 'rollback' ? `the ${flag} command, run again with the old key ${deployed.api_key},` : `the ${flag} command (${step} of the new key ${deployed.api_key})`;
+  const what =
+    step === 'rollback'
+      ? `the ${flag} command, run again with the old key ${deployed.api_key},`
+      : `the ${flag} command (${step} of the new key ${deployed.api_key})`;
   return new TridentError(ExitCode.unavailable, `${what} failed: ${describeOutcome(outcome, timeoutMs)}`, {
     hint: `its output is above; ${outcome.timedOut ? 'raise --hook-timeout if it needs longer' : 'a hook must exit 0 when it succeeded'}`,
   });

@@ -25,10 +25,14 @@ export async function mintNewKey(session: RotationSession): Promise<void> {
   const pair = j.method === 'local' ? { pem: await session.deps.generatePair(), stagingDir: j.staging_dir } : undefined;
   try {
     await finishBeforeInterrupt('making the key', () =>
-      mintKey(tools, { key, target: j.target_file, ...(pair ? { pair } : {}), rotation: session.path }, {
-        recorded: (entry) => session.save({ pending: entry.path }),
-        placed: (made) => keyMade(session, made, start),
-      }),
+      mintKey(
+        tools,
+        { key, target: j.target_file, ...(pair ? { pair } : {}), rotation: session.path },
+        {
+          recorded: (entry) => session.save({ pending: entry.path }),
+          placed: (made) => keyMade(session, made, start),
+        },
+      ),
     );
   } catch (error) {
     throw await mintFailed(session, error);

@@ -42,7 +42,11 @@ export async function finishRotation(session: RotationSession): Promise<Rotation
     await removeSecretFile(file);
     session.record({ step: 'remove-old-file', status: 'done', ms: since(start), file });
   } else {
-    const reason = !j.old_key_deleted ? 'the old key was not deleted' : file === null ? `the old key came from ${PRIVATE_KEY_ENV}` : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
+    const reason = !j.old_key_deleted
+      ? 'the old key was not deleted'
+      : file === null
+        ? `the old key came from ${PRIVATE_KEY_ENV}`
+        : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
     session.record({ step: 'remove-old-file', status: 'skipped', ms: 0, file: file ?? undefined, reason });
   }
   await removeJournal(session.path);

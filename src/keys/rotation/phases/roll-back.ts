@@ -18,7 +18,8 @@ export async function rollBack(session: RotationSession, cause?: TridentError, a
   const j = session.journal;
   if (j.phase !== 'rolling-back' && j.phase !== 'rolling-back-app') {
     const from = j.phase;
-    const appMayHoldNewKey = Boolean(j.hooks?.deploy) && phaseIndex(from) >= phaseIndex('deploying') && phaseIndex(from) <= phaseIndex('app-verified');
+    const appMayHoldNewKey =
+      Boolean(j.hooks?.deploy) && phaseIndex(from) >= phaseIndex('deploying') && phaseIndex(from) <= phaseIndex('app-verified');
     const rollback = { from, reason: cause?.message ?? 'aborted', exit_code: cause?.exitCode ?? ExitCode.ok };
     await session.enter(appMayHoldNewKey ? 'rolling-back-app' : 'rolling-back', { rollback });
   }
@@ -34,9 +35,16 @@ export async function rollBack(session: RotationSession, cause?: TridentError, a
   await removeJournal(session.path);
   if (j.new_key) await forgetKey(session.ctx, j.new_key.api_key);
   if (aborting || exitCode === ExitCode.ok) return { outcome: 'aborted', journal: j, exitCode: ExitCode.ok };
-  const inUse = j.owner.mode === 'profile' ? `profile "${j.owner.profile}" uses the old key ${j.old_key.api_key} again` : `the old key ${j.old_key.api_key} stays in use`;
-  const app = j.steps.some((step) => step.step === 'rollback-deploy' && step.status === 'done') ? ', the application got the old key back' : '';
-  const problem = new TridentError(exitCode, `${reason}; the rotation was rolled back: ${inUse}${app} and the new key was deleted`, { hint: cause?.hint });
+  const inUse =
+    j.owner.mode === 'profile'
+      ? `profile "${j.owner.profile}" uses the old key ${j.old_key.api_key} again`
+      : `the old key ${j.old_key.api_key} stays in use`;
+  const app = j.steps.some((step) => step.step === 'rollback-deploy' && step.status === 'done')
+    ? ', the application got the old key back'
+    : '';
+  const problem = new TridentError(exitCode, `${reason}; the rotation was rolled back: ${inUse}${app} and the new key was deleted`, {
+    hint: cause?.hint,
+  });
   return { outcome: 'rolled back', journal: j, exitCode, problem };
 }
 

@@ -16,7 +16,9 @@ export async function switchProfile(session: RotationSession): Promise<TridentEr
   try {
     await session.ctx.settings.store.update(j.owner.profile, { 'keys.keyId': id, 'keys.privateKeyFile': j.private_key_file });
   } catch (error) {
-    return new TridentError(ExitCode.usage, `could not point profile "${j.owner.profile}" at the new key: ${(error as Error).message}`, { cause: error });
+    return new TridentError(ExitCode.usage, `could not point profile "${j.owner.profile}" at the new key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   await session.enter('switched', {}, { step: 'switch', status: 'done', ms: since(start), profile: j.owner.profile, api_key: id });
   return undefined;
@@ -30,11 +32,18 @@ export async function verifyNewKey(session: RotationSession): Promise<TridentErr
   try {
     const keys = await (await session.client('new')).list();
     if (!keys.some((key) => key.api_key === id)) {
-      failure = new TridentError(ExitCode.unavailable, `a request signed by the new key ${id} worked, but the service does not list that key`);
+      failure = new TridentError(
+        ExitCode.unavailable,
+        `a request signed by the new key ${id} worked, but the service does not list that key`,
+      );
     }
   } catch (error) {
     if (!(error instanceof TridentError)) throw error;
-    failure = new TridentError(error.exitCode, `the new key ${id} failed verification: ${error.message}`, { status: error.status, code: error.code, cause: error });
+    failure = new TridentError(error.exitCode, `the new key ${id} failed verification: ${error.message}`, {
+      status: error.status,
+      code: error.code,
+      cause: error,
+    });
   }
   if (failure) {
     session.record({ step: 'verify', status: 'failed', ms: since(start), api_key: id, error: failure.message });

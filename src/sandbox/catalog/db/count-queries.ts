@@ -20,7 +20,9 @@ export class CountQueries {
   /** Distinct products; `stores` and `regions` are normalized tokens (empty = no filter). */
   countProducts(stores: string[], regions: string[]): number {
     const filter = this.storeRegionFilter(stores, regions);
-    const row = this.statement(`SELECT COUNT(DISTINCT cp.canonical_product_id) AS n FROM catalog_products cp ${filter.sql}`).get(filter.params) as { n: number };
+    const row = this.statement(`SELECT COUNT(DISTINCT cp.canonical_product_id) AS n FROM catalog_products cp ${filter.sql}`).get(
+      filter.params,
+    ) as { n: number };
     return Number(row.n);
   }
 
@@ -42,13 +44,18 @@ export class CountQueries {
     const filter = this.storeRegionFilter(stores, [], settlementIds);
     let required = regions.length;
     if (!required) {
-      const present = this.statement(`SELECT DISTINCT cp.settlement_id FROM catalog_products cp ${filter.sql}`).pluck().all(filter.params) as number[];
+      const present = this.statement(`SELECT DISTINCT cp.settlement_id FROM catalog_products cp ${filter.sql}`)
+        .pluck()
+        .all(filter.params) as number[];
       required = new Set(present.map((id) => keys.get(Number(id)))).size;
     }
     // The region of a row, looked up by its settlement in a JSON object passed along.
     const member = "json_extract(@region_keys, '$.k' || cp.settlement_id)";
     const regionKeys = JSON.stringify(Object.fromEntries([...keys].map(([id, key]) => [`k${id}`, key])));
-    return { count: this.countWithMembers({ sql: filter.sql, params: { ...filter.params, region_keys: regionKeys } }, member, required), required };
+    return {
+      count: this.countWithMembers({ sql: filter.sql, params: { ...filter.params, region_keys: regionKeys } }, member, required),
+      required,
+    };
   }
 
   /** Products whose filtered rows show exactly `required` distinct members (stores or regions). */
@@ -56,7 +63,11 @@ export class CountQueries {
     if (required <= 0) return 0;
     const sql = `SELECT COUNT(*) FROM (SELECT 1 FROM catalog_products cp ${filter.sql}
       GROUP BY cp.canonical_product_id HAVING COUNT(DISTINCT ${member}) = @required)`;
-    return Number(this.statement(sql).pluck().get({ ...filter.params, required }));
+    return Number(
+      this.statement(sql)
+        .pluck()
+        .get({ ...filter.params, required }),
+    );
   }
 
   /**
@@ -68,8 +79,9 @@ export class CountQueries {
     const params: Record<string, unknown> = {};
     if (stores.length) {
       const wanted = new Set(stores);
-      const names = (this.statement('SELECT DISTINCT parser_name FROM catalog_products').pluck().all() as unknown[])
-        .filter((name) => name !== null && wanted.has(unicodeLower(String(name))));
+      const names = (this.statement('SELECT DISTINCT parser_name FROM catalog_products').pluck().all() as unknown[]).filter(
+        (name) => name !== null && wanted.has(unicodeLower(String(name))),
+      );
       clauses.push('cp.parser_name IN (SELECT value FROM json_each(@store_names))');
       params.store_names = JSON.stringify(names);
     }

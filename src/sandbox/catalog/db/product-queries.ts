@@ -41,7 +41,10 @@ export class ProductQueries {
     const order = this.productOrder(where, sort);
     const start = page.offset > BigInt(order.ids.length) ? order.ids.length : Number(page.offset);
     const ids = order.ids.slice(start, start + page.limit);
-    return { items: this.productItems(ids, where, order.parsersCsv), meta: { limit: page.limit, offset: page.offset, total: order.ids.length } };
+    return {
+      items: this.productItems(ids, where, order.parsersCsv),
+      meta: { limit: page.limit, offset: page.offset, total: order.ids.length },
+    };
   }
 
   /** The service's list query limited to one product (`parsers` as that query gives them). */
@@ -53,7 +56,9 @@ export class ProductQueries {
   /** Known as a current row or in the history. */
   hasCanonical(canonicalProductId: string): boolean {
     if (this.statement('SELECT 1 FROM catalog_products WHERE canonical_product_id = ? LIMIT 1').get(canonicalProductId)) return true;
-    return Boolean(this.statement('SELECT 1 FROM catalog_product_snapshots WHERE canonical_product_id = ? LIMIT 1').get(canonicalProductId));
+    return Boolean(
+      this.statement('SELECT 1 FROM catalog_product_snapshots WHERE canonical_product_id = ? LIMIT 1').get(canonicalProductId),
+    );
   }
 
   /** Every canonical id of the filtered list in page order, and their parsers, computed once per filter and sort. */
@@ -93,9 +98,11 @@ export class ProductQueries {
   private primaryImageUrls(productIds: number[]): Map<number, string> {
     const out = new Map<number, string>();
     if (!productIds.length) return out;
-    const rows = this.statement(`
+    const rows = this.statement(
+      `
       SELECT product_id, value FROM catalog_product_assets
-      WHERE asset_kind = 'image_url' AND sort_order = 0 AND product_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(productIds)) as Row[];
+      WHERE asset_kind = 'image_url' AND sort_order = 0 AND product_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(productIds)) as Row[];
     for (const row of rows) {
       const url = safeStr(row.value);
       if (url !== null) out.set(Number(row.product_id), url);

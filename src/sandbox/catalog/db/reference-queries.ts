@@ -68,11 +68,19 @@ export class ReferenceQueries {
       ? this.statement('SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" = ? ORDER BY state_key ASC').all(
           `receiver_cursor:${pythonStrip(parserName).toLowerCase()}`,
         )
-      : this.statement(`SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" LIKE 'receiver_cursor:%' ORDER BY state_key ASC`).all();
+      : this.statement(
+          `SELECT "key" AS state_key, value, updated_at FROM converter_sync_state WHERE "key" LIKE 'receiver_cursor:%' ORDER BY state_key ASC`,
+        ).all();
     return (rows as Row[]).map(cursorItem);
   }
 
-  private listTable(table: string, clauses: string[], params: Record<string, unknown>, page: PageRequest, serialize: (row: Row) => Row): ListPage<Row> {
+  private listTable(
+    table: string,
+    clauses: string[],
+    params: Record<string, unknown>,
+    page: PageRequest,
+    serialize: (row: Row) => Row,
+  ): ListPage<Row> {
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
     const total = this.statement(`SELECT COUNT(*) AS n FROM ${table} ${where}`).get(params) as { n: number };
     const rows = this.statement(

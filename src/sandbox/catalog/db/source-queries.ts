@@ -15,9 +15,12 @@ export class SourceQueries {
   constructor(private readonly statement: Prepare) {}
 
   listSources(canonicalProductId: string, sort: SourceSort, page: PageRequest): ListPage<Row> {
-    const total = this.statement('SELECT COUNT(*) AS n FROM catalog_products WHERE canonical_product_id = ?').get(canonicalProductId) as { n: number };
+    const total = this.statement('SELECT COUNT(*) AS n FROM catalog_products WHERE canonical_product_id = ?').get(canonicalProductId) as {
+      n: number;
+    };
     const direction = sort === 'observed_at_asc' ? 'ASC' : 'DESC';
-    const rows = this.statement(`
+    const rows = this.statement(
+      `
       SELECT cp.*,
              cc.id AS __cat_id, cc.source_uid AS __cat_source_uid, cc.title AS __cat_title,
              cs.id AS __set_id, cs.name AS __set_name, cs.region AS __set_region, cs.country AS __set_country
@@ -26,7 +29,8 @@ export class SourceQueries {
       LEFT JOIN catalog_settlements cs ON cs.id = cp.settlement_id
       WHERE cp.canonical_product_id = @id
       ORDER BY ${timeKeySql('cp.observed_at')} ${direction}, cp.id ASC
-      LIMIT @limit OFFSET @offset`).all({ id: canonicalProductId, limit: page.limit, offset: page.offset }) as Row[];
+      LIMIT @limit OFFSET @offset`,
+    ).all({ id: canonicalProductId, limit: page.limit, offset: page.offset }) as Row[];
     const images = this.imageUrls(rows.map((row) => Number(row.id)));
     return {
       items: rows.map((row) => sourceItem(row, images.get(Number(row.id)) ?? [])),
@@ -61,19 +65,23 @@ export class SourceQueries {
 
   /** Every snapshot of one source with the requested field; empty when the source has none. */
   sourceCoverage(canonicalProductId: string, parserName: string, sourceId: string, field: DynamicsField): SnapshotCoverage[] {
-    return this.statement(`
+    return this.statement(
+      `
       SELECT id, observed_at, valid_from_at, valid_to_at, ${field} AS value
       FROM catalog_product_snapshots
-      WHERE canonical_product_id = ? AND parser_name = ? AND source_id = ?`).all(canonicalProductId, parserName, sourceId) as SnapshotCoverage[];
+      WHERE canonical_product_id = ? AND parser_name = ? AND source_id = ?`,
+    ).all(canonicalProductId, parserName, sourceId) as SnapshotCoverage[];
   }
 
   private imageUrls(productIds: number[]): Map<number, string[]> {
     const out = new Map<number, string[]>();
     if (!productIds.length) return out;
-    const rows = this.statement(`
+    const rows = this.statement(
+      `
       SELECT product_id, value FROM catalog_product_assets
       WHERE asset_kind = 'image_url' AND product_id IN (SELECT value FROM json_each(?))
-      ORDER BY product_id ASC, sort_order ASC`).all(JSON.stringify(productIds)) as Row[];
+      ORDER BY product_id ASC, sort_order ASC`,
+    ).all(JSON.stringify(productIds)) as Row[];
     for (const row of rows) {
       const url = safeStr(row.value);
       if (url === null) continue;

@@ -66,7 +66,11 @@ export class Seeder {
     for (let i = 0; i < products; i += 1) this.product();
     for (const store of STORES) {
       const ingestedAt = this.now - this.rng.int(1, 90) * MINUTE;
-      this.insert.cursor.run(`receiver_cursor:${store}`, `${iso(ingestedAt)}\t${this.lastReceiverId.get(store) ?? 0}`, iso(ingestedAt + MINUTE));
+      this.insert.cursor.run(
+        `receiver_cursor:${store}`,
+        `${iso(ingestedAt)}\t${this.lastReceiverId.get(store) ?? 0}`,
+        iso(ingestedAt + MINUTE),
+      );
     }
   }
 
@@ -78,8 +82,21 @@ export class Seeder {
       const geoKey = [country, (s.regionNormalized ?? s.region).toLowerCase(), s.name.toLowerCase()].join('|');
       const alias = s.id === 1 ? 'msk' : s.id === 3 ? 'spb' : null;
       this.insert.settlement.run(
-        s.id, geoKey, COUNTRY, country, s.region, s.regionNormalized, s.name, s.name.toLowerCase(), s.type, alias,
-        s.lat, s.lon, firstSeen, iso(this.now), iso(this.now - s.id * HOUR),
+        s.id,
+        geoKey,
+        COUNTRY,
+        country,
+        s.region,
+        s.regionNormalized,
+        s.name,
+        s.name.toLowerCase(),
+        s.type,
+        alias,
+        s.lat,
+        s.lon,
+        firstSeen,
+        iso(this.now),
+        iso(this.now - s.id * HOUR),
       );
     }
   }
@@ -98,9 +115,19 @@ export class Seeder {
         const sortOrder = siblings.get(category.parent) ?? 0;
         siblings.set(category.parent, sortOrder + 1);
         this.insert.category.run(
-          id, `${store}:uid:${uid(category.key)}`, store, uid(category.key), category.parent ? uid(category.parent) : null,
-          category.title, category.title.toLowerCase(), category.alias, depth, sortOrder, firstSeen,
-          iso(this.now - this.rng.int(0, 48) * HOUR), iso(this.now - this.rng.int(0, 240) * HOUR),
+          id,
+          `${store}:uid:${uid(category.key)}`,
+          store,
+          uid(category.key),
+          category.parent ? uid(category.parent) : null,
+          category.title,
+          category.title.toLowerCase(),
+          category.alias,
+          depth,
+          sortOrder,
+          firstSeen,
+          iso(this.now - this.rng.int(0, 48) * HOUR),
+          iso(this.now - this.rng.int(0, 240) * HOUR),
         );
         this.categoryIds.set(`${store}:${category.key}`, id);
       }
@@ -154,24 +181,65 @@ export class Seeder {
     this.rowId += 1;
     const id = this.rowId;
     const sourceId = String(100000 + id);
-    const history = this.history(p.canonicalId, p.store, sourceId, p.basePrice * (p.store === 'perekrestok' ? 1.1 : p.store === 'chizhik' ? 0.95 : 1));
+    const history = this.history(
+      p.canonicalId,
+      p.store,
+      sourceId,
+      p.basePrice * (p.store === 'perekrestok' ? 1.1 : p.store === 'chizhik' ? 0.95 : 1),
+    );
     const rowRating = p.rating === null ? null : Math.min(5, Math.max(1, money(p.rating + (rng.next() - 0.5) * 0.4)));
     this.insert.product.run(
-      id, p.canonicalId, p.store, sourceId, String(rng.int(10000, 99999)), `${STORE_CATEGORY_PREFIX[p.store]}-${rng.int(100000, 999999)}`,
-      p.title, normalizeTitle(p.title), p.brand, history.last.price, history.last.discount, history.last.loyal, 'RUB',
-      rowRating, rowRating === null ? null : rng.int(0, 800), history.last.discount !== null ? 1 : 0, rng.chance(0.05) ? 1 : 0,
-      rng.chance(0.1) ? 1 : 0, p.kind.adult ? 1 : 0, p.kind.unit, history.last.available, p.size[0], p.size[2],
-      this.categoryIds.get(`${p.store}:${p.kind.category}`) ?? null, p.settlementId, null, null,
-      iso(history.lastSeen), iso(history.first), iso(history.lastSeen),
+      id,
+      p.canonicalId,
+      p.store,
+      sourceId,
+      String(rng.int(10000, 99999)),
+      `${STORE_CATEGORY_PREFIX[p.store]}-${rng.int(100000, 999999)}`,
+      p.title,
+      normalizeTitle(p.title),
+      p.brand,
+      history.last.price,
+      history.last.discount,
+      history.last.loyal,
+      'RUB',
+      rowRating,
+      rowRating === null ? null : rng.int(0, 800),
+      history.last.discount !== null ? 1 : 0,
+      rng.chance(0.05) ? 1 : 0,
+      rng.chance(0.1) ? 1 : 0,
+      p.kind.adult ? 1 : 0,
+      p.kind.unit,
+      history.last.available,
+      p.size[0],
+      p.size[2],
+      this.categoryIds.get(`${p.store}:${p.kind.category}`) ?? null,
+      p.settlementId,
+      null,
+      null,
+      iso(history.lastSeen),
+      iso(history.first),
+      iso(history.lastSeen),
       // The converter's extra columns, from what is already known: a draw here would shift every later one.
-      `https://${p.store}.example/catalog/${sourceId}`, p.brand, p.brand === null ? null : 'Россия',
-      SHELF_LIFE_DAYS[p.kind.category] ?? null, 0, p.kind.category in SHELF_LIFE_DAYS ? 1 : 0,
+      `https://${p.store}.example/catalog/${sourceId}`,
+      p.brand,
+      p.brand === null ? null : 'Россия',
+      SHELF_LIFE_DAYS[p.kind.category] ?? null,
+      0,
+      p.kind.category in SHELF_LIFE_DAYS ? 1 : 0,
     );
     this.insert.source.run(p.store, sourceId, p.canonicalId, iso(history.first), iso(history.lastSeen), iso(history.lastSeen));
     const storeKey = `${p.store}:${p.settlementId}`;
     if (!this.storesSeen.has(storeKey)) {
       this.storesSeen.add(storeKey);
-      this.insert.store.run(storeKey, p.store, `${STORE_CATEGORY_PREFIX[p.store]}-${p.settlementId}`, p.settlementId, iso(history.first), iso(this.now), iso(this.now));
+      this.insert.store.run(
+        storeKey,
+        p.store,
+        `${STORE_CATEGORY_PREFIX[p.store]}-${p.settlementId}`,
+        p.settlementId,
+        iso(history.first),
+        iso(this.now),
+        iso(this.now),
+      );
     }
     if (rng.chance(0.9)) {
       const stamp = iso(history.first);
@@ -202,7 +270,12 @@ export class Seeder {
       values = {
         price,
         discount: rng.chance(0.25) ? money(price * (0.75 + rng.next() * 0.17)) : null,
-        loyal: store === 'perekrestok' && rng.chance(0.6) ? money(price * 0.93) : store === 'chizhik' && rng.chance(0.2) ? money(price * 0.97) : null,
+        loyal:
+          store === 'perekrestok' && rng.chance(0.6)
+            ? money(price * 0.93)
+            : store === 'chizhik' && rng.chance(0.2)
+              ? money(price * 0.97)
+              : null,
         available: store === 'chizhik' && rng.chance(0.5) ? null : rng.int(0, 60),
       };
       const observed = iso(at);
@@ -210,7 +283,8 @@ export class Seeder {
       let validTo: string | null = null;
       if (e >= points && !rng.chance(0.15)) {
         // Seen until just before the next change, or with a gap (nothing scraped) before it.
-        const until = e === count - 1 ? end : rng.chance(0.3) ? at + Math.floor((rng.next() * 0.6 * (next - at)) / MINUTE) * MINUTE : next - HOUR;
+        const until =
+          e === count - 1 ? end : rng.chance(0.3) ? at + Math.floor((rng.next() * 0.6 * (next - at)) / MINUTE) * MINUTE : next - HOUR;
         lastSeen = Math.max(at, until);
         validFrom = observed;
         validTo = lastSeen === at ? observed : iso(lastSeen);
@@ -219,9 +293,25 @@ export class Seeder {
       }
       this.snapshotId += 1;
       this.insert.snapshot.run(
-        this.snapshotId, canonicalId, store, sourceId, `${store}-run-${Math.floor(at / DAY)}`, this.receiverProductId,
-        Math.floor(at / DAY), e, `${store}:${sourceId}:${e}`, rng.hex32(), values.price, values.discount,
-        values.loyal, 'RUB', values.available, validFrom, validTo, observed, observed,
+        this.snapshotId,
+        canonicalId,
+        store,
+        sourceId,
+        `${store}-run-${Math.floor(at / DAY)}`,
+        this.receiverProductId,
+        Math.floor(at / DAY),
+        e,
+        `${store}:${sourceId}:${e}`,
+        rng.hex32(),
+        values.price,
+        values.discount,
+        values.loyal,
+        'RUB',
+        values.available,
+        validFrom,
+        validTo,
+        observed,
+        observed,
       );
     }
     this.lastReceiverId.set(store, this.receiverProductId);
