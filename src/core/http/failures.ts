@@ -172,7 +172,8 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
     hint = 'check that the URL points at the service (the right port, http or https); a broken gateway does this too';
   } else if (tls) {
     // OpenSSL's own text ("80AC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…\n"): its reason.
-    const raw = (err.cause?.message ?? err.message).trim();
+    // Node 24 adds advice about its own --use-system-ca flag, which trident's users cannot pass: the hint says what they can.
+    const raw = (err.cause?.message ?? err.message).replace(/; if the root CA is installed locally, .*$/s, '').trim();
     const reason = /SSL routines:[^:]*:([^:]+)/.exec(raw)?.[1] ?? raw;
     message = `TLS error talking to ${url.host}: ${reason}`;
     hint = /ALTNAME/i.test(code)
