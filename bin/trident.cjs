@@ -10,12 +10,18 @@ const args = process.argv.slice(2);
 const dist = path.join(__dirname, '..', 'dist');
 const text = args.length === 1 && ['--version', '-V'].includes(args[0]) ? `${require('../package.json').version}\n` : renderedHelp(args);
 if (text === undefined) {
+  runCli();
+} else {
+  // As in the CLI: a reader gone (`| head`) is exit 0; any other failure (a full disk) the CLI reports.
+  process.stdout.on('error', (error) => (error.code === 'EPIPE' ? process.exit(0) : runCli()));
+  process.stdout.write(text);
+}
+
+function runCli() {
   require('node:module').enableCompileCache?.();
   require(path.join(dist, 'cli.cjs'))
     .main(process.argv)
     .then((code) => (process.exitCode = code));
-} else {
-  process.stdout.write(text);
 }
 
 /** The rendered help of exactly `[<group> [<command>]] --help|-h`, when stdout is not a terminal. */

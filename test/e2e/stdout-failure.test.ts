@@ -72,6 +72,16 @@ describe('stdout going away', () => {
     expect(full).toEqual({ exitCode: 8, stderr: 'trident: cannot write the output: ENOSPC\nhint: the disk is full\n' });
   });
 
+  it('what the launcher answers itself, --version and piped help: a closed pipe is exit 0, a full disk exit 8', async () => {
+    for (const args of [['--version'], ['keys', 'rotate', '--help'], ['--help']]) {
+      expect([args, await withStdoutClosed(args, {})]).toEqual([args, { exitCode: 0, stderr: '' }]);
+      expect([args, await withStdoutFull(args, {})]).toEqual([
+        args,
+        { exitCode: 8, stderr: 'trident: cannot write the output: ENOSPC\nhint: the disk is full\n' },
+      ]);
+    }
+  });
+
   it('time customer-update --from-csv sends every row even when nobody reads the results', async () => {
     const file = join(tempConfigDir(), '..', 'batch.csv');
     writeFileSync(file, 'id,name\n3,Closed Pipe One\n5,Closed Pipe Two\n7,Closed Pipe Three\n');
