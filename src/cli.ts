@@ -110,7 +110,7 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
       .command(entry.name)
       .summary(entry.summary)
       .description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
-    if (wanted) await (await entry.load()).register(group, bind);
+    if (wanted) await (await entry.load()).register(group, bind, startsWithGroup ? argv[1] : undefined);
   }
   addHelpCommand(program);
   applyToTree(program);

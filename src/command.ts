@@ -11,8 +11,8 @@ export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<numbe
 export type Binder = <O>(run: Run<O>) => (...args: unknown[]) => Promise<void>;
 
 export interface Group {
-  /** Defines the group's commands on `group`. */
-  register(group: Command, bind: Binder): void | Promise<void>;
+  /** Defines the group's commands on `group`: only `named` when the command line names one and asks for no help. */
+  register(group: Command, bind: Binder, named?: string): void | Promise<void>;
 }
 
 export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void): Binder {

@@ -22,8 +22,11 @@ export interface GroupHelp {
 /** A group (keys, time, catalog, config) of commands, with its help. */
 export function commandGroup(commands: LazyCommand[], help: GroupHelp): Group {
   return {
-    async register(group, bind) {
-      const modules = await Promise.all(commands.map((command) => command.load()));
+    async register(group, bind, named) {
+      // A command line that names one of the group's commands (and asks for no help) defines that one alone, so
+      // that the others' code never runs; help, a typo or an alias gets them all.
+      const chosen = commands.filter((command) => command.name === named);
+      const modules = await Promise.all((chosen.length > 0 ? chosen : commands).map((command) => command.load()));
       for (const module of modules) module.register(group, bind);
       if (help.before) group.addHelpText('after', help.before);
       examples(group, help.examples);
