@@ -4,7 +4,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
@@ -13,6 +12,7 @@ import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
+import { openSqlite } from '../../src/sandbox/catalog/sqlite/open.js';
 import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
@@ -28,7 +28,7 @@ let hostile: CatalogSandbox;
 /** The small catalog with service text an attacker chose: titles, brands, price units. */
 function hostileCatalog(): string {
   const file = smallCatalog();
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.prepare('UPDATE catalog_products SET title_original = ?, brand = ?, price_unit = ? WHERE id = 1').run(EVIL_TITLE, TITLE, EVIL_UNIT);
   db.prepare('UPDATE catalog_product_snapshots SET price_unit = ?').run(EVIL_UNIT);
   db.close();

@@ -4,10 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { CATALOG_SCHEMA_SQL } from '../../src/sandbox/catalog/schema.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from '../../src/sandbox/catalog/server.js';
+import { openSqlite } from '../../src/sandbox/catalog/sqlite/open.js';
 
 export const PROD_1 = '11111111-1111-4111-8111-111111111111';
 export const PROD_2 = '22222222-2222-4222-8222-222222222222';
@@ -25,7 +25,7 @@ function tempFile(name: string): string {
  */
 export function smallCatalog(): string {
   const file = tempFile('small.sqlite');
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec(CATALOG_SCHEMA_SQL);
   const settlement = db.prepare(
     `INSERT INTO catalog_settlements (id, geo_key, country, country_normalized, region, region_normalized, name, name_normalized, settlement_type, first_seen_at, last_seen_at, updated_at)

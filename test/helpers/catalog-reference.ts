@@ -5,7 +5,8 @@
 // Where its documentation leaves a detail open, the choice is what the public service's code does (noted where
 // it is made): the snapshot order (observed_at, then id in the same direction), the fields of a source item,
 // and the order of `parsers`, which is whatever order the service's SQLite reads the filtered rows in.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/catalog/sqlite/open.js';
+import type { SqliteDatabase } from '../../src/sandbox/catalog/sqlite/types.js';
 
 type Row = Record<string, unknown>;
 export interface ReferenceAnswer {
@@ -191,14 +192,14 @@ export class CatalogReference {
   private readonly settlements: Map<number, Row>;
   private readonly assets: Row[];
   private readonly cursors: Row[] | null;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   /** Scans already asked for: the rows of a read-only file do not change. */
   private readonly scans = new Map<string, Row[]>();
   /** Product row id → its image_url assets. */
   private readonly images = new Map<number, Row[]>();
 
   constructor(file: string) {
-    this.db = new Database(file, { readonly: true });
+    this.db = openSqlite(file, { readonly: true });
     const all = (sql: string) => this.db.prepare(sql).all() as Row[];
     this.products = all('SELECT * FROM catalog_products');
     this.snapshots = all('SELECT * FROM catalog_product_snapshots');

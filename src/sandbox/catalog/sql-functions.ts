@@ -1,12 +1,12 @@
 // SQL functions the catalog queries need beyond SQLite's own: stored times as microseconds (its date functions
 // stop at milliseconds), and case folding: its LOWER() and LIKE fold ASCII only, while
 // the catalog is Russian and the public service lower-cases search text the Python (Unicode) way.
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite/types.js';
 import { readDbInstant } from './time.js';
 
-export function registerCatalogFunctions(db: Database.Database): void {
+export function registerCatalogFunctions(db: SqliteDatabase): void {
   // trident_instant(text): a stored timestamp as UTC microseconds since the epoch, NULL when unreadable.
-  db.function('trident_instant', { deterministic: true, safeIntegers: false }, (value: unknown) => {
+  db.function('trident_instant', { deterministic: true }, (value: unknown) => {
     const instant = readDbInstant(value);
     return instant === null ? null : instant;
   });

@@ -1,14 +1,14 @@
 // A catalog database written the way the real converter writes one: its DDL, naive UTC DATETIME text with
 // microseconds, NUMERIC prices (whole ones stored as integers), BOOLEAN flags, Russian settlements, category
 // keys by uid or by title hash with a NULL source_uid, rows in its extra columns and tables.
-import Database from 'better-sqlite3';
 import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../../../src/sandbox/catalog/converter-schema.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 
 export const CONVERTER_PRODUCT = '5f0c7a4e-9a51-4c53-8d7e-1b2f3a4c5d6e';
 export const CONVERTER_OTHER = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 export function buildConverterDb(file: string): string {
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec(CONVERTER_TABLES_SQL);
   const run = (sql: string, ...rows: unknown[][]) => {
     const statement = db.prepare(sql);

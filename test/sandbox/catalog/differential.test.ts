@@ -5,10 +5,10 @@
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedCatalogDb } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 import { CatalogReference, KNOWN_TIMES } from '../../helpers/catalog-reference.js';
 import { buildConverterDb } from './converter-db.js';
 import { buildCatalogDb, HAND_MADE_CATALOG, seededRandom, tempDir } from './fixture.js';
@@ -57,7 +57,7 @@ interface Vocabulary {
 }
 
 function vocabulary(file: string): Vocabulary {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readonly: true });
   const column = (sql: string) => (db.prepare(sql).pluck().all() as unknown[]).filter((v) => v !== null).map(String);
   try {
     const titles = column('SELECT title_original FROM catalog_products LIMIT 200');

@@ -3,9 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { CATALOG_SCHEMA_SQL } from '../../../src/sandbox/catalog/schema.js';
 import { startCatalogSandbox, type CatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
+import type { SqliteDatabase } from '../../../src/sandbox/catalog/sqlite/types.js';
 
 export type FixtureRow = Record<string, unknown>;
 
@@ -201,7 +202,7 @@ export function tempDir(): string {
 }
 
 export function buildCatalogDb(fixture: CatalogFixture, file = join(tempDir(), 'catalog.db')): string {
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.exec(CATALOG_SCHEMA_SQL);
   if (fixture.withoutSyncState) db.exec('DROP TABLE converter_sync_state');
   insert(db, 'catalog_settlements', fixture.settlements, (row) => ({
@@ -240,7 +241,7 @@ export function buildCatalogDb(fixture: CatalogFixture, file = join(tempDir(), '
   return file;
 }
 
-function insert(db: Database.Database, table: string, rows: FixtureRow[] | undefined, defaults: (row: FixtureRow) => FixtureRow): void {
+function insert(db: SqliteDatabase, table: string, rows: FixtureRow[] | undefined, defaults: (row: FixtureRow) => FixtureRow): void {
   for (const given of rows ?? []) {
     const row = { ...defaults(given), ...given };
     const columns = Object.keys(row);

@@ -2,10 +2,10 @@
 // of history the dynamics rules need, and never over an existing file.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedCatalogDb } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 import { call, tempDir as makeTempDir } from './fixture.js';
 
 const dirs: string[] = [];
@@ -29,7 +29,7 @@ const TABLES = [
 const NOW = new Date('2026-03-01T12:00:00Z');
 
 function dump(file: string): Record<string, unknown[]> {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readonly: true });
   try {
     return Object.fromEntries(TABLES.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).raw().all()]));
   } finally {
@@ -78,7 +78,7 @@ describe('seedCatalogDb', () => {
       ]);
 
       // A source's year of history serves a daily series with values and gaps.
-      const db = new Database(first, { readonly: true });
+      const db = openSqlite(first, { readonly: true });
       const source = db.prepare('SELECT canonical_product_id, parser_name, source_id FROM catalog_products WHERE id = 1').get() as Record<
         string,
         string
@@ -103,7 +103,7 @@ describe('seedCatalogDb', () => {
   it('mixes points and intervals, null discount and loyalty prices, several stores per product', () => {
     const file = join(tempDir(), 'mix.db');
     seedCatalogDb(file, { products: 300, seed: 7, now: NOW });
-    const db = new Database(file, { readonly: true });
+    const db = openSqlite(file, { readonly: true });
     try {
       const one = (sql: string) => db.prepare(sql).pluck().get() as number;
       expect(one('SELECT COUNT(DISTINCT canonical_product_id) FROM catalog_products')).toBe(300);

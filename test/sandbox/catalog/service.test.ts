@@ -2,9 +2,9 @@
 // health, categories, settlements, sync cursors, and what happens with a database that is not a catalog.
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogDbError, startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 import { buildCatalogDb, call, startFixture, tempDir, type CatalogFixture } from './fixture.js';
 
 const WORKED: CatalogFixture = {
@@ -254,7 +254,7 @@ describe('catalog sandbox: databases that are not (or no longer) a catalog', () 
     const sandbox = await startCatalogSandbox({ dbFile: file });
     try {
       expect((await call(sandbox.url, '/healthz')).status).toBe(200);
-      const writer = new Database(file);
+      const writer = openSqlite(file);
       writer.exec('DROP TABLE catalog_products');
       writer.close();
       const answer = await call(sandbox.url, '/healthz');
@@ -273,7 +273,7 @@ describe('catalog sandbox: databases that are not (or no longer) a catalog', () 
     writeFileSync(text, 'this is not a database, just some text that is long enough to have a header\n'.repeat(20));
     await expect(startCatalogSandbox({ dbFile: text })).rejects.toBeInstanceOf(CatalogDbError);
     const other = join(dir, 'other.db');
-    const db = new Database(other);
+    const db = openSqlite(other);
     db.exec('CREATE TABLE t (x)');
     db.close();
     await expect(startCatalogSandbox({ dbFile: other })).rejects.toThrow(/catalog_products/);

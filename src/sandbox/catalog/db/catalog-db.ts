@@ -1,8 +1,9 @@
 // Read-only access to a catalog database in the converter's schema: one connection, prepared statements
 // cached by their SQL, and the queries of the public catalog service in groups that share them.
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { registerCatalogFunctions } from '../sql-functions.js';
+import { openSqlite } from '../sqlite/open.js';
+import type { SqliteDatabase, SqliteStatement } from '../sqlite/types.js';
 import { CountQueries } from './count-queries.js';
 import { ProductQueries } from './product-queries.js';
 import { ReferenceQueries } from './reference-queries.js';
@@ -18,14 +19,14 @@ export class CatalogDbError extends Error {
 const STATEMENT_CACHE_ENTRIES = 256;
 
 export class CatalogDb {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   readonly products: ProductQueries;
   readonly sources: SourceQueries;
   readonly counts: CountQueries;
   readonly references: ReferenceQueries;
 
   private constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     readonly file: string,
   ) {
     const prepare = (sql: string) => this.statement(sql);
@@ -38,9 +39,9 @@ export class CatalogDb {
   /** Opens read-only; the file must exist, be SQLite and hold catalog_products. */
   static open(file: string): CatalogDb {
     if (!existsSync(file)) throw new CatalogDbError(`catalog database not found: ${file}`);
-    let db: Database.Database;
+    let db: SqliteDatabase;
     try {
-      db = new Database(file, { readonly: true, fileMustExist: true });
+      db = openSqlite(file, { readonly: true });
     } catch (error) {
       throw new CatalogDbError(`cannot open catalog database ${file}: ${(error as Error).message}`, { cause: error });
     }
@@ -67,7 +68,7 @@ export class CatalogDb {
     this.statement('SELECT 1 FROM catalog_products LIMIT 1').get();
   }
 
-  private statement(sql: string): Database.Statement {
+  private statement(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       if (this.statements.size >= STATEMENT_CACHE_ENTRIES) this.statements.clear();

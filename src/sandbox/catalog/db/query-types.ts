@@ -1,9 +1,9 @@
 // What every group of catalog queries shares: the connection's statement cache it prepares through, and the
 // page it is asked for and answers.
-import type Database from 'better-sqlite3';
+import type { SqliteStatement } from '../sqlite/types.js';
 
 /** A prepared statement for `sql`, from the connection's cache. */
-export type Prepare = (sql: string) => Database.Statement;
+export type Prepare = (sql: string) => SqliteStatement;
 
 export interface ListPage<T> {
   items: T[];

@@ -1,9 +1,9 @@
 // The seed's INSERT statements, one per table of the converter's schema, with every column it fills.
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from '../sqlite/types.js';
 
 export type ConverterTable = 'settlement' | 'category' | 'product' | 'asset' | 'snapshot' | 'cursor' | 'source' | 'store';
 
-export function prepareInserts(db: Database.Database): Record<ConverterTable, Database.Statement> {
+export function prepareInserts(db: SqliteDatabase): Record<ConverterTable, SqliteStatement> {
   const insert = (table: string, columns: string[]) =>
     db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   return {

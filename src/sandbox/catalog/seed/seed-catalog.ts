@@ -3,9 +3,10 @@
 // sold by one to three stores, and about a year of history per source mixing point observations, validity
 // intervals, price changes, missing discount/loyalty prices and gaps.
 import { closeSync, openSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { Rng } from '../../rng.js';
 import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../converter-schema.js';
+import { openSqlite } from '../sqlite/open.js';
+import type { SqliteDatabase } from '../sqlite/types.js';
 import { HOUR, Seeder } from './seeder.js';
 
 export interface SeedCatalogOptions {
@@ -25,16 +26,16 @@ export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): v
   if (!Number.isFinite(nowMs)) throw new RangeError('now must be a valid date');
 
   closeSync(openSync(file, 'wx')); // refuses an existing file
-  let db: Database.Database | undefined;
+  let db: SqliteDatabase | undefined;
   try {
-    db = new Database(file);
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
+    db = openSqlite(file);
+    db.exec('PRAGMA journal_mode = OFF');
+    db.exec('PRAGMA synchronous = OFF');
     db.exec(CONVERTER_TABLES_SQL);
     const seeder = new Seeder(db, new Rng(options.seed ?? 1), nowMs);
     db.transaction(() => seeder.run(products))();
     db.exec(CONVERTER_INDEXES_SQL);
-    db.pragma('journal_mode = DELETE');
+    db.exec('PRAGMA journal_mode = DELETE');
     db.close();
   } catch (error) {
     try {

@@ -1,8 +1,8 @@
 // The rows of the demo catalog, drawn from one seeded generator in a fixed order (so that a seed always
 // gives the same catalog): settlements, the category tree of each store, then each product's source rows with
 // their images and about a year of snapshots, and last the converter's sync cursor of each store.
-import type Database from 'better-sqlite3';
 import type { Rng } from '../../rng.js';
+import type { SqliteDatabase, SqliteStatement } from '../sqlite/types.js';
 import { prepareInserts, type ConverterTable } from './converter-inserts.js';
 import {
   CATEGORIES,
@@ -44,7 +44,7 @@ interface SourceHistory {
 }
 
 export class Seeder {
-  private readonly insert: Record<ConverterTable, Database.Statement>;
+  private readonly insert: Record<ConverterTable, SqliteStatement>;
   private readonly storesSeen = new Set<string>();
   private readonly categoryIds = new Map<string, number>();
   private rowId = 0;
@@ -53,7 +53,7 @@ export class Seeder {
   private readonly lastReceiverId = new Map<Store, number>();
 
   constructor(
-    db: Database.Database,
+    db: SqliteDatabase,
     private readonly rng: Rng,
     private readonly now: number,
   ) {

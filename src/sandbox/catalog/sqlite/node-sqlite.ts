@@ -1,0 +1,104 @@
+// The catalog's SQLite connection over node:sqlite, made to answer as better-sqlite3 does where the catalog
+// relies on it: rows as objects (or first values, or arrays), parameter objects that may carry names the SQL
+// does not use, the same wait on a locked file.
+import type { SqliteDatabase, SqliteFunctionOptions, SqliteOpenOptions, SqliteStatement } from './types.js';
+
+// node:sqlite as far as this file uses it: the types of Node 20, the oldest line supported, have none of it.
+interface NodeStatement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): unknown;
+  setReturnArrays(enabled: boolean): void;
+  setAllowUnknownNamedParameters(enabled: boolean): void;
+}
+
+interface NodeDatabase {
+  readonly isTransaction: boolean;
+  prepare(sql: string): NodeStatement;
+  exec(sql: string): void;
+  function(name: string, options: SqliteFunctionOptions, fn: (...args: unknown[]) => unknown): void;
+  close(): void;
+}
+
+interface NodeSqliteModule {
+  DatabaseSync: new (path: string, options: { readOnly: boolean; timeout: number }) => NodeDatabase;
+}
+
+/** better-sqlite3's default wait for a lock held by another connection, so that every backend waits alike. */
+const BUSY_TIMEOUT = 5000;
+
+export function openNodeSqlite(file: string, options: SqliteOpenOptions): SqliteDatabase {
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as NodeSqliteModule;
+  // Read-only opens without SQLite's create flag, so a missing file fails as better-sqlite3's readonly does.
+  return new NodeSqliteDatabase(new DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: BUSY_TIMEOUT }));
+}
+
+class NodeSqliteDatabase implements SqliteDatabase {
+  constructor(private readonly db: NodeDatabase) {}
+
+  prepare(sql: string): SqliteStatement {
+    return new NodeSqliteStatement(this.db.prepare(sql));
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  function(name: string, options: SqliteFunctionOptions, fn: (...args: unknown[]) => unknown): void {
+    this.db.function(name, { deterministic: options.deterministic ?? false, varargs: options.varargs ?? false }, fn);
+  }
+
+  transaction(fn: () => void): () => void {
+    return () => {
+      this.db.exec('BEGIN');
+      try {
+        fn();
+        this.db.exec('COMMIT');
+      } catch (error) {
+        // SQLite may have rolled back already (some errors end the transaction themselves).
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  private plucked = false;
+
+  constructor(private readonly statement: NodeStatement) {
+    // The queries bind one parameter object to several statements, each naming only some of its keys:
+    // better-sqlite3 ignores the others, node:sqlite refuses them unless told.
+    statement.setAllowUnknownNamedParameters(true);
+  }
+
+  get(...params: unknown[]): unknown {
+    const row = this.statement.get(...params);
+    return this.plucked && row !== undefined ? (row as unknown[])[0] : row;
+  }
+
+  all(...params: unknown[]): unknown[] {
+    const rows = this.statement.all(...params);
+    return this.plucked ? rows.map((row) => (row as unknown[])[0]) : rows;
+  }
+
+  run(...params: unknown[]): void {
+    this.statement.run(...params);
+  }
+
+  pluck(): SqliteStatement {
+    this.statement.setReturnArrays(true);
+    this.plucked = true;
+    return this;
+  }
+
+  raw(): SqliteStatement {
+    this.statement.setReturnArrays(true);
+    this.plucked = false;
+    return this;
+  }
+}
