@@ -7,7 +7,8 @@ import { Rng } from '../../rng.js';
 import { CONVERTER_INDEXES_SQL, CONVERTER_TABLES_SQL } from '../converter-schema.js';
 import { openSqlite } from '../sqlite/open.js';
 import type { SqliteDatabase } from '../sqlite/types.js';
-import { HOUR, Seeder } from './seeder.js';
+import { Seeder } from './seeder.js';
+import { HOUR } from './snapshot-history.js';
 
 export interface SeedCatalogOptions {
   /** Distinct products (canonical ids); default 2000. */

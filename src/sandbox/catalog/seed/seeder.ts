@@ -4,6 +4,7 @@
 import type { Rng } from '../../rng.js';
 import type { SqliteDatabase, SqliteStatement } from '../sqlite/types.js';
 import { prepareInserts, type ConverterTable } from './converter-inserts.js';
+import { DAY, drawHistory, HOUR, iso, MINUTE, money, type SourceHistory } from './snapshot-history.js';
 import {
   CATEGORIES,
   COUNTRY,
@@ -15,33 +16,6 @@ import {
   type ProductKind,
   type Store,
 } from './vocabulary.js';
-
-const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** The converter's DATETIME text: naive UTC with microseconds, `2026-03-01 10:00:00.000000`. */
-function iso(ms: number): string {
-  const text = new Date(ms).toISOString();
-  return `${text.slice(0, 10)} ${text.slice(11, 23)}000`;
-}
-
-function money(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
-interface SnapshotValues {
-  price: number;
-  discount: number | null;
-  loyal: number | null;
-  available: number | null;
-}
-
-interface SourceHistory {
-  first: number;
-  last: SnapshotValues;
-  lastSeen: number;
-}
 
 export class Seeder {
   private readonly insert: Record<ConverterTable, SqliteStatement>;
@@ -248,74 +222,36 @@ export class Seeder {
     }
   }
 
-  /** 10–14 snapshots over about a year: points first (older data), then validity intervals with gaps. */
+  /** A source's snapshots (snapshot-history.ts), inserted with their ids and the receiver's product id. */
   private history(canonicalId: string, store: Store, sourceId: string, basePrice: number): SourceHistory {
-    const rng = this.rng;
-    const count = rng.int(10, 14);
-    const start = this.now - 365 * DAY + rng.int(0, 20) * DAY + rng.int(0, 1439) * MINUTE;
-    const discontinued = rng.chance(0.08);
-    const end = discontinued ? this.now - rng.int(30, 120) * DAY : this.now - rng.int(0, 36) * HOUR;
-    const times = [start];
-    for (let i = 1; i < count; i += 1) times.push(start + Math.floor((rng.next() * (end - start)) / MINUTE) * MINUTE);
-    times.sort((a, b) => a - b);
-    const points = rng.int(2, 5);
-    let price = money(basePrice);
-    let values: SnapshotValues = { price, discount: null, loyal: null, available: null };
-    let lastSeen = start;
+    const history = drawHistory(this.rng, this.now, store, basePrice);
     this.receiverProductId += 1;
-    for (let e = 0; e < count; e += 1) {
-      const at = times[e]!;
-      const next = e + 1 < count ? times[e + 1]! : end;
-      if (e > 0 && rng.chance(0.45)) price = Math.max(1, money(price * (1 + (rng.next() - 0.45) * 0.2)));
-      values = {
-        price,
-        discount: rng.chance(0.25) ? money(price * (0.75 + rng.next() * 0.17)) : null,
-        loyal:
-          store === 'perekrestok' && rng.chance(0.6)
-            ? money(price * 0.93)
-            : store === 'chizhik' && rng.chance(0.2)
-              ? money(price * 0.97)
-              : null,
-        available: store === 'chizhik' && rng.chance(0.5) ? null : rng.int(0, 60),
-      };
-      const observed = iso(at);
-      let validFrom: string | null = null;
-      let validTo: string | null = null;
-      if (e >= points && !rng.chance(0.15)) {
-        // Seen until just before the next change, or with a gap (nothing scraped) before it.
-        const until =
-          e === count - 1 ? end : rng.chance(0.3) ? at + Math.floor((rng.next() * 0.6 * (next - at)) / MINUTE) * MINUTE : next - HOUR;
-        lastSeen = Math.max(at, until);
-        validFrom = observed;
-        validTo = lastSeen === at ? observed : iso(lastSeen);
-      } else {
-        lastSeen = at;
-      }
+    for (const snapshot of history.snapshots) {
       this.snapshotId += 1;
       this.insert.snapshot.run(
         this.snapshotId,
         canonicalId,
         store,
         sourceId,
-        `${store}-run-${Math.floor(at / DAY)}`,
+        `${store}-run-${Math.floor(snapshot.at / DAY)}`,
         this.receiverProductId,
-        Math.floor(at / DAY),
-        e,
-        `${store}:${sourceId}:${e}`,
-        rng.hex32(),
-        values.price,
-        values.discount,
-        values.loyal,
+        Math.floor(snapshot.at / DAY),
+        snapshot.index,
+        `${store}:${sourceId}:${snapshot.index}`,
+        snapshot.hash,
+        snapshot.values.price,
+        snapshot.values.discount,
+        snapshot.values.loyal,
         'RUB',
-        values.available,
-        validFrom,
-        validTo,
-        observed,
-        observed,
+        snapshot.values.available,
+        snapshot.validFrom,
+        snapshot.validTo,
+        snapshot.observed,
+        snapshot.observed,
       );
     }
     this.lastReceiverId.set(store, this.receiverProductId);
-    return { first: start, last: values, lastSeen };
+    return history;
   }
 }
 
