@@ -5,7 +5,6 @@ import type { Context } from '../context.js';
 import { requireSetting } from '../core/files/missing-setting.js';
 import { parseBaseUrl } from '../core/http/url.js';
 import { CatalogClient } from './client.js';
-import { PAGES_AHEAD } from './pages.js';
 
 export interface ConnectionOptions {
   url?: string;
@@ -25,8 +24,5 @@ export async function connect(ctx: Context, options: ConnectionOptions): Promise
     'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
   );
   const base = parseBaseUrl(value, ctx.settings.origin(setting, '--url'));
-  // Every catalog request is a GET: --all keeps the next pages asked for while one is read (see pages.ts), on one
-  // pipelined connection. A single request needs no pipelining (and so no undici: see core/http/client.ts).
-  const pipelining = options.all ? PAGES_AHEAD : undefined;
-  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', pipelining, baseUrl: base }), base);
+  return new CatalogClient(await ctx.http({ serviceName: 'catalog service', baseUrl: base }), base);
 }

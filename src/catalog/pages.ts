@@ -1,5 +1,5 @@
 // --all: every page of a list, as the pages arrive. The next pages are asked for while one is
-// written (HTTP/1.1 pipelining on the one keep-alive connection, see connection.ts), so the service never
+// written (each on a kept-alive connection of its own), so the service never
 // waits for us to parse; at most PAGES_AHEAD + 2 pages are held (the one before too, to compare), so memory
 // stays flat whatever the size.
 // A service whose paging cannot be right stops the walk with exit 8 rather than printing rows for ever: it

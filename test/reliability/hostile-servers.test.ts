@@ -145,8 +145,9 @@ describe.concurrent('paging that cannot be followed (catalog products --all)', (
     const rows = run.stdout.trim().split('\n');
     expect(rows).toHaveLength(100);
     expect(new Set(rows).size).toBe(100);
-    // The first page, and the two asked for ahead of it.
-    expect(server.count('GET')).toBeLessThanOrEqual(3);
+    // The first page, and the two asked for ahead of it (one may be sent again: this server may close a connection
+    // Node's agent has just taken up again, and a GET is retried).
+    expect(new Set(server.requests.filter((request) => request.startsWith('GET '))).size).toBeLessThanOrEqual(3);
   });
 
   it('a total that moves away as fast as the pages are read: exit 8 within a few pages', async () => {

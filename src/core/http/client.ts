@@ -1,6 +1,6 @@
 // The one HTTP core: keep-alive connections, one deadline per attempt, a response size cap, retries only where
 // repeating cannot do harm, errors mapped to exit codes, and --debug logging with secrets redacted. Requests go
-// over Node's http/https (node-transport.ts) unless they need undici: through a proxy, or pipelined. Imported
+// over Node's http/https (node-transport.ts) unless they go through a proxy, which takes undici. Imported
 // lazily: only commands that talk to a service pay for it.
 import { readCapped, ResponseTooLarge, toResponse } from './answer.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
@@ -12,7 +12,7 @@ import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, mayRetry, parseRetryAfter } from './retry.js';
 import { nodeTransport } from './node-transport.js';
-import { fromDispatcher, isPipelined, type Transport, type TransportResponse } from './transport.js';
+import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
 import type { Answer, HttpClient, HttpClientOptions, RequestOptions } from './types.js';
 
 export type { HttpClient, HttpClientOptions, HttpResponse, OnRateLimited, RequestOptions } from './types.js';
@@ -28,13 +28,13 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Longer request URLs are refused by common servers (nginx and uvicorn stop at 8 KiB request lines). */
 export const MAX_URL_LENGTH = 8192;
 
-/** The client for a command: undici is loaded only for pipelining or when HTTPS_PROXY or HTTP_PROXY is set. */
+/** The client for a command: undici is loaded only when HTTPS_PROXY or HTTP_PROXY is set. */
 export async function openHttpClient(options: HttpClientOptions): Promise<HttpClient> {
   if (options.dispatcher) return createHttpClient(options);
   const proxied = proxiesFrom(options.env ?? process.env) !== undefined;
   return createHttpClient({
     ...options,
-    ...(proxied || isPipelined(options.pipelining) ? { undici: await import('./undici-transport.js') } : {}),
+    ...(proxied ? { undici: await import('./undici-transport.js') } : {}),
   });
 }
 
@@ -65,15 +65,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return routes[route];
   };
   const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
-    if (route === 'direct' && !isPipelined(options.pipelining)) return nodeTransport(ca, watch);
-    if (!options.undici) throw new Error('undici is needed (a proxy or pipelining): open the HTTP client with openHttpClient()');
-    return options.undici.undiciTransport({
-      timeoutMs,
-      ca,
-      proxies: route === 'proxied' ? proxies : undefined,
-      watch,
-      pipelining: options.pipelining,
-    });
+    if (route === 'direct') return nodeTransport(ca, watch);
+    if (!options.undici) throw new Error('undici is needed for a proxy: open the HTTP client with openHttpClient()');
+    return options.undici.undiciTransport({ timeoutMs, ca, proxies: proxies!, watch });
   };
   /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
   const reset = (route: Route): void => {

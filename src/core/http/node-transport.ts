@@ -1,4 +1,4 @@
-// Requests that go straight to the service (no proxy, no pipelining) travel over Node's own http/https with a
+// Requests that go straight to the service (no proxy) travel over Node's own http/https with a
 // keep-alive agent: loading undici would more than double the work of a short command (docs/build.md). The core's rules do not depend on the transport: the attempt's deadline (attempt-deadline.ts) still
 // bounds connect, TLS, headers and body, a 3xx is still not followed (Node never follows one), and the errors
 // below keep the words failures.ts knows from undici for answers that break HTTP.

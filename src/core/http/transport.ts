@@ -31,19 +31,7 @@ export interface Transport {
   destroy(): Promise<void>;
 }
 
-/** Requests sent before the answers to earlier ones are in (catalog --all): only undici carries them. */
-export const isPipelined = (pipelining: number | undefined): boolean => (pipelining ?? 1) > 1;
-
-/**
- * An undici dispatcher (its Agent, its proxy agent, a test's MockAgent) as a Transport. Pipelined, every request
- * says `blocking: false`: undici otherwise sends a GET only once the answer before it is in.
- */
-export function fromDispatcher(dispatcher: Dispatcher, pipelined = false): Transport {
-  const transport = dispatcher as unknown as Transport;
-  if (!pipelined) return transport;
-  return {
-    request: (request) => transport.request({ ...request, blocking: false } as TransportRequest),
-    close: () => transport.close(),
-    destroy: () => transport.destroy(),
-  };
+/** An undici dispatcher (its proxy agent, a test's MockAgent) as a Transport. */
+export function fromDispatcher(dispatcher: Dispatcher): Transport {
+  return dispatcher as unknown as Transport;
 }

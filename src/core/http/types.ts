@@ -15,13 +15,7 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
   maxRetryAfterMs?: number;
-  /**
-   * Requests sent on one connection before the earlier answers are in (HTTP/1.1 pipelining). Only for
-   * services where every request is a GET (the catalog): undici never pipelines behind a non-idempotent one,
-   * but a write should not wait behind a slow read either. Such a client also keeps to one connection.
-   */
-  pipelining?: number;
-  /** undici's pools, for a proxy or pipelining: openHttpClient() loads them. */
+  /** undici's proxy agent, for a proxy: openHttpClient() loads it. */
   undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
   dispatcher?: Dispatcher;

@@ -1,24 +1,23 @@
-// undici's connection pools, for the routes node-transport.ts does not take: through a proxy and with HTTP/1.1
-// pipelining (catalog --all). Loaded only by clients that need it.
-import { Agent, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+// undici's proxy agent, for the route node-transport.ts does not take: through HTTPS_PROXY or HTTP_PROXY (a CONNECT
+// tunnel for https, with its SOCKS and TLS-to-proxy variants). Loaded only by clients that need it.
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { baselineWasmCompilerOnly } from '../wasm-tier.js';
 import type { ConnectionWatch } from './connection-watch.js';
 import type { Proxies } from './proxies.js';
-import { fromDispatcher, isPipelined, type Transport } from './transport.js';
+import { fromDispatcher, type Transport } from './transport.js';
 
 export interface UndiciRoute {
   timeoutMs: number;
   ca: string[] | undefined;
-  proxies: Proxies | undefined;
+  proxies: Proxies;
   watch: ConnectionWatch;
-  pipelining?: number;
 }
 
 export function undiciTransport(route: UndiciRoute): Transport {
-  return fromDispatcher(makeDispatcher(route), isPipelined(route.pipelining));
+  return fromDispatcher(makeDispatcher(route));
 }
 
-function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining }: UndiciRoute): Dispatcher {
+function makeDispatcher({ timeoutMs, ca, proxies, watch }: UndiciRoute): Dispatcher {
   baselineWasmCompilerOnly();
   const settings = {
     keepAliveTimeout: 10_000,
@@ -26,9 +25,7 @@ function makeDispatcher({ timeoutMs, ca, proxies, watch, pipelining }: UndiciRou
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
     factory: watchedPools(watch),
-    ...(isPipelined(pipelining) ? { pipelining, connections: 1 } : {}),
   };
-  if (!proxies) return new Agent(settings);
   // Through a proxy, undici takes TLS options for the service (inside the tunnel) and for an https:// proxy
   // apart from `connect`: the extra CA goes to both.
   return new EnvHttpProxyAgent({

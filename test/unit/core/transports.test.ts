@@ -1,7 +1,6 @@
 // Which transport carries a request, on real loopback sockets: Node's http for a direct request (no undici
-// loaded, keep-alive, one connection for requests in a row), undici for a pipelining client (the requests
-// waiting go out on one connection before their answers come). The rules of the core hold on both (the hostile suites run
-// the binary, so over node:http; these check what only the transport decides).
+// loaded, keep-alive, one connection for requests in a row, a connection each for requests at once); undici
+// only through a proxy (test/e2e/proxy.test.ts). These check what only the transport decides.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -133,43 +132,21 @@ describe('the deadline of a direct request', () => {
   });
 });
 
-describe('a pipelining client (catalog --all)', () => {
-  it('sends the waiting requests on one connection before their answers come (HTTP/1.1 pipelining, undici)', async () => {
-    const held: Array<() => void> = [];
-    server = await startHostileServer(({ socket, requestLine }) => {
-      const answer = () => socket.write(ok(JSON.stringify({ line: requestLine })));
-      // The first answer at once (undici pipelines on a connection that stayed open); then nothing until all
-      // three requests were read: they arrive only if each was sent before the answers to the ones before it.
-      if (requestLine.startsWith('GET /first ')) {
-        answer();
-        return;
-      }
-      held.push(answer);
-      if (held.length === 3) for (const next of held) next();
-    });
-    client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, pipelining: 3, env: {} });
-    await client.request({ method: 'GET', url: `${server.url}/first` });
-    const answers = await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
+describe('requests at once (catalog --all asks for the next pages while one is read)', () => {
+  it('each waiting request has a connection of its own, and the next ones reuse them', async () => {
+    server = await startHostileServer(
+      ({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50),
+    );
+    client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, env: {} });
+    const round = (paths: string[]) => Promise.all(paths.map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
+    const answers = await round(['/1', '/2', '/3']);
     expect(answers.map((answer) => answer.json())).toEqual([
       { line: 'GET /1 HTTP/1.1' },
       { line: 'GET /2 HTTP/1.1' },
       { line: 'GET /3 HTTP/1.1' },
     ]);
-    expect(server.connections()).toBe(1);
-  });
-
-  it('unlike a direct client, which opens a connection per request waiting', async () => {
-    server = await startHostileServer(
-      ({ socket, requestLine }) => void setTimeout(() => socket.write(ok(JSON.stringify({ line: requestLine }))), 50),
-    );
-    client = await openHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 5000, env: {} });
-    await Promise.all(['/1', '/2', '/3'].map((path) => client!.request({ method: 'GET', url: `${server!.url}${path}` })));
     expect(server.connections()).toBe(3);
-  });
-
-  it('cannot be made without undici (createHttpClient is for a given dispatcher)', async () => {
-    server = await startHostileServer(({ socket }) => void socket.write(ok('{}')));
-    client = createHttpClient({ serviceName: 'test service', retries: 0, pipelining: 2 });
-    await expect(client.request({ method: 'GET', url: `${server.url}/a` })).rejects.toThrow(/open the HTTP client with openHttpClient\(\)/);
+    await round(['/4', '/5', '/6']);
+    expect(server.connections()).toBe(3);
   });
 });
