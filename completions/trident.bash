@@ -16,7 +16,7 @@ _trident_subcommands() {
 
 _trident_options() {
   case "$1" in
-    "__global__") echo "--profile --output -o --json --jq --columns --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
+    "__global__") echo "--profile --output -o --json --jq --columns --no-header --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;

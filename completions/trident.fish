@@ -25,7 +25,7 @@ end
 function __trident_options
     switch "$argv[1]"
         case '__global__'
-            echo '--profile --output -o --json --jq --columns --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
+            echo '--profile --output -o --json --jq --columns --no-header --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h'
         case 'keys list'
             echo '--fcm-subtrader-id --url --key-id --private-key'
         case 'keys create'

@@ -20,10 +20,10 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? (arg as string[]) : [arg as string]));
-      const globals = command.optsWithGlobals<GlobalOptions & { columns?: string }>();
+      const globals = command.optsWithGlobals<GlobalOptions & { columns?: string; header?: boolean }>();
       const ctx = createContext(globals, deps);
       try {
-        ctx.output.configure({ columns: globals.columns, note: (message) => ctx.log.info(message) });
+        ctx.output.configure({ columns: globals.columns, header: globals.header, note: (message) => ctx.log.info(message) });
         const code = await run(ctx, command.opts() as O, ...operands);
         setExitCode(code ?? 0);
       } catch (error) {

@@ -50,7 +50,7 @@ describe('completion scripts', () => {
     expect(complete(bash, ['trident', 'config', 'p'])).toEqual(['profiles', 'path']);
     expect(complete(bash, ['trident', '--profile', 'x', 'config', 'un'])).toEqual(['unset']);
     expect(complete(bash, ['trident', 'config', 'list', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']);
-    expect(complete(bash, ['trident', 'config', 'list', '--no-'])).toEqual(['--no-color', '--no-input']);
+    expect(complete(bash, ['trident', 'config', 'list', '--no-'])).toEqual(['--no-header', '--no-color', '--no-input']);
     expect(complete(bash, ['trident', 'completion', 'f'])).toEqual(['fish']);
     expect(complete(bash, ['trident', 'status', '--service', ''])).toEqual(['keys', 'time', 'catalog']);
     expect(complete(bash, ['trident', 'api', 'c'])).toEqual(['catalog']);

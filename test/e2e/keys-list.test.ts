@@ -40,6 +40,29 @@ describe('keys list', () => {
     expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount\tin_use\tage_seconds');
   });
 
+  it("--columns takes the fields or the table's labels in every format; anything else is exit 2 and prints nothing", async () => {
+    const byLabel = await runKeys(sandbox, ['list', '--columns', 'id,name,in use', '-o', 'tsv']);
+    expect(byLabel.exitCode, byLabel.stderr).toBe(0);
+    const [head, ...rows] = byLabel.stdout.trimEnd().split('\n');
+    expect(head).toBe('api_key\tname\tin_use');
+    expect(rows).toContainEqual(`${sandbox.bootstrap.keyId}\tsandbox-bootstrap\ttrue`);
+    const byField = await runKeys(sandbox, ['list', '--columns', 'api_key,in_use', '-o', 'table']);
+    expect(byField.stdout).toMatch(/id +│ in use/);
+    expect(byField.stdout).toContain(sandbox.bootstrap.keyId);
+    const bad = await runKeys(sandbox, ['list', '--columns', 'id,nmae', '-o', 'csv']);
+    expect(bad).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(bad.stderr).toBe(
+      'trident: unknown column in --columns: nmae\nhint: the columns here: api_key, name, scopes, created_ts, subaccount, in_use, age_seconds (or as the table calls them: id, created, age, in use)\n',
+    );
+  });
+
+  it('--no-header: a script reads rows alone', async () => {
+    const result = await runKeys(sandbox, ['list', '--no-header', '--columns', 'api_key,name']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toContainEqual(`${sandbox.bootstrap.keyId}\tsandbox-bootstrap`);
+    expect(result.stdout).not.toContain('api_key');
+  });
+
   it('filters by FCM subtrader and carries fcm_subtrader_id', async () => {
     const bound = sandbox.control.addKey({ name: 'fcm', publicKeyPem: sandbox.bootstrap.publicKeyPem, fcmSubtraderId: 'u9_desk' });
     const seen = requestsFrom(sandbox);

@@ -71,6 +71,14 @@ describe('time projects', () => {
     expect(lines).toHaveLength(time.sandbox.control.projects().length);
   });
 
+  it("--columns with the table's labels gives the fields in tsv: no empty column", async () => {
+    const result = await runCli(['time', 'projects', '--columns', 'id,time total', '-o', 'tsv'], { env: time.tokenEnv() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [head, ...lines] = result.stdout.trimEnd().split('\n');
+    expect(head).toBe('id\ttime_total');
+    for (const line of lines) expect(line).toMatch(/^\d+\t\d+:\d\d:\d\d$/);
+  });
+
   it('an empty list in csv still prints the header line', async () => {
     time.sandbox.server.faults.add({
       method: 'GET',

@@ -16,13 +16,13 @@ export interface ListOptions extends ConnectionOptions {
 type ListedKey = ApiKey & { in_use: boolean; age?: KeyAge };
 
 const COLUMNS: Array<Column<ListedKey>> = [
-  { header: 'id', value: (key) => key.api_key },
+  { header: 'id', key: 'api_key', value: (key) => key.api_key },
   { header: 'name', value: (key) => key.name },
   { header: 'scopes', value: (key) => key.scopes },
   { header: 'subaccount', value: (key) => key.subaccount ?? 'all' },
-  { header: 'created', value: (key) => key.created_ts },
-  { header: 'age', value: (key) => (key.age ? formatAge(key.age.seconds) : undefined) },
-  { header: 'in use', value: (key) => (key.in_use ? 'yes' : undefined) },
+  { header: 'created', key: 'created_ts', value: (key) => key.created_ts },
+  { header: 'age', key: 'age_seconds', value: (key) => (key.age ? formatAge(key.age.seconds) : undefined) },
+  { header: 'in use', key: 'in_use', value: (key) => (key.in_use ? 'yes' : undefined) },
 ];
 
 /** The fields of a listed key in machine output (the csv/tsv header of an empty list too). */
@@ -53,7 +53,11 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   // Every row gets the column when any key is bound to an FCM subtrader, so that csv/tsv headers hold it.
   const withFcm = keys.some((key) => key.fcm_subtrader_id !== undefined);
   const columns = withFcm
-    ? [...COLUMNS.slice(0, 5), { header: 'fcm subtrader', value: (key: ListedKey) => key.fcm_subtrader_id }, ...COLUMNS.slice(5)]
+    ? [
+        ...COLUMNS.slice(0, 5),
+        { header: 'fcm subtrader', key: 'fcm_subtrader_id', value: (key: ListedKey) => key.fcm_subtrader_id },
+        ...COLUMNS.slice(5),
+      ]
     : COLUMNS;
   await ctx.output.list(listed, columns, (key) => record(key, withFcm), FIELDS);
 }

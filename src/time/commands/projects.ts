@@ -18,10 +18,10 @@ const yesNo = (value: unknown) => (value === true ? 'yes' : value === false ? 'n
 export const PROJECT_COLUMNS: Array<Column<Project>> = [
   { header: 'id', value: (p) => p.id },
   { header: 'name', value: (p) => p.name },
-  { header: 'customer', value: (p) => p.customer_name },
+  { header: 'customer', key: 'customer_name', value: (p) => p.customer_name },
   { header: 'status', value: (p) => p.status },
   { header: 'billable', value: (p) => yesNo(p.billable) },
-  { header: 'time total', value: (p) => p.time_total },
+  { header: 'time total', key: 'time_total', value: (p) => p.time_total },
 ];
 
 /** The fields of a normalized project (the csv/tsv header of an empty list too). */

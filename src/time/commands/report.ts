@@ -23,10 +23,10 @@ const COLUMNS: Array<Column<ReportLine>> = [
     value: (line) =>
       line.line === 'entry' ? line.description : `${line.line} (${line.records} ${line.records === 1 ? 'record' : 'records'})`,
   },
-  { header: 'start', value: (line) => line.time_start },
-  { header: 'end', value: (line) => line.time_end },
-  { header: 'time', value: (line) => line.time_total },
-  { header: 'amount', value: (line) => line.rate_total },
+  { header: 'start', key: 'time_start', value: (line) => line.time_start },
+  { header: 'end', key: 'time_end', value: (line) => line.time_end },
+  { header: 'time', key: 'time_total', value: (line) => line.time_total },
+  { header: 'amount', key: 'rate_total', value: (line) => line.rate_total },
 ];
 
 const EXPERIMENTAL = "the endpoint is not in the service's published docs";

@@ -270,9 +270,59 @@ describe('Output', () => {
     await expect(bad.output.list([], cols, undefined, ['id', 'name', 'extra'])).rejects.toMatchObject({
       exitCode: 2,
       message: 'unknown column in --columns: nmae',
-      hint: 'the columns here: id, name, extra',
+      hint: 'the columns here: id, name, extra (or as the table calls them: ID)',
     });
     expect(() => capture('csv').output.configure({ columns: 'id,,name' })).toThrow(/invalid --columns/);
+  });
+
+  it("--columns takes a table's label for its field in every format, and refuses a label that names no field", async () => {
+    const list = [{ api_key: 'k1', in_use: true }];
+    const cols = [
+      { header: 'id', key: 'api_key', value: (r: (typeof list)[number]) => r.api_key },
+      { header: 'in use', key: 'in_use', value: (r: (typeof list)[number]) => (r.in_use ? 'yes' : undefined) },
+      { header: 'shown only', value: () => 'x' },
+    ];
+    for (const format of ['csv', 'tsv'] as const) {
+      const out = capture(format);
+      out.output.configure({ columns: 'in use,id' });
+      await out.output.list(list, cols);
+      expect(out.text()).toBe(format === 'csv' ? 'in_use,api_key\ntrue,k1\n' : 'in_use\tapi_key\ntrue\tk1\n');
+    }
+    const table = capture('table');
+    table.output.configure({ columns: 'in_use,id' });
+    await table.output.list(list, cols);
+    expect(table.text()).toMatch(/in use +│ id/);
+    expect(table.text()).toMatch(/yes +│ k1/);
+    const bad = capture('csv');
+    bad.output.configure({ columns: 'id,shown only' });
+    await expect(bad.output.list(list, cols)).rejects.toMatchObject({ exitCode: 2, message: 'unknown column in --columns: shown only' });
+    expect(bad.text()).toBe('');
+  });
+
+  it('--no-header: the rows alone in table, csv and tsv, also for an empty list', async () => {
+    const list = [{ id: 1, name: 'a' }];
+    const cols = [
+      { header: 'id', value: (r: (typeof list)[number]) => r.id },
+      { header: 'name', value: (r: (typeof list)[number]) => r.name },
+    ];
+    for (const [format, expected] of [
+      ['csv', '1,a\n'],
+      ['tsv', '1\ta\n'],
+    ] as const) {
+      const out = capture(format);
+      out.output.configure({ header: false });
+      await out.output.list(list, cols);
+      expect(out.text()).toBe(expected);
+      const empty = capture(format);
+      empty.output.configure({ header: false });
+      await empty.output.list([], cols, undefined, ['id', 'name']);
+      expect(empty.text()).toBe('');
+    }
+    const table = capture('table', false);
+    table.output.configure({ header: false });
+    await table.output.list(list, cols);
+    expect(table.text()).not.toContain('name');
+    expect(table.text().trimEnd().split('\n')).toHaveLength(3);
   });
 
   it('prints the header of an empty csv or tsv list when the fields are known', async () => {

@@ -17,11 +17,14 @@ export interface OutputChoices {
   columns?: string;
   /** Where notes for people go (stderr): which columns a table hid to fit. */
   note?: (message: string) => void;
+  /** `--no-header`: lists print their rows alone (table, csv and tsv). */
+  header?: boolean;
 }
 
 export class Output {
   private chosen: string[] | undefined;
   private note: (message: string) => void = () => undefined;
+  private header = true;
 
   constructor(
     private readonly sink: Sink,
@@ -33,6 +36,7 @@ export class Output {
   configure(choices: OutputChoices): void {
     if (choices.columns !== undefined) this.chosen = parseColumnNames(choices.columns);
     if (choices.note) this.note = choices.note;
+    if (choices.header === false) this.header = false;
   }
 
   /**
@@ -48,6 +52,26 @@ export class Output {
         `the columns here: ${known.join(', ')}`,
       );
     }
+  }
+
+  /**
+   * The fields `--columns` names, in its order: each a field of the records (`fields`), or the label a table gives
+   * one (its column's header, when the column names its field). Anything else is refused (exit 2) with the names
+   * there are. Undefined without --columns.
+   */
+  private chosenFields<T>(fields: readonly string[], columns: Array<Column<T>>): string[] | undefined {
+    if (!this.chosen) return undefined;
+    const labels = new Map(columns.filter((c) => c.key !== undefined && fields.includes(c.key)).map((c) => [c.header, c.key!]));
+    const resolved = this.chosen.map((name) => (fields.includes(name) ? name : labels.get(name)));
+    const unknown = this.chosen.filter((_, at) => resolved[at] === undefined);
+    if (unknown.length > 0) {
+      const friendlier = [...labels.keys()].filter((label) => !fields.includes(label));
+      throw usageError(
+        `unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`,
+        `the columns here: ${fields.join(', ')}${friendlier.length > 0 ? ` (or as the table calls them: ${friendlier.join(', ')})` : ''}`,
+      );
+    }
+    return resolved as string[];
   }
 
   async write(text: string): Promise<void> {
@@ -80,7 +104,8 @@ export class Output {
     fields?: readonly string[],
     decimals: readonly string[] = [],
   ): Promise<number> {
-    const known = (record?: Row) => [...new Set([...(fields ?? []), ...columns.map(keyOf), ...Object.keys(record ?? {})])];
+    /** The records' fields: those declared, and those of a record. */
+    const known = (record?: Row) => [...new Set([...(fields ?? []), ...Object.keys(record ?? {})])];
     let count = 0;
     if (this.jsonFilter && this.format === 'json') {
       // jq sees the whole array, as -o json would print it (with --all too: every page is held in memory).
@@ -91,16 +116,15 @@ export class Output {
     if (this.format === 'table') {
       const all = await allRows(rows);
       count = all.length;
-      if (this.chosen && (fields || count > 0)) this.checkColumns(known(count > 0 ? toRecord(all[0]!) : undefined));
-      const shown = this.chosen
-        ? this.chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord))
+      const chosen = fields || count > 0 ? this.chosenFields(known(count > 0 ? toRecord(all[0]!) : undefined), columns) : this.chosen;
+      const shown = chosen
+        ? chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord))
         : columns;
-      if (count > 0) await this.write(await listTable(shown, all, this.chosen === undefined, this.tableTarget()));
+      if (count > 0) await this.write(await listTable(shown, all, this.chosen === undefined, this.tableTarget(), this.header));
       return count;
     }
-    let header: string[] | undefined = this.chosen;
+    let header: string[] | undefined = fields ? this.chosenFields(known(), columns) : this.chosen;
     let isDecimal: boolean[] = [];
-    if (header && fields) this.checkColumns(known());
     const line = await lineWriter(this.format);
     const batch = new RowBatch(this.sink);
     try {
@@ -119,10 +143,10 @@ export class Output {
             case 'csv':
             case 'tsv':
               if (count === 0) {
-                if (header) this.checkColumns(known(record));
+                if (header && !fields) header = this.chosenFields(known(record), columns);
                 header ??= Object.keys(record);
                 isDecimal = header.map((key) => decimals.includes(key));
-                batch.add(line(header));
+                if (this.header) batch.add(line(header));
               }
               batch.add(
                 line(
@@ -138,7 +162,7 @@ export class Output {
       if (this.format === 'json') batch.add(count === 0 ? ']\n' : '\n]\n');
       // No rows: the header alone, when the fields are known, so that a reader still finds its columns.
       header ??= fields ? [...fields] : undefined;
-      if (count === 0 && header && (this.format === 'csv' || this.format === 'tsv')) batch.add(line(header));
+      if (count === 0 && header && this.header && (this.format === 'csv' || this.format === 'tsv')) batch.add(line(header));
     } finally {
       // Rows received before a failure are printed too.
       batch.flush();

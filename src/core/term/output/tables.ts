@@ -14,12 +14,18 @@ export interface TableTarget {
  * A list as a table fitted to the terminal: the columns that may go are hidden first (said on stderr, with
  * the --columns that shows them), then text wraps; nothing is cut.
  */
-export async function listTable<T>(columns: Array<Column<T>>, rows: T[], mayHide: boolean, target: TableTarget): Promise<string> {
+export async function listTable<T>(
+  columns: Array<Column<T>>,
+  rows: T[],
+  mayHide: boolean,
+  target: TableTarget,
+  withHeader = true,
+): Promise<string> {
   const { fitTable, isWrappable, naturalWidths, wrapCell } = await import('../table-fit.js');
   const head = columns.map((column) => printable(column.header));
   const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
   const available = target.width;
-  if (!available) return draw(head, cells, [], target.color);
+  if (!available) return draw(withHeader ? head : [], cells, [], target.color);
   const natural = naturalWidths([head, ...cells]);
   // A table that declares no order of importance: the later a column, the sooner it goes (never the first).
   const ranked = columns.some((column) => column.hide !== undefined);
@@ -41,7 +47,7 @@ export async function listTable<T>(columns: Array<Column<T>>, rows: T[], mayHide
   const wrap = (text: string, at: number) =>
     fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text;
   return draw(
-    fitted.shown.map((index, at) => wrap(head[index]!, at)),
+    withHeader ? fitted.shown.map((index, at) => wrap(head[index]!, at)) : [],
     cells.map((row) => fitted.shown.map((index, at) => wrap(row[index]!, at))),
     fitted.widths,
     target.color,
@@ -83,7 +89,8 @@ async function draw(head: string[] | undefined, rows: string[][], colWidths: num
   for (const cells of rows) table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
   const lines = table.toString().split('\n');
   // The header keeps a rule under it.
-  if (head && !ruled && lines.length > 3) lines.splice(2, 0, lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤'));
+  if (head && head.length > 0 && !ruled && lines.length > 3)
+    lines.splice(2, 0, lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤'));
   return `${lines.join('\n')}\n`;
 }
 
