@@ -8,7 +8,7 @@ _trident_subcommands() {
     "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
-    "config") echo "set get unset list profiles path" ;;
+    "config") echo "set get unset list profiles use path" ;;
     "api") echo "keys time catalog" ;;
     "completion") echo "bash zsh fish" ;;
   esac

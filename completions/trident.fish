@@ -14,7 +14,7 @@ function __trident_subcommands
         case 'catalog'
             echo 'health products product sources snapshots count common-count dynamics categories category settlements settlement cursors'
         case 'config'
-            echo 'set get unset list profiles path'
+            echo 'set get unset list profiles use path'
         case 'api'
             echo 'keys time catalog'
         case 'completion'

@@ -78,12 +78,14 @@ const NOTE_MAX = 2000;
 export function createContext(globals: GlobalOptions, deps: ContextDeps): Context {
   const { io, env } = deps;
   configureFileTrust(env);
-  const profile = assertProfileName(globals.profile ?? env.TRIDENT_PROFILE ?? 'default');
   const dir = configDir(env);
+  const store = new SettingsStore(dir);
+  // --profile, else TRIDENT_PROFILE, else the profile `trident config use` chose, else the one called default.
+  const profile = assertProfileName(globals.profile ?? env.TRIDENT_PROFILE ?? store.defaultProfile() ?? 'default');
   if (globals.jq !== undefined && globals.output !== undefined && globals.output !== 'json') {
     throw usageError(`--jq filters JSON output: it cannot be used with -o ${globals.output}`, 'leave out -o (--jq implies -o json)');
   }
-  const settings = new Settings(new SettingsStore(dir), profile, env, {
+  const settings = new Settings(store, profile, env, {
     ...(globals.output !== undefined ? { output: globals.output } : {}),
     ...(globals.json || globals.jq !== undefined ? { output: 'json' } : {}),
     ...(globals.caFile !== undefined ? { caFile: globals.caFile } : {}),

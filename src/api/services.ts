@@ -51,7 +51,7 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
   async catalog(ctx) {
     const setting = ctx.settings.resolve('catalog.url');
     const value = requireSetting(
-      setting.value,
+      setting,
       'catalog service URL',
       'set TRIDENT_CATALOG_URL, or run: trident config set catalog.url http://HOST:PORT',
     );

@@ -19,7 +19,7 @@ export function addConnectionOptions(command: Command): Command {
 export async function connect(ctx: Context, options: ConnectionOptions): Promise<CatalogClient> {
   const setting = ctx.settings.resolve('catalog.url', options.url);
   const value = requireSetting(
-    setting.value,
+    setting,
     'catalog service URL',
     'pass --url, set TRIDENT_CATALOG_URL, run `trident config set catalog.url http://HOST:PORT`, or start local services with `trident sandbox`',
   );

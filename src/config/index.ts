@@ -6,13 +6,14 @@ const COMMANDS = [
   { name: 'unset', load: () => import('./commands/unset.js') },
   { name: 'list', load: () => import('./commands/list.js') },
   { name: 'profiles', load: () => import('./commands/profiles.js') },
+  { name: 'use', load: () => import('./commands/use.js') },
   { name: 'path', load: () => import('./commands/path.js') },
 ];
 
 const TRUST_HELP = `
 Environment:
   TRIDENT_CONFIG_DIR        where settings, tokens and keys live (an absolute path)
-  TRIDENT_PROFILE           the profile, as --profile
+  TRIDENT_PROFILE           the profile, as --profile (else the one config use chose)
   TRIDENT_INSECURE_CONFIG   1: accept a config dir, settings, token or key file that
                             other users can write or that belongs to another user
                             (refused by default, as ssh does; so are symlinked

@@ -93,7 +93,7 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
     return { keyId, privateKey: privateKeyFromPem(pem, PRIVATE_KEY_ENV), source: PRIVATE_KEY_ENV };
   }
   const path = requireSetting(
-    file.value,
+    file,
     'private key',
     `pass --private-key <file>, set TRIDENT_PRIVATE_KEY_FILE or ${PRIVATE_KEY_ENV}, or run: trident config set keys.privateKeyFile <file>`,
     ExitCode.auth,
@@ -109,13 +109,13 @@ export function signerFromFile(ctx: Context, keyId: string, path: string): Signe
 export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {
   const setting = ctx.settings.resolve('keys.url', opts.url);
   const url = requireSetting(
-    setting.value,
+    setting,
     'key service URL',
     'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2',
   );
   const baseUrl = keysBaseUrl(url, ctx.settings.origin(setting, '--url'));
   const keyId = requireSetting(
-    ctx.settings.get('keys.keyId', opts.keyId),
+    ctx.settings.resolve('keys.keyId', opts.keyId),
     'key id',
     'pass --key-id, set TRIDENT_KEY_ID, or run: trident config set keys.keyId <id>',
     ExitCode.auth,

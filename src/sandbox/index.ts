@@ -49,6 +49,7 @@ function banner(sandbox: RunningSandbox): string {
   catalog   ${sandbox.catalog.url}
   files     ${sandbox.dir}  (bootstrap key, CA certificate, catalog database)
   profile   "${SANDBOX_PROFILE}" (trident config list --profile ${SANDBOX_PROFILE})
+            to make it the default: trident config use ${SANDBOX_PROFILE}
   time user ${TIME_LOGIN} (logged in already; after time logout: trident time login --profile ${SANDBOX_PROFILE})
 
 Try, in another terminal:

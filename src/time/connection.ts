@@ -43,7 +43,7 @@ export function addConnectionOptions(command: Command): Command {
 export function timeBaseUrl(ctx: Context, flag?: string): URL {
   const setting = ctx.settings.resolve('time.url', flag);
   const value = requireSetting(
-    setting.value,
+    setting,
     'time tracker URL',
     'pass --url, set TRIDENT_TIME_URL, or: trident config set time.url https://<host>/api/v1',
   );

@@ -100,6 +100,37 @@ describe('trident binary', () => {
     expect(profiles.stdout).toBe('profile,current\nci,false\ndefault,true\n');
   });
 
+  it('config use makes a profile the default; a setting missing from the current profile names the profile that has it', async () => {
+    const configDir = tempConfigDir();
+    await runCli(['--profile', 'sandbox', 'config', 'set', 'catalog.url', 'http://127.0.0.1:9'], { configDir });
+    const trapped = await runCli(['catalog', 'count'], { configDir });
+    expect(trapped).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        'trident: no catalog service URL configured in profile "default"\nhint: profile "sandbox" has catalog.url: add --profile sandbox, or make it the default with: trident config use sandbox\n',
+    });
+    expect(await runCli(['config', 'use', 'sandbx'], { configDir })).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `trident: no profile "sandbx" in ${configDir}/settings.json\nhint: profiles are: sandbox\n`,
+    });
+    expect(await runCli(['config', 'use', 'sandbox'], { configDir })).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: 'the default profile is now "sandbox"\n',
+    });
+    expect((await runCli(['config', 'get', 'catalog.url'], { configDir })).stdout).toBe('http://127.0.0.1:9\n');
+    expect((await runCli(['config', 'profiles', '-o', 'csv'], { configDir })).stdout).toBe('profile,current\nsandbox,true\n');
+    // --profile and TRIDENT_PROFILE still win over it.
+    const flagged = await runCli(['--profile', 'other', 'config', 'get', 'catalog.url'], { configDir });
+    expect(flagged.exitCode).toBe(5);
+    const fromEnv = await runCli(['config', 'get', 'catalog.url'], { configDir, env: { TRIDENT_PROFILE: 'other' } });
+    expect(fromEnv.exitCode).toBe(5);
+    await runCli(['config', 'use', 'default'], { configDir });
+    expect((await runCli(['config', 'profiles', '-o', 'csv'], { configDir })).stdout).toBe('profile,current\nsandbox,false\n');
+  });
+
   it('rejects unknown settings and bad values with exit 2, and a missing value with exit 5', async () => {
     const configDir = tempConfigDir();
     expect((await runCli(['config', 'set', 'nope', 'x'], { configDir })).exitCode).toBe(2);

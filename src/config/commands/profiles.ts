@@ -19,6 +19,8 @@ export function register(parent: Command, bind: Binder): void {
   const command = parent
     .command('profiles')
     .summary('list the saved profiles')
-    .description('List the profiles saved in the settings file, marking the current one (--profile, TRIDENT_PROFILE, default "default").');
+    .description(
+      'List the profiles saved in the settings file, marking the current one (--profile, else TRIDENT_PROFILE, else the one `trident config use` chose, else "default").',
+    );
   examples(command.action(bind(run)), ['trident config profiles', 'trident config profiles -o json']);
 }

@@ -68,6 +68,8 @@ function userHome(): string {
 
 type ProfileValues = Partial<Record<SettingKey, string>>;
 interface SettingsFile {
+  /** The profile used when neither --profile nor TRIDENT_PROFILE names one (`trident config use`). */
+  profile?: string;
   profiles?: Record<string, ProfileValues>;
 }
 
@@ -106,6 +108,30 @@ export class SettingsStore {
     return Object.keys(this.read().profiles ?? {}).sort();
   }
 
+  /** The profile `trident config use` made the default, if any. */
+  defaultProfile(): string | undefined {
+    return this.read().profile;
+  }
+
+  /** Makes `profile` the default; `default` goes back to the profile of that name. Refused for an unknown profile. */
+  async useProfile(profile: string): Promise<void> {
+    assertProfileName(profile);
+    await this.change((file) => {
+      if (profile !== 'default' && !Object.hasOwn(file.profiles, profile)) {
+        const known = Object.keys(file.profiles).sort();
+        throw usageError(
+          `no profile "${profile}" in ${this.path}`,
+          known.length > 0
+            ? `profiles are: ${known.join(', ')}`
+            : `set one up first: trident --profile ${profile} config set <key> <value>`,
+        );
+      }
+      if (profile === 'default') delete file.profile;
+      else file.profile = profile;
+      return true;
+    });
+  }
+
   values(profile: string): ProfileValues {
     return { ...this.read().profiles?.[profile] };
   }
@@ -120,7 +146,7 @@ export class SettingsStore {
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) validateValue(assertSettingKey(key), value);
     }
-    await this.change((profiles) => {
+    await this.change(({ profiles }) => {
       const next: ProfileValues = { ...profiles[profile] };
       for (const [key, value] of Object.entries(changes) as Array<[SettingKey, string | undefined]>) {
         if (value === undefined) delete next[key];
@@ -133,7 +159,12 @@ export class SettingsStore {
 
   async removeProfile(profile: string): Promise<boolean> {
     if (!this.read().profiles?.[profile]) return false;
-    return this.change((profiles) => delete profiles[profile]);
+    return this.change((file) => {
+      delete file.profiles[profile];
+      // A default profile that is gone is no default: the profile called default is again.
+      if (file.profile === profile) delete file.profile;
+      return true;
+    });
   }
 
   /**
@@ -141,7 +172,7 @@ export class SettingsStore {
    * proper-lockfile), so that two trident processes writing at once (a rotation switching its profile and a
    * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
    */
-  private async change(mutate: (profiles: Record<string, ProfileValues>) => boolean): Promise<boolean> {
+  private async change(mutate: (file: SettingsFile & { profiles: Record<string, ProfileValues> }) => boolean): Promise<boolean> {
     const [{ default: Conf }, { withLock }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
     const file = join(this.dir, SETTINGS_FILE);
     try {
@@ -157,9 +188,13 @@ export class SettingsStore {
           configFileMode: 0o600,
           accessPropertiesByDotNotation: false,
         });
-        const profiles = { ...conf.get('profiles') };
-        const changed = mutate(profiles);
-        if (changed) conf.set('profiles', profiles);
+        const file = { ...conf.store, profiles: { ...conf.get('profiles') } };
+        const changed = mutate(file);
+        if (changed) {
+          conf.set('profiles', file.profiles);
+          if (file.profile === undefined) conf.delete('profile');
+          else conf.set('profile', file.profile);
+        }
         return changed;
       });
     } catch (error) {
@@ -189,6 +224,9 @@ function parseSettings(text: string, path: string): SettingsFile {
 
 function settingsProblem(parsed: unknown): string | undefined {
   if (!isRecord(parsed)) return `expected a JSON object, found ${kindOf(parsed)}`;
+  if (parsed.profile !== undefined && (typeof parsed.profile !== 'string' || !PROFILE_NAME.test(parsed.profile))) {
+    return `"profile" must be the name of a profile, found ${typeof parsed.profile === 'string' ? JSON.stringify(parsed.profile) : kindOf(parsed.profile)}`;
+  }
   if (parsed.profiles === undefined) return undefined;
   if (!isRecord(parsed.profiles)) return `"profiles" must be an object, found ${kindOf(parsed.profiles)}`;
   for (const [name, values] of Object.entries(parsed.profiles)) {

@@ -72,6 +72,28 @@ describe('SettingsStore', () => {
     expect(store.profiles()).toEqual([]);
   });
 
+  it('keeps a default profile: only a saved one, back to "default" on request or when that profile is removed', async () => {
+    const store = new SettingsStore(freshDir());
+    await expect(store.useProfile('sandbox')).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^no profile "sandbox" in /),
+    });
+    await store.update('sandbox', { 'keys.keyId': 'k1' });
+    await store.update('ci', { output: 'json' });
+    await store.useProfile('sandbox');
+    expect(store.defaultProfile()).toBe('sandbox');
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toMatchObject({ profile: 'sandbox' });
+    // A later change of values keeps the default.
+    await store.update('ci', { output: 'csv' });
+    expect(store.defaultProfile()).toBe('sandbox');
+    await store.useProfile('default');
+    expect(store.defaultProfile()).toBeUndefined();
+    await store.useProfile('ci');
+    await store.removeProfile('ci');
+    expect(store.defaultProfile()).toBeUndefined();
+    expect(store.profiles()).toEqual(['sandbox']);
+  });
+
   it('reports a corrupt settings file as a usage error naming it', () => {
     const dir = freshDir();
     mkdirSync(dir, { recursive: true });
@@ -111,6 +133,8 @@ describe('settings file shape and trust', () => {
       ['{"profiles": 3}', /"profiles" must be an object, found a number$/],
       ['{"profiles": {"p": "x"}}', /profile "p" must be an object, found a string$/],
       ['{"profiles": {"p": {"keys.keyId": 7}}}', /keys.keyId of profile "p" must be a string, found a number$/],
+      ['{"profile": "../etc"}', /"profile" must be the name of a profile, found "..\/etc"$/],
+      ['{"profile": 1}', /"profile" must be the name of a profile, found a number$/],
     ];
     for (const [text, problem] of cases) {
       const dir = freshDir();
