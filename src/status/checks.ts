@@ -94,7 +94,7 @@ const CHECKS: Record<Service, Check> = {
     status.credential = 'token';
     status.credential_source = tokenSource(ctx, token);
     guardUserAgent(ctx, token, timeUserAgent(ctx));
-    const projects = await (await timeClient(ctx, baseUrl, token.token)).listProjects();
+    const projects = await (await timeClient(ctx, baseUrl, token)).listProjects();
     status.found = { projects: projects.length, user_agent: timeUserAgent(ctx) };
   },
   async catalog(ctx, status) {

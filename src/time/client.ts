@@ -40,6 +40,8 @@ export interface TimeClientOptions {
   baseUrl: URL;
   /** Needed by every call but login. */
   token?: string;
+  /** Where the token came from, for what a refused one tells to do: TRIDENT_TIME_TOKEN wins over a new login. */
+  tokenSource?: 'env' | 'file' | 'stored';
   authScheme?: AuthScheme;
 }
 
@@ -53,8 +55,13 @@ export function tokenHeader(token: string, scheme: AuthScheme = 'bearer'): Recor
   return scheme === 'x-api-token' ? { 'x-api-token': token } : { authorization: authorizationHeader(token, scheme) };
 }
 
-const AUTH_HINT =
-  'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent; log in again: trident time login';
+/** What to do about a token the service refused, by where it came from. */
+function authHint(source: TimeClientOptions['tokenSource']): string {
+  const why = 'the token is unknown, was revoked, went unused for 30 days or was used from another User-Agent';
+  if (source === 'env') return `${why}; it is TRIDENT_TIME_TOKEN's, which wins over a login: set a valid one, or unset it`;
+  if (source === 'file') return `${why}; it is --token-file's: put a valid token there, or leave the flag out and log in`;
+  return `${why}; log in again: trident time login`;
+}
 
 export class TimeClient {
   constructor(private readonly options: TimeClientOptions) {}
@@ -157,7 +164,12 @@ export class TimeClient {
       return await this.options.http.request(request);
     } catch (error) {
       if (error instanceof TridentError && error.status === 401 && call.authenticated !== false) {
-        throw new TridentError(ExitCode.auth, error.message, { status: 401, requestId: error.requestId, hint: AUTH_HINT, cause: error });
+        throw new TridentError(ExitCode.auth, error.message, {
+          status: 401,
+          requestId: error.requestId,
+          hint: authHint(this.options.tokenSource),
+          cause: error,
+        });
       }
       throw error;
     }

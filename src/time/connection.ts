@@ -124,11 +124,11 @@ export async function connect(ctx: Context, flags: ConnectionOptions, options: C
   const userAgent = timeUserAgent(ctx);
   const token = requireToken(ctx, flags.tokenFile);
   if (options.guardUserAgent !== false) guardUserAgent(ctx, token, userAgent);
-  return { client: await timeClient(ctx, baseUrl, token.token), token };
+  return { client: await timeClient(ctx, baseUrl, token), token };
 }
 
 /** A client for `baseUrl`; without a token it can only log in. */
-export async function timeClient(ctx: Context, baseUrl: URL, token?: string): Promise<TimeClient> {
+export async function timeClient(ctx: Context, baseUrl: URL, token?: { token: string; source?: TokenSource }): Promise<TimeClient> {
   const http = await ctx.http({ serviceName: 'time service', userAgent: timeUserAgent(ctx) });
-  return new TimeClient({ http, baseUrl, token, authScheme: authScheme(ctx) });
+  return new TimeClient({ http, baseUrl, token: token?.token, tokenSource: token?.source, authScheme: authScheme(ctx) });
 }

@@ -18,7 +18,7 @@ export async function keepIssuedToken(ctx: Context, baseUrl: URL, path: string, 
       { hint: KEPT },
     );
   }
-  const client = await timeClient(ctx, baseUrl, issued.token);
+  const client = await timeClient(ctx, baseUrl, { token: issued.token });
   try {
     await client.listProjects();
   } catch (error) {
@@ -40,7 +40,7 @@ export async function keepIssuedToken(ctx: Context, baseUrl: URL, path: string, 
 /** Revokes a token that is not kept; says what became of it. */
 async function revoke(ctx: Context, baseUrl: URL, token: string): Promise<string> {
   try {
-    const client = await timeClient(ctx, baseUrl, token);
+    const client = await timeClient(ctx, baseUrl, { token });
     return (await client.revoke()) ? 'it was revoked again' : 'the service no longer knows it';
   } catch (error) {
     return `revoking it failed too (${error instanceof Error ? error.message : String(error)}): it stays valid until it goes unused for 30 days`;

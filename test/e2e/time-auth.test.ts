@@ -1,7 +1,8 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
@@ -228,11 +229,18 @@ describe('time credentials and transport', () => {
     expect(time.sandbox.server.requests.at(-1)!.headers.authorization).toBe(token);
   });
 
-  it('a token the service does not know exits 4 with a hint to log in again', async () => {
-    const result = await runCli(['time', 'projects'], { env: { ...time.env, TRIDENT_TIME_TOKEN: 'not-a-real-token' } });
-    expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain('time service answered 401: Invalid API token');
-    expect(result.stderr).toContain('trident time login');
+  it('a token the service does not know exits 4, with what to fix where the token came from', async () => {
+    const fromEnv = await runCli(['time', 'projects'], { env: { ...time.env, TRIDENT_TIME_TOKEN: 'not-a-real-token' } });
+    expect(fromEnv.exitCode).toBe(4);
+    expect(fromEnv.stderr).toContain('time service answered 401: Invalid API token');
+    // A login would not help: the variable would still win.
+    expect(fromEnv.stderr).toContain("it is TRIDENT_TIME_TOKEN's, which wins over a login: set a valid one, or unset it");
+    expect(fromEnv.stderr).not.toContain('trident time login');
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-token-')), 'token');
+    writeFileSync(file, 'not-a-real-token', { mode: 0o600 });
+    const fromFile = await runCli(['time', 'projects', '--token-file', file], { env: time.env });
+    expect(fromFile.exitCode).toBe(4);
+    expect(fromFile.stderr).toContain("it is --token-file's: put a valid token there, or leave the flag out and log in");
   });
 
   it('fails with exit 8 and a --ca-file hint when the sandbox CA is not trusted, and works with --ca-file', async () => {

@@ -15,7 +15,7 @@ export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> 
     ctx.log.info(`not logged in to the time tracker (profile "${ctx.profile}"): nothing to do`);
     return;
   }
-  const client = await timeClient(ctx, baseUrl, token.token);
+  const client = await timeClient(ctx, baseUrl, token);
   const revoked = await client.revoke();
   const path = storedTokenPath(ctx);
   const removed = token.source === 'stored' ? await removeToken(path) : false;
