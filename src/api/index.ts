@@ -5,7 +5,7 @@
 import { Argument, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
-import { ExitCode, TridentError, exitCodeForStatus } from '../core/errors.js';
+import { ExitCode, TridentError, exitCodeForStatus, usageError } from '../core/errors.js';
 import { unusableAnswer } from '../core/http/answer-json.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { serviceMessage } from '../core/http/service-message.js';
@@ -27,6 +27,7 @@ export interface ApiOptions {
 const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((status) => status !== 429);
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
+  refuseOtherFormats(ctx);
   const input = opts.input === undefined ? undefined : await readBody(ctx, opts.input);
   const request = buildRequest(path, { method: opts.method, fields: opts.field ?? [], input }, bodyKindOf(service as ApiService));
   const endpoint = await openService(ctx, service as ApiService);
@@ -77,12 +78,24 @@ async function printBody(ctx: Context, text: string, value: unknown): Promise<vo
     return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
   }
   if (text === '') return;
-  if (!ctx.io.stdout.isTTY) return ctx.output.write(text);
+  // As it came, and ending its line, so that the next prompt or `read` starts on a line of its own.
+  if (!ctx.io.stdout.isTTY) return ctx.output.write(text.endsWith('\n') ? text : `${text}\n`);
   await ctx.output.write(
     value !== undefined
       ? escapeJsonControls(`${jsonText(value, 2)}\n`)
       : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`,
   );
+}
+
+/** The answer is printed as the service sent it: a table, csv or ndjson asked for with -o or TRIDENT_OUTPUT cannot be. */
+function refuseOtherFormats(ctx: Context): void {
+  const output = ctx.settings.resolve('output');
+  if ((output.source === 'flag' || output.source === 'env') && output.value !== 'json') {
+    throw usageError(
+      `api prints the service's answer as it came: ${output.source === 'flag' ? `-o ${output.value}` : `TRIDENT_OUTPUT=${output.value}`} does not apply`,
+      'leave out -o (or use -o json), and pick fields with --jq',
+    );
+  }
 }
 
 function redirected(endpoint: ServiceEndpoint, response: HttpResponse): TridentError {

@@ -23,7 +23,26 @@ describe('trident api keys', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ api_keys: services.keys.control.listKeys() });
-    expect(result.stdout.endsWith('\n')).toBe(false);
+    // As it came, with its line ended.
+    expect(result.stdout).toBe(`${JSON.stringify({ api_keys: services.keys.control.listKeys() })}\n`);
+    expect(sent()).toEqual(['GET /trade-api/v2/api_keys']);
+  });
+
+  it('-o other than json is refused (exit 2, nothing sent): the answer is printed as it came', async () => {
+    const sent = requestsFrom(services.keys.server);
+    for (const args of [
+      ['-o', 'table'],
+      ['-o', 'csv'],
+    ]) {
+      const result = await trident(['api', 'keys', '/api_keys', ...args], { env: envFor.keys(services) });
+      expect(result).toMatchObject({
+        exitCode: 2,
+        stdout: '',
+        stderr: `trident: api prints the service's answer as it came: -o ${args[1]} does not apply\nhint: leave out -o (or use -o json), and pick fields with --jq\n`,
+      });
+    }
+    const json = await trident(['api', 'keys', '/api_keys', '-o', 'json'], { env: envFor.keys(services) });
+    expect(json.exitCode, json.stderr).toBe(0);
     expect(sent()).toEqual(['GET /trade-api/v2/api_keys']);
   });
 
@@ -133,12 +152,12 @@ describe('trident api on a terminal', () => {
     const plain = inTerminal(['api', 'catalog', '/plain'], { env: envFor.catalog(services) });
     expect(await plain.exitCode()).toBe(0);
     expect(plain.screen().replace(/\r/g, '')).toBe('title \\x1b]0;owned\\x07 \\u202eevil\nnext line\n');
-    // Piped, the body is as it came.
+    // Piped, the body is as it came, its line ended.
     services.catalog.server.faults.add({
       path: '/plain',
       fault: { kind: 'body', status: 200, contentType: 'text/plain', payload: 'a\u202eb' },
     });
-    expect((await trident(['api', 'catalog', '/plain'], { env: envFor.catalog(services) })).stdout).toBe('a\u202eb');
+    expect((await trident(['api', 'catalog', '/plain'], { env: envFor.catalog(services) })).stdout).toBe('a\u202eb\n');
   });
 });
 
