@@ -204,7 +204,7 @@ describe.concurrent('local inputs of the HTTP core', () => {
     const withPassword = listening.url.replace('//', '//me:s3cret@');
     const run = await trident(health(withPassword, '--debug'));
     expect(run.exitCode, run.stderr).toBe(2);
-    // --debug adds the stack after the message.
+    // --debug adds no stack to a usage error.
     expect(run.stderr.split('\n')[0]).toMatch(
       /^trident: invalid --url "http:\/\/me:\[redacted\]@127\.0\.0\.1:\d+": a user name or password in the URL is not sent to the service$/,
     );

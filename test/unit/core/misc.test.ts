@@ -157,6 +157,18 @@ describe('error reporting', () => {
     expect(out.text()).toBe('trident: no such key\nhint: trident keys list\n');
   });
 
+  it('under --debug, a known failure adds what caused it, never a stack', () => {
+    const out = sink();
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    reportError(new TridentError(ExitCode.unavailable, 'connection to 127.0.0.1:9 failed', { hint: 'check', cause }), out.stream, true);
+    expect(out.text()).toBe(
+      'trident: connection to 127.0.0.1:9 failed\nhint: check\ndebug: caused by ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9\n',
+    );
+    const usage = sink();
+    reportError(new TridentError(ExitCode.usage, 'unknown setting "nope"'), usage.stream, true);
+    expect(usage.text()).toBe('trident: unknown setting "nope"\n');
+  });
+
   it('calls anything else a bug (exit 1), with the stack only under --debug', () => {
     const out = sink();
     expect(reportError(new Error('boom'), out.stream, false)).toBe(1);
