@@ -296,7 +296,7 @@ export function badInputs(f: Fixtures): BadInput[] {
     catalog(2, /^invalid category id "abc"/, 'category', 'abc'),
     catalog(2, /^invalid settlement id "1\.5"/, 'settlement', '1.5'),
     catalog(2, /^--store is required/, 'dynamics', 'p1', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d'),
-    catalog(2, /^--interval is required/, 'dynamics', 'p1', '--store', 'fixprice', '--source-id', 'fp-1', '--field', 'price'),
+    catalog(2, /^--store and --source-id are required$/, 'dynamics', 'p1', '--field', 'price'),
     catalog(
       2,
       /^option '--field <field>' argument 'cost' is invalid/,

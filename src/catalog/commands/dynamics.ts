@@ -5,7 +5,7 @@ import type { CatalogClient, DynamicsQuery } from '../client.js';
 import type { DynamicsAnswer } from '../../wire/catalog/answers.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
-import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, productId, required } from '../validate.js';
+import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, pointCount, productId, requiredAll } from '../validate.js';
 import { oneStore } from '../options.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from '../examples.js';
 
@@ -22,20 +22,31 @@ export interface DynamicsOptions extends ConnectionOptions {
   chart?: boolean;
 }
 
+/** Points a series gets when no --interval is given: the finest interval that stays within this many. */
+const CHOSEN_POINTS = 1000;
+
 /** The service's query for these options; everything it would refuse is refused here (exit 2). */
-export function dynamicsQuery(opts: DynamicsOptions, now: Date): DynamicsQuery {
-  const parser_name = required(opts.store, '--store', 'the store (parser_name) of the series');
-  const source_id = required(opts.sourceId, '--source-id', "the store's own product id of the series");
-  const field = oneOf(required(opts.field, '--field', DYNAMICS_FIELDS.join(', ')), DYNAMICS_FIELDS, '--field');
-  const interval = oneOf(required(opts.interval, '--interval', INTERVALS.join(', ')), INTERVALS, '--interval');
+export function dynamicsQuery(opts: DynamicsOptions, now: Date, id = '<id>'): DynamicsQuery {
+  const [parser_name, source_id] = requiredAll(
+    [
+      [opts.store, '--store'],
+      [opts.sourceId, '--source-id'],
+    ],
+    `the series is a store's (--store, its parser_name) product (--source-id, the store's own id): \`trident catalog sources ${id}\` lists them`,
+  );
+  const field = oneOf(opts.field ?? 'price', DYNAMICS_FIELDS, '--field');
   const range = resolveRange(opts, now);
+  const interval =
+    opts.interval !== undefined
+      ? oneOf(opts.interval, INTERVALS, '--interval')
+      : (INTERVALS.find((each) => pointCount(range, each) <= CHOSEN_POINTS) ?? INTERVALS.at(-1)!);
   checkRange(range, interval);
   return { parser_name, source_id, field, interval, date_from: isoWithOffset(range.from), date_to: isoWithOffset(range.to) };
 }
 
 export async function run(ctx: Context, opts: DynamicsOptions, id: string): Promise<void> {
   const product = productId(id);
-  const query = dynamicsQuery(opts, ctx.now());
+  const query = dynamicsQuery(opts, ctx.now(), id);
   const chart = Boolean(opts.chart) && ctx.format === 'table';
   if (opts.chart && !chart) ctx.log.info(`--chart ignored: charts are drawn only with -o table, and the output is ${ctx.format}`);
   if (!chart) ctx.output.checkColumns(POINT_FIELDS);
@@ -99,16 +110,22 @@ export function register(parent: Command, bind: Binder): void {
         "The chart's axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.",
     )
     .argument('<id>', 'canonical product id')
-    .option('--store <name>', 'store of the series (parser_name) (required)', oneStore)
-    .option('--source-id <id>', "the store's own product id (required)")
-    .addOption(new Option('--field <field>', 'the field of the series (required)').choices(DYNAMICS_FIELDS))
-    .addOption(new Option('--interval <interval>', 'one point every interval (required)').choices(INTERVALS))
+    .option('--store <name>', 'store of the series (parser_name) (required; catalog sources <id> lists them)', oneStore)
+    .option('--source-id <id>', "the store's own product id (required; catalog sources <id> lists them)")
+    .addOption(new Option('--field <field>', 'the field of the series').choices(DYNAMICS_FIELDS).default('price'))
+    .addOption(
+      new Option('--interval <interval>', `one point every interval (default: the finest giving at most ${CHOSEN_POINTS} points)`).choices(
+        INTERVALS,
+      ),
+    )
     .option('--from <time>', `start (default ${DEFAULT_SPAN_DAYS} days before --to)`)
     .option('--to <time>', 'end (default now)')
     .option('--chart', 'draw a line chart in the terminal; gaps stay gaps');
   examples(addConnectionOptions(command).action(bind(run)), [
+    `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --chart`,
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1d --chart`,
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field available_count --interval 6h --from -7d`,
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json`,
+    `trident catalog sources ${SANDBOX_PRODUCT}     # the stores and source ids of its series`,
   ]);
 }

@@ -88,15 +88,28 @@ describe('dynamicsQuery', () => {
     );
   });
 
-  it('requires the store, source id, field and interval', () => {
-    expect(usageMessage(() => dynamicsQuery({ ...base, store: undefined }, NOW))).toBe(
-      '--store is required: the store (parser_name) of the series',
-    );
-    expect(usageMessage(() => dynamicsQuery({ ...base, sourceId: ' ' }, NOW))).toMatch(/^--source-id is required/);
-    expect(usageMessage(() => dynamicsQuery({ ...base, field: undefined }, NOW))).toBe(
-      '--field is required: price, discount_price, loyal_price, available_count',
-    );
-    expect(usageMessage(() => dynamicsQuery({ ...base, interval: undefined }, NOW))).toBe('--interval is required: 1h, 6h, 1d, 7d');
+  it('requires the store and source id, every one missing in one error pointing at catalog sources', () => {
+    expect(usageMessage(() => dynamicsQuery({ ...base, store: undefined }, NOW))).toBe('--store is required');
+    expect(usageMessage(() => dynamicsQuery({ ...base, sourceId: ' ' }, NOW))).toBe('--source-id is required');
+    let caught: unknown;
+    try {
+      dynamicsQuery({}, NOW, 'p1');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      exitCode: 2,
+      message: '--store and --source-id are required',
+      hint: expect.stringContaining('`trident catalog sources p1` lists them'),
+    });
+  });
+
+  it('takes the price by default, and without --interval the finest one giving at most 1000 points', () => {
+    const { store, sourceId } = base;
+    expect(dynamicsQuery({ store, sourceId }, NOW)).toMatchObject({ field: 'price', interval: '1h' });
+    expect(dynamicsQuery({ store, sourceId, from: '-100d' }, NOW)).toMatchObject({ interval: '6h' });
+    expect(dynamicsQuery({ store, sourceId, from: '-52w' }, NOW).interval).toBe('1d');
+    expect(dynamicsQuery({ store, sourceId, from: '2000-01-01' }, NOW).interval).toBe('7d');
   });
 });
 
