@@ -16,6 +16,13 @@ export function pageProgress(ctx: Context, noun: string): Progress | undefined {
   if (!stderr.isTTY || ctx.log.quiet || ctx.env.TERM === 'dumb') return undefined;
   if (stdout.isTTY && ctx.format !== 'table') return undefined;
   let shown = false;
+  const clear = () => {
+    if (shown) stderr.write(CLEAR_LINE);
+    shown = false;
+  };
+  // The reader of stdout going away (`| head -3`) or an interrupt ends the process before done(): the line is
+  // cleared on the way out too, so that it is not left under the shell's prompt.
+  process.once('exit', clear);
   return {
     update({ fetched, total }) {
       // Cleared as soon as the last page is in: a table is printed right after it.
@@ -23,7 +30,8 @@ export function pageProgress(ctx: Context, noun: string): Progress | undefined {
       stderr.write(shown ? `${CLEAR_LINE}${noun}: ${fetched} of ${total}` : CLEAR_LINE);
     },
     done() {
-      if (shown) stderr.write(CLEAR_LINE);
+      clear();
+      process.off('exit', clear);
     },
   };
 }

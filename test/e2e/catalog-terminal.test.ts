@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
-import { runCli } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, childEnv, runCli } from '../helpers/cli.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
 import { seedCatalogDb } from '../../src/sandbox/catalog/seed/seed-catalog.js';
 import { openSqlite } from '../../src/sandbox/catalog/sqlite/open.js';
-import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { PROD_1, seededCatalog, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const TITLE = '\u001b]0;owned\u0007\u001b[2J';
@@ -190,3 +191,29 @@ describeWithTools(['script'], 'hostile catalog data never reaches the terminal r
     }
   });
 });
+
+describeWithTools(['script'], 'progress of --all on a terminal', () => {
+  it('`--all | head -3`: the progress line is cleared when the reader goes away, not left under the prompt', async () => {
+    const big = await startSandbox(seededCatalog(1000));
+    try {
+      // stderr is the terminal, stdout a pipe to head: the progress line shows, then head leaves after 3 rows.
+      const pipeline = `${[process.execPath, BIN, 'catalog', 'products', '--all', '-o', 'ndjson'].map(shellQuote).join(' ')} | head -3`;
+      const run = await execa('script', ['--quiet', '--return', '--command', pipeline, '/dev/null'], {
+        env: { ...childEnv({ env: { TRIDENT_CATALOG_URL: big.url } }), TERM: 'xterm' },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
+      const screen = String(run.stdout);
+      expect(screen.match(/"canonical_product_id"/g)).toHaveLength(3);
+      const shown = screen.lastIndexOf('products: ');
+      expect(shown, screen).toBeGreaterThanOrEqual(0);
+      expect(screen.slice(shown)).toContain('\r\u001b[2K');
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
