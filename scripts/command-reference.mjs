@@ -33,14 +33,6 @@ export function listedCommands(help) {
   return names;
 }
 
-/**
- * Every command's help has the global options under "Global Options:", the same block each time: the reference
- * shows them once, in `trident --help` (as "Options:"), and leaves the block out of every other section.
- */
-export function withoutGlobalOptions(help) {
-  return help.replace(/^Global Options:\n(?:.+\n)*\n?/m, '');
-}
-
 /** `trident keys list` → `#trident-keys-list`, as GitHub makes a heading's anchor. */
 const anchor = (title) =>
   `#${title
@@ -64,15 +56,15 @@ export async function commandReference(help) {
   const contents = sections.map(({ path }) => `${'  '.repeat(Math.max(0, path.length - 1))}- [${title(path)}](${anchor(title(path))})`);
   const body = sections.map(({ path, text }) => {
     const heading = '#'.repeat(path.length === 0 ? 2 : Math.min(path.length + 1, 4));
-    return `${heading} ${title(path)}\n\n\`\`\`text\n${withoutGlobalOptions(text).trimEnd()}\n\`\`\`\n`;
+    return `${heading} ${title(path)}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`;
   });
   return [
     '# Command reference',
     '',
     "<!-- Written by scripts/command-reference.mjs from the built CLI's help: run `npm run docs:commands`, do not edit. -->",
     '',
-    "Every command's `--help`, as trident prints it. The global options are shown once, under [trident](#trident):",
-    'every command takes them, before or after its name, and its own `--help` lists them too.',
+    "Every command's `--help`, as trident prints it. The global options are shown once, under [trident](#trident)",
+    '(and by `trident help options`): every command takes them, before or after its name.',
     '',
     '## Contents',
     '',

@@ -117,14 +117,32 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
   applyToTree(program);
 }
 
-/** `trident help <group> [<command>...]`: the help of that command, as its --help shows it. */
+/** `trident help <group> [<command>...]`: the help of that command, as its --help shows it; `help options`: the global options. */
 function addHelpCommand(program: Command): void {
   program
     .command('help')
-    .summary('show help for a command')
-    .description('Show the help of a command: "trident help keys list" is "trident keys list --help".')
-    .argument('[command...]', 'a group, then a command of it')
-    .action((names: string[]) => commandAt(program, names).help());
+    .summary('show help for a command, or the global options (trident help options)')
+    .description(
+      'Show the help of a command: "trident help keys list" is "trident keys list --help". "trident help options" shows the global options.',
+    )
+    .argument('[command...]', 'a group, then a command of it; or options')
+    .action((names: string[]) => {
+      if (names.length === 1 && names[0] === 'options') program.configureOutput().writeOut!(globalOptionsHelp(program));
+      else commandAt(program, names).help();
+    });
+}
+
+/** Where each command's help points for the global options, which only `trident --help` lists. */
+const GLOBAL_OPTIONS_POINTER = 'Global options (--profile, -o, --jq, --columns, -q, ...): trident help options\n';
+
+/** The options of `trident` itself, which every command takes before or after its name. */
+function globalOptionsHelp(program: Command): string {
+  const helper = program.createHelp();
+  const width = helper.longestOptionTermLength(program, helper);
+  const items = helper
+    .visibleOptions(program)
+    .map((option) => helper.formatItem(helper.optionTerm(option), width, helper.optionDescription(option), helper));
+  return ["Global options, before or after any command's name:", '', ...items, ''].join('\n');
 }
 
 /** The command a path of names leads to; an unknown name is a usage error, as after any other command. */
@@ -159,7 +177,8 @@ const MIN_DESCRIPTION_WIDTH = 20;
 function applyToTree(command: Command): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
+  command.configureHelp({ sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
+  if (command.parent && command.name() !== 'help') command.addHelpText('after', GLOBAL_OPTIONS_POINTER);
   for (const sub of command.commands) applyToTree(sub);
 }
 

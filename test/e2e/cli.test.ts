@@ -20,6 +20,27 @@ describe('trident binary', () => {
     expect(result.stdout).toContain('Examples:');
   });
 
+  it('lists the global options once: in trident --help and trident help options; a command points there', async () => {
+    const root = await runCli(['--help']);
+    const options = await runCli(['help', 'options']);
+    expect(options.exitCode).toBe(0);
+    for (const flag of [
+      '--profile <name>',
+      '-o, --output <format>',
+      '--jq <expression>',
+      '--columns <names>',
+      '--no-header',
+      '--timeout <seconds>',
+    ]) {
+      expect(root.stdout).toContain(flag);
+      expect(options.stdout).toContain(flag);
+    }
+    const command = await runCli(['keys', 'list', '--help']);
+    expect(command.stdout).not.toContain('--timeout <seconds>');
+    expect(command.stdout).toContain('Global options (--profile, -o, --jq, --columns, -q, ...): trident help options\n');
+    expect(command.stdout.trimEnd().split('\n').length).toBeLessThan(40);
+  });
+
   it('exits 2 on an unknown command and suggests the right one', async () => {
     const result = await runCli(['keyz']);
     expect(result.exitCode).toBe(2);

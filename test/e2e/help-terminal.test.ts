@@ -35,10 +35,10 @@ describeWithTools(['script'], 'help on a terminal', () => {
     expect(words(narrow)).toEqual(words(wide));
   });
 
-  it('time --help at 200 columns keeps an option and its description on one line', async () => {
-    const wide = await helpOn(['time'], 200);
+  it('trident --help at 200 columns keeps an option and its description on one line', async () => {
+    const wide = await helpOn([], 200);
     expect(wide.find((line) => line.includes('-o, --output <format>'))).toContain('tsv when piped) (choices:');
-    const narrow = await helpOn(['time'], 80);
+    const narrow = await helpOn([], 80);
     expect(narrow.find((line) => line.includes('-o, --output <format>'))).not.toContain('(choices:');
   });
 
