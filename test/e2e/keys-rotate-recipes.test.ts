@@ -1,13 +1,13 @@
-// The recipes of `keys rotate --help` (GitHub Actions secrets, a Kubernetes secret) run as written against
+// The rotation recipes of docs/automation.md (GitHub Actions secrets, a Kubernetes secret) run as written against
 // the sandbox, with stand-ins for gh, kubectl and curl that record their arguments and stdin: the recipes
-// must hand the new key's PEM over stdin and its id in the right place, and end with the old key gone.
+// work, the PEM reaches the secret through stdin, and the old key is deleted only after the verify step.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { BIN, childEnv, runCli } from '../helpers/cli.js';
+import { BIN, childEnv } from '../helpers/cli.js';
 import { keyExists, startSandbox } from '../helpers/keys-sandbox.js';
 import { profileKey, profileWithKey, type RotationSetup } from '../helpers/keys-rotation.js';
 
@@ -44,13 +44,25 @@ function stubs(): { bin: string; log: string } {
   return { bin, log };
 }
 
+/** The `keys rotate` commands with hooks of docs/automation.md: the workflow's step (dedented), the Kubernetes block. */
 async function recipes(): Promise<string[]> {
-  const help = await runCli(['keys', 'rotate', '--help']);
-  const block = help.stdout.split('\nRecipes')[1]!.split('\nExamples:')[0]!;
-  return block
-    .split(/\n(?= {4}trident )/)
-    .slice(1)
-    .map((recipe) => recipe.replace(/\n {2}\S[^\n]*$/, ''));
+  const page = readFileSync(join(import.meta.dirname, '../../docs/automation.md'), 'utf8');
+  const blocks = [...page.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const found: string[] = [];
+  for (const block of blocks.filter((text) => /--deploy '(gh|kubectl) /.test(text))) {
+    const lines = block.split('\n');
+    const start = lines.findIndex((line) => /^\s*trident keys rotate /.test(line));
+    const indent = /^\s*/.exec(lines[start]!)![0].length;
+    const end = lines.findIndex((line, at) => at > start && line.trim() !== '' && /^\s*/.exec(line)![0].length <= indent);
+    found.push(
+      lines
+        .slice(start, end < 0 ? undefined : end)
+        .map((line) => line.slice(indent))
+        .join('\n')
+        .trim(),
+    );
+  }
+  return found;
 }
 
 async function runRecipe(recipe: string, setup: RotationSetup, tools: { bin: string; log: string }) {
@@ -72,7 +84,7 @@ async function runRecipe(recipe: string, setup: RotationSetup, tools: { bin: str
 }
 
 // A rotation with hooks runs a dozen processes: 60 s per test leaves a loaded machine twice the time seen.
-describe('the recipes of keys rotate --help', { timeout: 60_000 }, () => {
+describe('the rotation recipes of docs/automation.md', { timeout: 60_000 }, () => {
   it('there are two: GitHub Actions and Kubernetes', async () => {
     const found = await recipes();
     expect(found).toHaveLength(2);
