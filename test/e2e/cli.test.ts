@@ -111,8 +111,19 @@ describe('trident binary', () => {
       env: { TRIDENT_KEYS_URL: 'http://127.0.0.1:1/trade-api/v2' },
     });
     const rows = JSON.parse(list.stdout) as Array<{ key: string; value: string | null; source: string | null }>;
-    expect(rows.find((r) => r.key === 'keys.keyId')).toEqual({ key: 'keys.keyId', value: 'abc', source: 'profile' });
-    expect(rows.find((r) => r.key === 'keys.url')).toMatchObject({ source: 'env' });
+    expect(rows.find((r) => r.key === 'keys.keyId')).toEqual({
+      key: 'keys.keyId',
+      value: 'abc',
+      source: 'profile',
+      origin: 'profile "default"',
+    });
+    expect(rows.find((r) => r.key === 'keys.url')).toMatchObject({ source: 'env', origin: 'TRIDENT_KEYS_URL' });
+    const table = await runCli(['config', 'list', '-o', 'table'], {
+      configDir,
+      env: { TRIDENT_KEYS_URL: 'http://127.0.0.1:1/trade-api/v2' },
+    });
+    expect(table.stdout).toMatch(/keys\.url +│ http:\/\/127\.0\.0\.1:1\/trade-api\/v2 +│ env TRIDENT_KEYS_URL +│/);
+    expect(table.stdout).toMatch(/keys\.keyId +│ abc +│ profile "default" +│/);
     expect(rows.find((r) => r.key === 'output')).toMatchObject({ value: 'json', source: 'flag' });
     expect(rows.find((r) => r.key === 'time.userAgent')).toMatchObject({ value: 'trident-cli', source: 'default' });
     const ci = await runCli(['--profile', 'ci', 'config', 'get', 'output'], { configDir });
@@ -164,7 +175,7 @@ describe('trident binary', () => {
 
   it('prints tsv when piped and nothing but data on stdout', async () => {
     const result = await runCli(['config', 'list']);
-    expect(result.stdout.split('\n')[0]).toBe('key\tvalue\tsource');
+    expect(result.stdout.split('\n')[0]).toBe('key\tvalue\tsource\torigin');
   });
 
   it('exits 130 with one line when interrupted while waiting for a service', async () => {

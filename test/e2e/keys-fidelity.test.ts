@@ -65,9 +65,10 @@ describe('URL aliases', () => {
       key: 'keys.url',
       value: 'demo',
       source: 'profile',
+      origin: 'profile "default"',
       resolved: 'https://external-api.demo.kalshi.co/trade-api/v2',
     });
-    expect(rows.find((row) => row.key === 'time.url')).toEqual({ key: 'time.url', value: null, source: null });
+    expect(rows.find((row) => row.key === 'time.url')).toEqual({ key: 'time.url', value: null, source: null, origin: null });
     const table = await runCli(['config', 'list', '-o', 'table'], { configDir });
     expect(table.stdout).toMatch(/keys\.url\s*│\s*demo = https:\/\/external-api\.demo\.kalshi\.co\/trade-api\/v2\s*│\s*profile/);
     const bad = await runCli(['config', 'set', 'keys.url', 'staging'], { configDir });

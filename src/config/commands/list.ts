@@ -12,18 +12,33 @@ function resolvedAlias(setting: ResolvedSetting): string | undefined {
   return alias && KEYS_URL_ALIASES[alias];
 }
 
-/** Every setting with its effective value and where it came from (flag, env, profile or default). */
+/** Where a value came from, named: the variable, the profile. */
+function originOf(ctx: Context, setting: ResolvedSetting): string | null {
+  switch (setting.source) {
+    case 'env':
+      return ctx.settings.origin(setting, '');
+    case 'profile':
+      return `profile "${ctx.profile}"`;
+    case undefined:
+      return null;
+    default:
+      return setting.source;
+  }
+}
+
+/** Every setting with its effective value and where it came from (flag, env, profile or default), named. */
 export async function run(ctx: Context): Promise<void> {
+  const origin = (s: ResolvedSetting) => originOf(ctx, s);
   await ctx.output.list(
     ctx.settings.all(),
     [
       { header: 'key', value: (s: ResolvedSetting) => s.key },
       { header: 'value', value: (s) => (resolvedAlias(s) ? `${s.value} = ${resolvedAlias(s)}` : (s.value ?? '')) },
-      { header: 'source', value: (s) => s.source ?? '(unset)' },
+      { header: 'source', key: 'origin', value: (s) => (s.source === 'env' ? `env ${origin(s)}` : (origin(s) ?? '(unset)')) },
     ],
     (s) => {
       const resolved = resolvedAlias(s);
-      return { key: s.key, value: s.value ?? null, source: s.source ?? null, ...(resolved ? { resolved } : {}) };
+      return { key: s.key, value: s.value ?? null, source: s.source ?? null, origin: origin(s), ...(resolved ? { resolved } : {}) };
     },
   );
 }
@@ -33,8 +48,9 @@ export function register(parent: Command, bind: Binder): void {
     .command('list')
     .summary('show every setting, its value and its source')
     .description(
-      'Show every setting with its effective value and where it comes from: flag, env, profile or default ' +
-        `("(unset)" when it has no value). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
+      'Show every setting with its effective value and where it comes from: a flag, an environment variable (named), ' +
+        'the profile (named) or the default ' +
+        `("(unset)" when it has no value; "source" and "origin" in -o json). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
     );
   examples(command.action(bind(run)), ['trident config list', 'trident --profile sandbox config list -o json']);
 }
