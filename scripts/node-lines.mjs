@@ -29,7 +29,4 @@ export function nodeBinary(line) {
   return node;
 }
 
-/** Where a line's headers are, for building native addons (better-sqlite3) against it. */
-export const nodeHeadersDir = (line) => join(nodeBinary(line), '..', '..');
-
 if (import.meta.url === pathToFileURL(process.argv[1]).href) console.log(nodeBinary(process.argv[2]));

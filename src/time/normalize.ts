@@ -90,7 +90,7 @@ export function privacyName(value: unknown): unknown {
 }
 
 /** The fields every normalized project has, in this order (csv and tsv take their columns from it). */
-const PROJECT_FIELDS = [
+export const PROJECT_FIELDS: ReadonlyArray<keyof Project> = [
   'id',
   'name',
   'customer_id',

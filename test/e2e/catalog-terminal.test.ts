@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
-import { execa } from 'execa';
-import { BIN, childEnv, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal, type Screen } from '../helpers/terminal.js';
 import { SANDBOX_PRODUCT } from '../../src/catalog/examples.js';
@@ -197,15 +196,13 @@ describeWithTools(['script'], 'progress of --all on a terminal', () => {
     const big = await startSandbox(seededCatalog(1000));
     try {
       // stderr is the terminal, stdout a pipe to head: the progress line shows, then head leaves after 3 rows.
-      const pipeline = `${[process.execPath, BIN, 'catalog', 'products', '--all', '-o', 'ndjson'].map(shellQuote).join(' ')} | head -3`;
-      const run = await execa('script', ['--quiet', '--return', '--command', pipeline, '/dev/null'], {
-        env: { ...childEnv({ env: { TRIDENT_CATALOG_URL: big.url } }), TERM: 'xterm' },
-        extendEnv: false,
-        reject: false,
-        stdin: 'ignore',
-        timeout: 30_000,
-      });
-      const screen = String(run.stdout);
+      const run = inTerminal(
+        ['catalog', 'products', '--all', '-o', 'ndjson'],
+        { env: { TRIDENT_CATALOG_URL: big.url } },
+        { pipeTo: 'head -3' },
+      );
+      await run.exitCode();
+      const screen = run.screen();
       expect(screen.match(/"canonical_product_id"/g)).toHaveLength(3);
       const shown = screen.lastIndexOf('products: ');
       expect(shown, screen).toBeGreaterThanOrEqual(0);
@@ -215,5 +212,3 @@ describeWithTools(['script'], 'progress of --all on a terminal', () => {
     }
   });
 });
-
-const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;

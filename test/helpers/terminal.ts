@@ -18,10 +18,13 @@ export interface Terminal {
 export interface Screen {
   columns?: number;
   term?: string;
+  /** A shell command trident's stdout is piped into (`head -3`): then only its stderr is on the terminal. */
+  pipeTo?: string;
 }
 
-export function inTerminal(args: string[], options: CliOptions = {}, { columns, term = 'xterm' }: Screen = {}): Terminal {
-  const run = [process.execPath, BIN, ...args].map(quote).join(' ');
+export function inTerminal(args: string[], options: CliOptions = {}, { columns, term = 'xterm', pipeTo }: Screen = {}): Terminal {
+  const trident = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const run = pipeTo === undefined ? trident : `${trident} | ${pipeTo}`;
   const command = columns === undefined ? run : `stty cols ${columns} rows 50 && ${run}`;
   const child = execa('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
     env: { ...childEnv(options), TERM: term },

@@ -3,7 +3,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../core/term/output/columns.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
-import type { Project } from '../normalize.js';
+import { PROJECT_FIELDS, type Project } from '../normalize.js';
 import * as create from './project-create.js';
 import * as del from './project-delete.js';
 import * as get from './project-get.js';
@@ -22,28 +22,6 @@ export const PROJECT_COLUMNS: Array<Column<Project>> = [
   { header: 'status', value: (p) => p.status },
   { header: 'billable', value: (p) => yesNo(p.billable) },
   { header: 'time total', key: 'time_total', value: (p) => p.time_total },
-];
-
-/** The fields of a normalized project (the csv/tsv header of an empty list too). */
-const PROJECT_FIELDS: ReadonlyArray<keyof Project> = [
-  'id',
-  'name',
-  'customer_id',
-  'customer_name',
-  'description',
-  'status',
-  'active',
-  'billable',
-  'bill_by',
-  'privacy',
-  'required_task',
-  'template',
-  'rate',
-  'value_total',
-  'time_total',
-  'time_total_seconds',
-  'date_created',
-  'date_updated',
 ];
 
 /** The service has no documented status filter: the list is filtered here, on the normalized status. */

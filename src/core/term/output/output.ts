@@ -44,14 +44,7 @@ export class Output {
    * the request call it first, so that a typo costs no request.
    */
   checkColumns(known: readonly string[]): void {
-    if (!this.chosen || this.format === 'json' || this.format === 'ndjson') return;
-    const unknown = this.chosen.filter((name) => !known.includes(name));
-    if (unknown.length > 0) {
-      throw usageError(
-        `unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`,
-        `the columns here: ${known.join(', ')}`,
-      );
-    }
+    if (this.format !== 'json' && this.format !== 'ndjson') this.chosenFields(known, []);
   }
 
   /**
