@@ -45,7 +45,7 @@ _trident_options() {
     "catalog settlement") echo "--url" ;;
     "catalog cursors") echo "--store --url" ;;
     "status") echo "--service" ;;
-    "api") echo "--method -X --field -f --input" ;;
+    "api") echo "--method -X --raw-field -f --field -F --header -H --include -i --paginate --input" ;;
     "sandbox") echo "--dir --host --port --products --catalog-db" ;;
   esac
 }
@@ -81,7 +81,7 @@ _trident_valued_options() {
     "catalog settlement") echo "--url" ;;
     "catalog cursors") echo "--store --url" ;;
     "status") echo "--service" ;;
-    "api") echo "--method -X --field -f --input" ;;
+    "api") echo "--method -X --raw-field -f --field -F --header -H --input" ;;
     "sandbox") echo "--dir --host --port --products --catalog-db" ;;
   esac
 }
@@ -233,8 +233,12 @@ _trident_option_values() {
     "status|--service") echo "keys time catalog" ;;
     "api|--method") echo "__any__" ;;
     "api|-X") echo "__any__" ;;
-    "api|--field") echo "__any__" ;;
+    "api|--raw-field") echo "__any__" ;;
     "api|-f") echo "__any__" ;;
+    "api|--field") echo "__any__" ;;
+    "api|-F") echo "__any__" ;;
+    "api|--header") echo "__any__" ;;
+    "api|-H") echo "__any__" ;;
     "api|--input") echo "__files__" ;;
     "sandbox|--dir") echo "__files__" ;;
     "sandbox|--host") echo "__any__" ;;

@@ -1,25 +1,28 @@
 // `trident api <keys|time|catalog> <path>`, as `gh api`: one raw request with the service's own authentication.
 // Prints the answer's body (pretty JSON on a terminal, as it came otherwise); the exit code follows the status
 // as for any command. A 4xx answer's body is printed too; 429 and 5xx go through the retries of the HTTP core
-// and end as any command's failure; a 3xx is exit 8 naming where it points.
+// and end as any command's failure; a 3xx is exit 8 naming where it points. Any method is sent as it is given:
+// what the service does not accept, it answers (405, 404), and that answer is printed and exits by its status.
 import { Argument, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
-import { ExitCode, TridentError, exitCodeForStatus, usageError } from '../core/errors.js';
-import { unusableAnswer } from '../core/http/answer-json.js';
-import type { HttpResponse } from '../core/http/client.js';
-import { serviceMessage } from '../core/http/service-message.js';
+import { ExitCode, usageError } from '../core/errors.js';
 import { joinUrl } from '../core/http/url.js';
-import { jsonText } from '../core/json/big-integers.js';
-import { parseJson } from '../core/json/parse.js';
-import { escapeControls, escapeJsonControls } from '../core/term/printable.js';
+import { readFields } from './fields.js';
+import { parseHeaders } from './headers.js';
 import { readBody } from './input.js';
-import { buildRequest, METHODS } from './request.js';
+import { PAGED_PATHS, pageStart, printPages } from './paginate.js';
+import { printAnswer, readAnswer, refusal } from './print.js';
+import { buildRequest, type RawRequest } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
 
 export interface ApiOptions {
   method?: string;
+  rawField?: string[];
   field?: string[];
+  header?: string[];
+  include?: boolean;
+  paginate?: boolean;
   input?: string;
 }
 
@@ -28,63 +31,40 @@ const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((st
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
   refuseOtherFormats(ctx);
+  // Everything on the command line is checked before a file is read, and all of it before anything is sent.
+  const headers = parseHeaders(opts.header ?? []);
   const input = opts.input === undefined ? undefined : await readBody(ctx, opts.input);
-  const request = buildRequest(path, { method: opts.method, fields: opts.field ?? [], input }, bodyKindOf(service as ApiService));
+  const fields = await readFields(ctx, opts.rawField ?? [], opts.field ?? [], opts.input === '-');
+  const request = buildRequest(path, { method: opts.method, fields, input }, bodyKindOf(service as ApiService));
+  const start = opts.paginate ? pageStart(service, request) : undefined;
   const endpoint = await openService(ctx, service as ApiService);
+  const send = (query: URLSearchParams) => sendRequest(endpoint, request, query, headers);
+  if (start) {
+    await printPages(ctx, endpoint.name, request, start, send, opts.include === true);
+    return ExitCode.ok;
+  }
+  const answer = readAnswer(endpoint.name, await send(request.query));
+  await printAnswer(ctx, answer, opts.include === true);
+  if (answer.response.status >= 400) throw refusal(endpoint.name, answer);
+  return ExitCode.ok;
+}
+
+/** One request: -H headers over trident's Accept and Content-Type, the service's authentication over all. */
+function sendRequest(endpoint: ServiceEndpoint, request: RawRequest, query: URLSearchParams, headers: Record<string, string>) {
   const url = joinUrl(endpoint.baseUrl, request.path);
-  url.search = request.query.toString();
-  const response = await endpoint.http.request({
+  url.search = query.toString();
+  const contentType: Record<string, string> = request.contentType ? { 'content-type': request.contentType } : {};
+  return endpoint.http.request({
     method: request.method,
     url,
-    headers: () => ({ ...endpoint.auth(request.method, url), ...(request.contentType ? { 'content-type': request.contentType } : {}) }),
+    headers: () => ({ ...contentType, ...headers, ...endpoint.auth(request.method, url) }),
     body: request.body,
     accept: PRINTED_ERRORS,
   });
-  if (response.status >= 300 && response.status < 400) throw redirected(endpoint, response);
-  const text = response.text();
-  // Integers beyond 2^53 (the time tracker's ids) printed with every digit, as the service sent them.
-  const parsed = parseJson(text, { bigIntegers: true });
-  // Not JSON is printed as it came; JSON nested too deeply is refused even then, as every command refuses it.
-  if (!parsed.ok && parsed.problem === 'too-deep') throw unusableAnswer(endpoint.name, parsed.problem, response);
-  const value = parsed.ok ? parsed.value : undefined;
-  await printBody(ctx, text, value);
-  if (response.status < 400) return ExitCode.ok;
-  const { message } = serviceMessage(value);
-  throw new TridentError(
-    exitCodeForStatus(response.status),
-    `${endpoint.name} answered ${response.status}${message ? `: ${message}` : ''}`,
-    {
-      status: response.status,
-      requestId: response.requestId,
-    },
-  );
 }
 
 function bodyKindOf(service: ApiService) {
   return service === 'time' ? 'form' : 'json';
-}
-
-/**
- * The answer's body (`value`: as JSON, undefined when it is not JSON): as it came to a pipe or a file; on a
- * terminal pretty JSON, or the text, with control, bidi and zero-width characters escaped (they would drive
- * the terminal or show one text as another).
- */
-async function printBody(ctx: Context, text: string, value: unknown): Promise<void> {
-  if (ctx.output.jsonFilter) {
-    if (value === undefined)
-      throw new TridentError(ExitCode.usage, '--jq needs a JSON answer, and this one is not JSON', {
-        hint: 'leave out --jq to see the answer as it came',
-      });
-    return ctx.output.jsonFilter(value, (chunk) => ctx.output.write(chunk));
-  }
-  if (text === '') return;
-  // As it came, and ending its line, so that the next prompt or `read` starts on a line of its own.
-  if (!ctx.io.stdout.isTTY) return ctx.output.write(text.endsWith('\n') ? text : `${text}\n`);
-  await ctx.output.write(
-    value !== undefined
-      ? escapeJsonControls(`${jsonText(value, 2)}\n`)
-      : `${escapeControls(text, { keepNewlines: true })}${text.endsWith('\n') ? '' : '\n'}`,
-  );
 }
 
 /** The answer is printed as the service sent it: a table, csv or ndjson asked for with -o or TRIDENT_OUTPUT cannot be. */
@@ -98,33 +78,37 @@ function refuseOtherFormats(ctx: Context): void {
   }
 }
 
-function redirected(endpoint: ServiceEndpoint, response: HttpResponse): TridentError {
-  const location = response.headers.location;
-  return new TridentError(
-    ExitCode.unavailable,
-    `${endpoint.name} answered ${response.status}${location ? ` pointing to ${String(location)}` : ' without a Location'}; redirects are not followed`,
-    {
-      status: response.status,
-      hint: 'check the path and the service URL',
-    },
-  );
-}
-
 export function register(command: Command, bind: Binder): void {
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
   command
     .description(
-      'Send one raw request to a service with its own authentication: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service\'s base URL and may carry a query. -f key=value builds a JSON body for keys ("key[]=value" makes a list) and a form body for time; with GET they go into the query. POST is never retried.',
+      "Send one raw request to a service with its own authentication, as gh api: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service's base URL and may carry a query. Fields build a JSON body for keys and a form body for time; with GET they go into the query. Only a request that reads is sent again after a failure; POST, PUT and PATCH never after the service may have acted.",
     )
     .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
     .argument(
       '<path>',
       'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused',
     )
-    .option('-X, --method <method>', `${METHODS.join(', ')} (default GET, or POST with -f or --input)`)
+    .option('-X, --method <method>', 'any method: GET, POST, PUT, PATCH, DELETE... (default GET, or POST with fields or --input)')
     .option(
-      '-f, --field <key=value>',
-      'a field of the body (or of the query with GET); repeatable',
-      (value: string, previous: string[] = []) => [...previous, value],
+      '-f, --raw-field <key=value>',
+      'a string field of the body (or of the query with GET); "key[]=value" makes a list; repeatable',
+      collect,
+    )
+    .option(
+      '-F, --field <key=value>',
+      "a typed field: true, false, null and whole numbers as JSON's, @file the file's text (@- stdin), else a string; repeatable",
+      collect,
+    )
+    .option(
+      '-H, --header <name:value>',
+      'a request header, e.g. "Accept: text/plain"; the authentication and User-Agent cannot be set; repeatable',
+      collect,
+    )
+    .option('-i, --include', "print the status line and the answer's headers before the body")
+    .option(
+      '--paginate',
+      `follow every page of a catalog list (${PAGED_PATHS.join(', ')}), printing each as it arrives; --jq runs on each page`,
     )
     .option('--input <file>', 'the body as it is, from a file or - for stdin')
     .action(bind(run));
@@ -133,7 +117,9 @@ export function register(command: Command, bind: Binder): void {
     'trident api keys /api_keys --jq \'.api_keys[] | select(.name == "ci") | .api_key\'',
     'trident api keys /api_keys/KEY_ID -X DELETE',
     "trident api time /projects --jq '.data | length'",
-    "trident api time /projects -f 'name=New project'",
+    "trident api time /projects -f 'name=New project' -F billable=true",
     "trident api catalog '/products?limit=2' --jq '.items[].title'",
+    "trident api catalog /categories --paginate --jq '.items[].title'",
+    'trident api catalog /healthz -i',
   ]);
 }

@@ -1,9 +1,11 @@
-// What `trident api` sends, from its command line: the method, the path (checked: it starts with "/" and has
-// no dot segments, backslashes or encoded separators), the query, and the body built from -f fields (JSON for keys, a form for time) or --input.
+// What `trident api` sends, from its command line: the method (any, as gh api sends any), the path (checked: it
+// starts with "/" and has no dot segments, backslashes or encoded separators), the query, and the body built
+// from the fields (JSON for keys, a form for time) or --input.
 import { usageError } from '../core/errors.js';
+import { oneLine } from '../core/term/printable.js';
 import type { Method } from '../core/http/retry.js';
+import { jsonBody, textPairs, type Field } from './fields.js';
 
-export const METHODS = ['GET', 'POST', 'DELETE'] as const;
 export type BodyKind = 'json' | 'form';
 
 export interface RawRequest {
@@ -17,35 +19,44 @@ export interface RawRequest {
 
 export interface RequestInput {
   method?: string;
-  fields: string[];
+  fields: Field[];
   /** The text of --input, read already. */
   input?: string;
 }
 
 const CONTENT_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
 
+/** Methods whose fields go into the query: they send no body. */
+const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
+
+/** An HTTP method is a token (RFC 9110). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** As gh api: POST when there are fields or --input, else GET; with GET the fields go into the query. */
 export function buildRequest(pathAndQuery: string, input: RequestInput, bodyKind: BodyKind): RawRequest {
   const { path, query } = splitPath(pathAndQuery);
   const method = chooseMethod(input);
-  const fields = input.fields.map(parseField);
-  if (input.input !== undefined && fields.length > 0) throw usageError('-f and --input both give a body: use one of them');
-  if (method === 'GET' || method === 'DELETE') {
+  const { fields } = input;
+  if (input.input !== undefined && fields.length > 0) throw usageError('-f/-F and --input both give a body: use one of them');
+  if (QUERY_METHODS.has(method)) {
     if (input.input !== undefined) throw usageError(`--input gives a body, which a ${method} request does not send`, 'add -X POST');
-    for (const [key, value] of fields) query.append(key.replace(/\[\]$/, ''), value);
+    for (const [key, value] of textPairs(fields)) query.append(key, value);
     return { method, path, query };
   }
   if (input.input !== undefined) return { method, path, query, body: input.input, contentType: CONTENT_TYPES[bodyKind] };
   if (fields.length === 0) return { method, path, query };
-  return { method, path, query, body: bodyKind === 'json' ? jsonBody(fields) : formBody(fields), contentType: CONTENT_TYPES[bodyKind] };
+  const body = bodyKind === 'json' ? jsonBody(fields) : new URLSearchParams(textPairs(fields)).toString();
+  return { method, path, query, body, contentType: CONTENT_TYPES[bodyKind] };
 }
 
+/** Any method the service may know, in capitals (-X patch is PATCH); what it does not accept, it answers. */
 function chooseMethod(input: RequestInput): Method {
   if (input.method === undefined) return input.fields.length > 0 || input.input !== undefined ? 'POST' : 'GET';
   const method = input.method.toUpperCase();
-  if (!(METHODS as readonly string[]).includes(method))
-    throw usageError(`invalid -X "${input.method}": expected one of ${METHODS.join(', ')}`);
-  return method as Method;
+  if (!TOKEN.test(method)) throw usageError(`invalid -X "${oneLine(input.method, 100)}": a method is one word, e.g. GET, PUT, PATCH`);
+  // CONNECT asks for a tunnel, not for a resource: there would be no answer to print.
+  if (method === 'CONNECT') throw usageError('-X CONNECT is refused: it opens a tunnel, which trident api does not use');
+  return method;
 }
 
 /**
@@ -84,28 +95,4 @@ function decodeSegment(segment: string): string {
   } catch {
     throw usageError(`invalid path segment "${segment}": broken percent-encoding`);
   }
-}
-
-/** "name=x" → ["name", "x"]; a key ending in [] makes a list in a JSON body ("scopes[]=read"). */
-function parseField(field: string): [string, string] {
-  const at = field.indexOf('=');
-  if (at <= 0) throw usageError(`invalid -f "${field}": expected key=value`);
-  return [field.slice(0, at), field.slice(at + 1)];
-}
-
-function jsonBody(fields: Array<[string, string]>): string {
-  const body: Record<string, string | string[]> = {};
-  for (const [key, value] of fields) {
-    if (key.endsWith('[]')) {
-      const list = body[key.slice(0, -2)];
-      body[key.slice(0, -2)] = Array.isArray(list) ? [...list, value] : [value];
-    } else {
-      body[key] = value;
-    }
-  }
-  return JSON.stringify(body);
-}
-
-function formBody(fields: Array<[string, string]>): string {
-  return new URLSearchParams(fields.map(([key, value]): [string, string] => [key.replace(/\[\]$/, ''), value])).toString();
 }

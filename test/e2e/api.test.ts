@@ -94,7 +94,11 @@ describe('trident api keys', () => {
     for (const [args, message] of [
       [['/a/../api_keys'], 'invalid path "/a/../api_keys": "." and ".." segments are refused'],
       [['api_keys'], 'invalid path "api_keys": it must start with one "/" (below the service\'s base URL)'],
-      [['/api_keys', '-X', 'PATCH'], 'invalid -X "PATCH": expected one of GET, POST, DELETE'],
+      [['/api_keys', '-X', 'GET /x'], 'invalid -X "GET /x": a method is one word, e.g. GET, PUT, PATCH'],
+      [
+        ['/api_keys', '-H', 'Authorization: Bearer x'],
+        '-H "Authorization" is refused: it is the service\'s authentication, which trident sets itself',
+      ],
       [['/api_keys', '--jq', '.['], 'invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 2'],
     ] as const) {
       const result = await trident(['api', 'keys', ...args], { env: envFor.keys(services) });

@@ -8,7 +8,7 @@ import { parseJson } from '../json/parse.js';
 import { oneLine } from '../term/printable.js';
 import { failedAtProxy, proxyRefusal, proxyStalled, type ProxyInUse } from './proxies.js';
 import { redactUrlText } from './redact.js';
-import { parseRetryAfter, type Failure, type Method } from './retry.js';
+import { mayAct, parseRetryAfter, type Failure, type Method } from './retry.js';
 import { serviceMessage } from './service-message.js';
 
 export type AttemptFailure = { failure: Failure; error: TridentError };
@@ -37,7 +37,7 @@ const BROKEN_HTTP: Record<string, string> = {
 
 export const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
-/** An error status. A 5xx to a POST may come after the service acted (a gateway timing out): outcome unknown. */
+/** An error status. A 5xx to a POST (or another write) may come after the service acted (a gateway timing out): outcome unknown. */
 export function statusError(answer: FailedAnswer, serviceName: string, method: Method, now: number): TridentError {
   const parsed = parseJson(answer.body.toString('utf8'));
   const { message, code } = serviceMessage(parsed.ok ? parsed.value : undefined);
@@ -49,7 +49,7 @@ export function statusError(answer: FailedAnswer, serviceName: string, method: M
         ? 'an answer nested too deeply'
         : 'an answer that is not JSON');
   const exitCode = exitCodeForStatus(answer.status);
-  const unknown = method === 'POST' && answer.status >= 500;
+  const unknown = mayAct(method) && answer.status >= 500;
   let hint: string | undefined;
   if (answer.status === 429) {
     const wait = parseRetryAfter(headerValue(answer.headers['retry-after']), now);
@@ -76,12 +76,12 @@ export function statusError(answer: FailedAnswer, serviceName: string, method: M
 
 /**
  * A 3xx is never a success and never followed (a gateway sending a browser to its login page, a host that
- * moved). Only a 303 says the service acted on a POST first.
+ * moved). Only a 303 says the service acted on a POST (or another write) first.
  */
 export function redirectError(answer: FailedAnswer, serviceName: string, method: Method): TridentError {
   const location = headerValue(answer.headers.location);
   const where = location ? `a redirect to ${oneLine(redactUrlText(location), 300)}` : 'a redirect without a Location';
-  const acted = method === 'POST' && answer.status === 303;
+  const acted = mayAct(method) && answer.status === 303;
   return new TridentError(
     ExitCode.unavailable,
     `${serviceName} answered ${answer.status} (${where}), which trident does not follow${acted ? SENT_BUT_UNKNOWN : ''}`,
@@ -185,7 +185,7 @@ export function networkFailure(error: unknown, url: URL, method: Method, context
     message = `connection to ${url.host} failed${duringBody ? ' while reading the answer' : ''}: ${err.cause?.message ?? err.message}`;
     hint = 'check that the service is up, then try again';
   }
-  if (!notSent && method === 'POST') {
+  if (!notSent && mayAct(method)) {
     message = `${message}${SENT_BUT_UNKNOWN}`;
     hint = `${CHECK_FIRST}${TIMEOUT_CODES.has(code) ? '; a longer --timeout may help' : ''}`;
   }

@@ -1,7 +1,19 @@
 // When a failed request may be sent again (only where repeating cannot do harm), and how long to wait first:
 // exponential backoff with jitter, honouring Retry-After up to a cap.
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+/** The clients send GET, POST and DELETE; `trident api` sends whatever method it is given. */
+export type Method = 'GET' | 'POST' | 'DELETE' | (string & {});
+
+/** Methods that only read: sending one again cannot do harm. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * POST, PUT, PATCH and any method not known to only read may create or change something, and a failure after
+ * it was sent leaves open whether it did. (DELETE has a rule of its own: see mayRetry.)
+ */
+export function mayAct(method: Method): boolean {
+  return !READS.has(method) && method !== 'DELETE';
+}
 
 /** What we know about a failed attempt. */
 export type Failure =
@@ -16,21 +28,17 @@ export type Failure =
 const RETRIABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /**
- * GET always; DELETE when the request never left, or when the caller treats a 404 on the retry as
- * "already deleted"; POST only on 429 (refused, not processed) or a connection that was never made.
+ * GET (and the other reads) always; DELETE when the request never left, or when the caller treats a 404 on the
+ * retry as "already deleted"; POST, PUT, PATCH and the rest only on 429 (refused, not processed) or a connection
+ * that was never made.
  */
 export function mayRetry(method: Method, failure: Failure, deleteIsRetrySafe = false): boolean {
   if (failure.kind === 'fatal') return false;
   if (failure.kind === 'not-sent') return true;
   if (failure.kind === 'status' && !RETRIABLE_STATUS.has(failure.status)) return false;
-  switch (method) {
-    case 'GET':
-      return true;
-    case 'DELETE':
-      return deleteIsRetrySafe;
-    case 'POST':
-      return failure.kind === 'status' && failure.status === 429;
-  }
+  if (READS.has(method)) return true;
+  if (method === 'DELETE') return deleteIsRetrySafe;
+  return failure.kind === 'status' && failure.status === 429;
 }
 
 /** Milliseconds to wait from a Retry-After header (delta-seconds or an HTTP-date), or undefined if absent or unreadable. */

@@ -75,6 +75,20 @@ describe('retry rules', () => {
     expect(mayRetry('DELETE', { kind: 'unknown' })).toBe(false);
     expect(mayRetry('DELETE', { kind: 'unknown' }, true)).toBe(true);
     expect(mayRetry('DELETE', { kind: 'not-sent' })).toBe(true);
+    // Any other method (trident api -X) is a write unless it only reads.
+    for (const method of ['PUT', 'PATCH', 'PROPPATCH']) {
+      expect([method, mayRetry(method, { kind: 'status', status: 503 }), mayRetry(method, { kind: 'unknown' })]).toEqual([
+        method,
+        false,
+        false,
+      ]);
+      expect([method, mayRetry(method, { kind: 'status', status: 429 }), mayRetry(method, { kind: 'not-sent' })]).toEqual([
+        method,
+        true,
+        true,
+      ]);
+    }
+    for (const method of ['HEAD', 'OPTIONS']) expect([method, mayRetry(method, { kind: 'status', status: 503 })]).toEqual([method, true]);
   });
 
   it('parses Retry-After and backs off exponentially with a cap', () => {
