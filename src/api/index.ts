@@ -35,7 +35,9 @@ export async function run(ctx: Context, opts: ApiOptions, service: string, path:
   const headers = parseHeaders(opts.header ?? []);
   const input = opts.input === undefined ? undefined : await readBody(ctx, opts.input);
   const fields = await readFields(ctx, opts.rawField ?? [], opts.field ?? [], opts.input === '-');
-  const request = buildRequest(path, { method: opts.method, fields, input }, bodyKindOf(service as ApiService));
+  // Pages are read with GET, whatever fields there are (they go into the query).
+  const method = opts.method ?? (opts.paginate ? 'GET' : undefined);
+  const request = buildRequest(path, { method, fields, input }, bodyKindOf(service as ApiService));
   const start = opts.paginate ? pageStart(service, request) : undefined;
   const endpoint = await openService(ctx, service as ApiService);
   const send = (query: URLSearchParams) => sendRequest(endpoint, request, query, headers);

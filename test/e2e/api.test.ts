@@ -5,16 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
-import { envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } from '../reliability/harness.js';
+import { envFor, errorOf, requestsFrom, requestsReceivedBy, tempConfigDir, trident, useServices } from '../reliability/harness.js';
 
 const services = useServices(['keys', 'time', 'catalog']);
-
-function received(server: {
-  requests: Array<{ method: string; path: string; query: string; headers: Record<string, unknown>; body: string }>;
-}) {
-  const start = server.requests.length;
-  return () => server.requests.slice(start);
-}
 
 describe('trident api keys', () => {
   it('sends a signed GET and prints the body as it came (not a terminal)', async () => {
@@ -51,7 +44,7 @@ describe('trident api keys', () => {
     const dir = tempConfigDir();
     const input = join(dir, '..', 'body.json');
     writeFileSync(input, JSON.stringify({ name: 'made-by-api', public_key: services.keys.bootstrap.publicKeyPem, scopes: ['read'] }));
-    const sent = received(services.keys.server);
+    const sent = requestsReceivedBy(services.keys.server);
     const result = await trident(['api', 'keys', '/api_keys', '--input', input, '--jq', '.api_key.api_key'], {
       env: envFor.keys(services),
       configDir: dir,
@@ -69,7 +62,7 @@ describe('trident api keys', () => {
   });
 
   it('builds a JSON body from -f; a refusal prints the body and exits by status with one line on stderr', async () => {
-    const sent = received(services.keys.server);
+    const sent = requestsReceivedBy(services.keys.server);
     const result = await trident(['api', 'keys', '/api_keys', '-f', 'name=x', '-f', 'scopes[]=read'], { env: envFor.keys(services) });
     expect(result.exitCode).toBe(6);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'invalid_parameters' } });
@@ -167,7 +160,7 @@ describe('trident api on a terminal', () => {
 
 describe('trident api time', () => {
   it('sends the token with the stable User-Agent, and -f as a form body', async () => {
-    const sent = received(services.time.server);
+    const sent = requestsReceivedBy(services.time.server);
     const result = await trident(['api', 'time', '/projects', '-f', 'name=Made by api', '--jq', '.data.name'], {
       env: envFor.time(services),
     });
@@ -191,7 +184,7 @@ describe('trident api time', () => {
 
 describe('trident api catalog', () => {
   it('GETs with the query, fields of a GET joining it; --jq filters the answer', async () => {
-    const sent = received(services.catalog.server);
+    const sent = requestsReceivedBy(services.catalog.server);
     const result = await trident(
       [
         'api',

@@ -118,6 +118,12 @@ export function requestsFrom(server: RunningServer): () => string[] {
   return () => server.requests.slice(start).map((request: RecordedRequest) => `${request.method} ${request.path}`);
 }
 
+/** The requests a server receives from now on, whole (method, path, query, headers, body): call before the CLI runs, read after. */
+export function requestsReceivedBy(server: RunningServer): () => RecordedRequest[] {
+  const start = server.requests.length;
+  return () => server.requests.slice(start);
+}
+
 /** The entries of a directory, [] when it does not exist. */
 export function entries(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
