@@ -31,7 +31,7 @@ const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((st
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
   refuseOtherFormats(ctx);
-  // Everything on the command line is checked before a file is read, and all of it before anything is sent.
+  // The command line is checked whole, files and stdin read, before anything is sent.
   const headers = parseHeaders(opts.header ?? []);
   const input = opts.input === undefined ? undefined : await readBody(ctx, opts.input);
   const fields = await readFields(ctx, opts.rawField ?? [], opts.field ?? [], opts.input === '-');

@@ -54,7 +54,7 @@ describe('completion scripts', () => {
     expect(complete(bash, ['trident', 'completion', 'f'])).toEqual(['fish']);
     expect(complete(bash, ['trident', 'status', '--service', ''])).toEqual(['keys', 'time', 'catalog']);
     expect(complete(bash, ['trident', 'api', 'c'])).toEqual(['catalog']);
-    expect(complete(bash, ['trident', 'api', '--i'])).toEqual(['--input']);
+    expect(complete(bash, ['trident', 'api', '--i'])).toEqual(['--include', '--input']);
     expect(complete(bash, ['trident', '--ca-file', 'trid'])).toEqual(['trident.bash']);
   });
 
