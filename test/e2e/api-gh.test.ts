@@ -204,6 +204,15 @@ describe('-i', () => {
     expect(body).toBe('{"status":"ok"}\n');
   });
 
+  it('a HEAD the catalog does not accept: its status line and headers, no body, exit 6', async () => {
+    const sent = requestsFrom(services.catalog.server);
+    const result = await trident(['api', 'catalog', '/healthz', '-X', 'head', '-i'], { env: envFor.catalog(services) });
+    expect(result.exitCode).toBe(6);
+    expect(result.stdout).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\n(.+\n)*Allow: GET\n(.+\n)*\n$/);
+    expect(result.stderr).toBe('trident: catalog service answered 405\n');
+    expect(sent()).toEqual(['HEAD /healthz']);
+  });
+
   it('with --jq the headers then the filtered body; a 404 prints both and exits 5', async () => {
     services.catalog.server.faults.add({
       path: '/products/nope',
@@ -307,6 +316,34 @@ describe('--paginate', () => {
     expect(failed.stdout).toBe(`${ids[0]}\n`);
     expect(failed.stderr).toMatch(/^trident: catalog service answered 503/);
     seeded.server.faults.clear();
+  });
+
+  it('a service that ignores offset, or answers with no list, stops the walk: exit 8, the pages printed stay', async () => {
+    const first = await trident(['api', 'catalog', '/settlements?limit=2'], { env: env() });
+    seeded.server.faults.add({
+      path: '/settlements',
+      times: 10,
+      fault: { kind: 'body', status: 200, contentType: 'application/json', payload: first.stdout },
+    });
+    const sent = requestsFrom(seeded.server);
+    const repeated = await trident(['api', 'catalog', '/settlements?limit=2', '--paginate'], { env: env() });
+    expect(repeated.exitCode).toBe(8);
+    expect(repeated.stdout).toBe(first.stdout);
+    expect(repeated.stderr).toMatch(
+      /^trident: stopped following the pages of the catalog service: the page at offset 2 is the same as the one at offset 0: the service seems to ignore offset\nhint: /,
+    );
+    expect(sent().length).toBeLessThanOrEqual(4);
+    seeded.server.faults.clear();
+    seeded.server.faults.add({
+      path: '/categories',
+      fault: { kind: 'body', status: 200, contentType: 'application/json', payload: '{"categories":[]}' },
+    });
+    const shapeless = await trident(['api', 'catalog', '/categories', '--paginate'], { env: env() });
+    expect(shapeless.exitCode).toBe(8);
+    expect(errorOf(shapeless)).toEqual({
+      message: 'catalog service answered GET /categories with a page without items and meta.total',
+      hint: 'check that the URL points at the catalog service',
+    });
   });
 
   it('is refused but for a GET of a catalog list: exit 2, saying which paths page, nothing sent', async () => {
