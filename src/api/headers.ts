@@ -31,6 +31,11 @@ export const OWN_HEADERS: Record<string, OwnHeader> = {
     what: 'how the request is framed',
     hint: 'trident sets it from the URL and the body',
   }),
+  // The answer is read and printed as the bytes came: a compressed one would be printed compressed.
+  ...own(['accept-encoding', 'te'], {
+    what: 'how the answer is encoded',
+    hint: 'trident reads answers uncompressed',
+  }),
 };
 
 function own(names: string[], why: OwnHeader): Record<string, OwnHeader> {

@@ -111,6 +111,7 @@ describe('-H headers', () => {
       'HOST',
       'Content-Length',
       'Transfer-Encoding',
+      'Accept-Encoding',
       'Connection',
     ]) {
       const error = thrownBy(() => parseHeaders([`${name}: x`]));
