@@ -4,7 +4,7 @@
 // lines, never splitting an id, a number or a date (see wrap.ts). When even the columns that must stay do not
 // fit, there is no table: the caller prints one record per block instead (blocks.ts).
 import stringWidth from 'string-width';
-import { widestPiece } from './wrap.js';
+import { widestPiece, wrapCell } from './wrap.js';
 
 /** Narrowest a column of text is made, padding included (wider when a piece of it that may not split is). */
 export const MIN_COLUMN_WIDTH = 12;
@@ -82,3 +82,6 @@ export function fitTable(columns: FitColumn[], available: number): Fitted | unde
   }
   return { shown, widths, hidden: hidden.sort((a, b) => a - b) };
 }
+
+/** A cell's text wrapped to its column's width (padding included), when the column was narrowed. */
+export const wrapped = (text: string, width: number, natural: number) => (width < natural ? wrapCell(text, width - 2) : text);

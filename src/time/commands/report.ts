@@ -30,9 +30,14 @@ const COLUMNS: Array<Column<ReportLine>> = [
 ];
 
 /**
- * On a narrow terminal the time, the amount, the description (which names the subtotals and the total) and the
- * column that names each group stay; the end and start times go first, then the user, then the date or project.
+ * The table's columns. On a narrow terminal the time, the amount, the description (which names the subtotals
+ * and the total) and the column that names each group stay; the end and start times go first, then the user,
+ * then the date or the project.
  */
+export function reportColumns(groupBy: GroupBy): Array<Column<ReportLine>> {
+  return byImportance(COLUMNS, importance(groupBy));
+}
+
 function importance(groupBy: GroupBy): Importance {
   const group = groupBy === 'day' ? 'date' : 'project';
   const others = groupBy === 'none' ? ['project', 'date'] : groupBy === 'day' ? ['project'] : ['date'];
@@ -72,7 +77,7 @@ export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
     await ctx.output.object({ from, to, group_by: groupBy, rows: report.entries, totals: { groups, overall: report.overall } });
     return;
   }
-  await ctx.output.list(reportLines(report, groupBy), byImportance(COLUMNS, importance(groupBy)), undefined, undefined, DECIMAL_FIELDS);
+  await ctx.output.list(reportLines(report, groupBy), reportColumns(groupBy), undefined, undefined, DECIMAL_FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {

@@ -93,6 +93,12 @@ describe('a list fitted by importance', () => {
     expect(table.text).toContain(UUID);
   });
 
+  it('refuses a declaration that leaves a column out, so that no column is kept or dropped by accident', () => {
+    expect(() => byImportance(KEY_COLUMNS, { keep: ['api_key'], drop: ['created', 'scopes', 'name'] })).toThrow(
+      'column in_use is neither kept nor dropped',
+    );
+  });
+
   it('a list that declares nothing keeps its first column and drops from the last', async () => {
     const { lines, notes } = await render(
       KEYS,

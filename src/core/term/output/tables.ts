@@ -1,8 +1,6 @@
 // Tables for people: a list, or one record as field names and values, fitted to the terminal (see
-// table-fit.ts), or as blocks when even what must stay does not fit (blocks.ts). table-fit and cli-table3 are
-// loaded only when a table is drawn.
-import { wrapCell } from '../wrap.js';
-import { blocks } from './blocks.js';
+// table-fit.ts), or as blocks when even what must stay does not fit (blocks.ts). table-fit, blocks and
+// cli-table3 are loaded only when a table is drawn.
 import { printable } from './cells.js';
 import { keyOf, type Column } from './columns.js';
 
@@ -25,7 +23,7 @@ export async function listTable<T>(
   target: TableTarget,
   withHeader = true,
 ): Promise<string> {
-  const { fitColumn, fitTable, naturalWidths } = await import('../table-fit.js');
+  const { fitColumn, fitTable, naturalWidths, wrapped } = await import('../table-fit.js');
   const head = columns.map((column) => printable(column.header));
   const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
   const available = target.width;
@@ -37,7 +35,7 @@ export async function listTable<T>(
     ),
     available,
   );
-  if (!fitted) return blocks(head, cells, available, (text) => boldText(text, target.color));
+  if (!fitted) return asBlocks(head, cells, available, target.color);
   if (fitted.hidden.length > 0) {
     const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
     const choose = `--columns ${shellQuoted(columns.map(keyOf).join(','))}`;
@@ -64,7 +62,7 @@ function hideRank<T>(columns: Array<Column<T>>, index: number): number | undefin
 
 /** A record as field names and values; values wrap to the terminal, or sit under their names when it is too narrow. */
 export async function recordTable(pairs: string[][], target: TableTarget): Promise<string> {
-  const { fitColumn, fitTable, naturalWidths } = await import('../table-fit.js');
+  const { fitColumn, fitTable, naturalWidths, wrapped } = await import('../table-fit.js');
   const available = target.width;
   if (!available || pairs.length === 0) return draw(undefined, pairs, [], target.color);
   const natural = naturalWidths(pairs);
@@ -80,13 +78,15 @@ export async function recordTable(pairs: string[][], target: TableTarget): Promi
   );
   const labels = pairs.map(([key]) => key!);
   const values = pairs.map(([, value]) => value!);
-  if (!fitted) return blocks(labels, [values], available, (text) => boldText(text, target.color));
+  if (!fitted) return asBlocks(labels, [values], available, target.color);
   const rows = pairs.map(([key, value]) => [key!, wrapped(value!, fitted.widths[1]!, natural[1]!)]);
   return draw(undefined, rows, fitted.widths, target.color);
 }
 
-/** A cell's text wrapped to its column's width, when the column was narrowed. */
-const wrapped = (text: string, width: number, natural: number) => (width < natural ? wrapCell(text, width - 2) : text);
+async function asBlocks(labels: string[], records: string[][], width: number, color: boolean): Promise<string> {
+  const { blocks } = await import('./blocks.js');
+  return blocks(labels, records, width, (text) => boldText(text, color));
+}
 
 /**
  * Draws the table. Rows go without lines between them (a list of 100 stays 100 lines) unless a row spans
