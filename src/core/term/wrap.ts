@@ -15,9 +15,11 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * whole and may break between any two other characters.
  */
 export function pieces(word: string): string[] {
-  // Text in a script written without spaces (Chinese, Japanese) breaks between its wide characters.
-  if ([...word].some((char) => stringWidth(char) > 1)) return loosePieces(word);
-  if (stringWidth(word) <= WHOLE_WORD) return [word];
+  const width = stringWidth(word);
+  // Wider than its characters: text in a script written without spaces (Chinese, Japanese), which breaks
+  // between its wide characters.
+  if (width > [...word].length) return loosePieces(word);
+  if (width <= WHOLE_WORD) return [word];
   return word.split(/(?<=[/=,&?;])/).flatMap((part) => (stringWidth(part) <= WHOLE_WORD ? [part] : loosePieces(part)));
 }
 
@@ -36,7 +38,7 @@ function loosePieces(part: string): string[] {
 export function widestPiece(texts: readonly string[]): number {
   let widest = 0;
   for (const text of texts)
-    for (const word of text.split(/[\s]/)) for (const piece of pieces(word)) widest = Math.max(widest, stringWidth(piece));
+    for (const word of text.split(/\s/)) for (const piece of pieces(word)) widest = Math.max(widest, stringWidth(piece));
   return widest;
 }
 
