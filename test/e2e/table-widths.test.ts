@@ -240,6 +240,8 @@ describeWithTools(['script'], 'tables fit by importance', () => {
         screen.header ? new RegExp(`│ old key +│ ${setup.oldId} +│`) : new RegExp(`^old key:\\s+${setup.oldId}$`, 'm'),
       );
       expect(screen.text).toMatch(screen.header ? new RegExp(`│ new key +│ ${newId} +│`) : new RegExp(`^new key:\\s+${newId}$`, 'm'));
+      // As blocks, the summary is set apart from the last step's block, not read as more of its fields.
+      if (!screen.header) expect(screen.text).toMatch(/\n\noutcome: +rotated\n/);
       // The details of the steps (ids, the new key's file) are whole on their lines too.
       expect(screen.lines.some((line) => line.includes(`${newId}.pem`))).toBe(true);
       for (const step of ['preflight', 'mint', 'store', 'switch', 'verify', 'delete-old'])

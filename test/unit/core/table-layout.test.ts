@@ -76,6 +76,7 @@ describe('a list fitted by importance', () => {
         'scopes:  read',
         'created: 2026-02-02T06:00:00.000Z',
         '',
+        '',
       ].join('\n'),
     );
     expect(notes).toEqual([]);
@@ -140,7 +141,7 @@ describe('a list fitted by importance', () => {
           expect(lines[1]).toMatch(/^│ id +│(.* │)? amount +│ ref +│/);
           for (const r of rows) expect(text).toMatch(new RegExp(`│ +${r.amount.replace('.', '\\.')} +│`));
         } else {
-          expect(text.split('\n\n')).toHaveLength(rows.length);
+          expect(text.trimEnd().split('\n\n')).toHaveLength(rows.length);
           for (const r of rows) expect(text).toMatch(new RegExp(`^amount: +${r.amount.replace('.', '\\.')}$`, 'm'));
         }
       }),

@@ -35,7 +35,8 @@ export async function listTable<T>(
     ),
     available,
   );
-  if (!fitted) return asBlocks(head, cells, available, target.color);
+  // A blank line after the last record too: what follows (a record, a note) is not read as one of its fields.
+  if (!fitted) return `${await asBlocks(head, cells, available, target.color)}\n`;
   if (fitted.hidden.length > 0) {
     const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
     const choose = `--columns ${shellQuoted(columns.map(keyOf).join(','))}`;
