@@ -7,7 +7,7 @@
 // its nearest label: it is given the values less the minimum, and its labels add the minimum back.
 // Labels and dates come from the service: they are escaped like table cells, never sent raw to a terminal.
 import { escapeControls } from '../core/term/printable.js';
-import { wrapCell } from '../core/term/table-fit.js';
+import { wrapCell } from '../core/term/wrap.js';
 
 export interface ChartInput {
   dates: string[];

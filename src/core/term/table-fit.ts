@@ -1,21 +1,20 @@
 // Table column widths for a terminal. A table wider than the terminal wraps every row into a mess, and a
 // number or an id cut with "…" is worse than none: so nothing is ever cut. Columns that may go are hidden
-// first (least important first, as each table declares), then columns of text are narrowed and wrapped
-// over lines; a column of numbers, ids or dates keeps its whole width.
+// first (least important first, as each list declares), then columns of text are narrowed and wrapped over
+// lines, never splitting an id, a number or a date (see wrap.ts). When even the columns that must stay do not
+// fit, there is no table: the caller prints one record per block instead (blocks.ts).
 import stringWidth from 'string-width';
+import { widestPiece, wrapCell } from './wrap.js';
 
-/** Narrowest a column of text is made, padding included. */
+/** Narrowest a column of text is made, padding included (wider when a piece of it that may not split is). */
 export const MIN_COLUMN_WIDTH = 12;
-
-/** A word (no spaces) up to this long is an id, a number, a date or a name: never split over lines. */
-const WHOLE_WORD = 40;
 
 export interface FitColumn {
   /** Display width of the widest line, plus a space of padding on each side. */
   natural: number;
-  /** Its text may wrap over lines; a column that may not keeps its natural width. */
-  wraps: boolean;
-  /** Hidden to fit, lowest first; undefined: always shown. */
+  /** The narrowest it may be made, padding included: its natural width unless its text may wrap. */
+  narrowest: number;
+  /** Hidden to fit, lowest first; undefined: it must stay. */
   hide?: number;
 }
 
@@ -40,76 +39,49 @@ export function naturalWidths(rows: string[][]): number[] {
   return widths;
 }
 
-/** True when a column's cells are text that may wrap: some cell holds a space, or a word too long to be an id. */
-export function isWrappable(cells: string[]): boolean {
-  return cells.some((cell) => /\s/.test(cell) || stringWidth(cell) > WHOLE_WORD);
+/**
+ * A column to fit, from its texts (header included) and its natural width: text may narrow down to
+ * MIN_COLUMN_WIDTH, or to its widest piece that may not split; a column of ids, numbers or dates cannot narrow.
+ */
+export function fitColumn(texts: readonly string[], natural: number, hide?: number): FitColumn {
+  return {
+    natural,
+    narrowest: Math.min(natural, Math.max(MIN_COLUMN_WIDTH, widestPiece(texts) + 2)),
+    ...(hide === undefined ? {} : { hide }),
+  };
 }
 
-const tableWidth = (widths: number[]) => widths.reduce((sum, width) => sum + width, 0) + widths.length + 1;
+/** The width of a table whose columns are `widths` wide: n + 1 vertical borders. */
+export const tableWidth = (widths: readonly number[]) => widths.reduce((sum, width) => sum + width, 0) + widths.length + 1;
 
 /**
- * Which columns to show and how wide, for a table with n + 1 vertical borders in `available` columns:
- * hidden ones (by their `hide` rank) until the narrowest possible table fits, then the widest column of
- * text narrowed a column at a time, never below MIN_COLUMN_WIDTH. A table that cannot fit even so is wider
- * than the terminal rather than cut.
+ * Which columns to show and how wide, in `available` columns: hidden ones (by their `hide` rank) until the
+ * narrowest possible table fits, then the widest column that can narrow narrowed a column at a time.
+ * Undefined when even the columns that must stay do not fit at their narrowest.
  */
-export function fitTable(columns: FitColumn[], available: number): Fitted {
-  const narrowest = (column: FitColumn) => (column.wraps ? Math.min(column.natural, MIN_COLUMN_WIDTH) : column.natural);
+export function fitTable(columns: FitColumn[], available: number): Fitted | undefined {
   const shown = columns.map((_, index) => index);
   const hidden: number[] = [];
+  const fits = () => tableWidth(shown.map((i) => columns[i]!.narrowest)) <= available;
   const byRank = shown.filter((index) => columns[index]!.hide !== undefined).sort((a, b) => columns[a]!.hide! - columns[b]!.hide!);
   for (const index of byRank) {
-    if (tableWidth(shown.map((i) => narrowest(columns[i]!))) <= available) break;
+    if (fits()) break;
     shown.splice(shown.indexOf(index), 1);
     hidden.push(index);
   }
+  if (!fits()) return undefined;
   const widths = shown.map((i) => columns[i]!.natural);
   let total = tableWidth(widths);
   while (total > available) {
     let widest = -1;
     widths.forEach((width, at) => {
-      const column = columns[shown[at]!]!;
-      if (column.wraps && width > narrowest(column) && (widest < 0 || width > widths[widest]!)) widest = at;
+      if (width > columns[shown[at]!]!.narrowest && (widest < 0 || width > widths[widest]!)) widest = at;
     });
-    if (widest < 0) break;
     widths[widest] = widths[widest]! - 1;
     total -= 1;
   }
   return { shown, widths, hidden: hidden.sort((a, b) => a - b) };
 }
 
-/**
- * A cell's text wrapped to `width` columns: at spaces where it can, and through words longer than a line
- * (a path, an id, a URL), which are split rather than cut, since they are what gets copied.
- */
-export function wrapCell(text: string, width: number): string {
-  if (width < 1) return text;
-  return text
-    .split('\n')
-    .flatMap((paragraph) => wrapLine(paragraph, width))
-    .join('\n');
-}
-
-function wrapLine(line: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of line.split(' ')) {
-    const joined = current === '' ? word : `${current} ${word}`;
-    if (stringWidth(joined) <= width) {
-      current = joined;
-      continue;
-    }
-    if (current !== '') lines.push(current);
-    let rest = '';
-    for (const char of word) {
-      if (stringWidth(rest + char) > width) {
-        lines.push(rest);
-        rest = '';
-      }
-      rest += char;
-    }
-    current = rest;
-  }
-  lines.push(current);
-  return lines;
-}
+/** A cell's text wrapped to its column's width (padding included), when the column was narrowed. */
+export const wrapped = (text: string, width: number, natural: number) => (width < natural ? wrapCell(text, width - 2) : text);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output/columns.js';
+import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
@@ -24,6 +24,12 @@ const COLUMNS: Array<Column<ListedKey>> = [
   { header: 'age', key: 'age_seconds', value: (key) => (key.age ? formatAge(key.age.seconds) : undefined) },
   { header: 'in use', key: 'in_use', value: (key) => (key.in_use ? 'yes' : undefined) },
 ];
+
+/** On a narrow terminal the id and the key in use stay: the others go, the creation time first (the age says it). */
+const IMPORTANCE: Importance = {
+  keep: ['api_key', 'in_use'],
+  drop: ['created_ts', 'subaccount', 'scopes', 'fcm_subtrader_id', 'age_seconds', 'name'],
+};
 
 /** The fields of a listed key in machine output (the csv/tsv header of an empty list too). */
 const FIELDS = ['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'];
@@ -59,7 +65,7 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
         ...COLUMNS.slice(5),
       ]
     : COLUMNS;
-  await ctx.output.list(listed, columns, (key) => record(key, withFcm), FIELDS);
+  await ctx.output.list(listed, byImportance(columns, IMPORTANCE), (key) => record(key, withFcm), FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {

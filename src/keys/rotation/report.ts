@@ -1,7 +1,7 @@
 // What `keys rotate` prints: the report of a rotation (every step with its timing, ids and files; never a
 // private key), and for --dry-run the plan of what it would do.
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output/columns.js';
+import { byImportance, type Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
 import { keysDir } from '../mint/key-files.js';
 import type { RotationResult } from './machine.js';
@@ -23,12 +23,16 @@ export interface RotationReport {
 
 type Row = Record<string, unknown>;
 
-const STEP_COLUMNS: Array<Column<StepRecord>> = [
-  { header: 'step', value: (step) => step.step },
-  { header: 'status', value: (step) => step.status },
-  { header: 'ms', value: (step) => step.ms },
-  { header: 'details', value: stepDetails },
-];
+/** On a narrow terminal the timings go; each step, its status and its details (ids, files) stay. */
+const STEP_COLUMNS: Array<Column<StepRecord>> = byImportance<StepRecord>(
+  [
+    { header: 'step', value: (step) => step.step },
+    { header: 'status', value: (step) => step.status },
+    { header: 'ms', value: (step) => step.ms },
+    { header: 'details', value: stepDetails },
+  ],
+  { keep: ['step', 'status', 'details'], drop: ['ms'] },
+);
 
 const id = (key: unknown) => (key as ApiKey | null)?.api_key;
 const SUMMARY: Array<Column<Row>> = [
@@ -87,10 +91,14 @@ interface PlannedStep extends Row {
   action: string;
 }
 
-const PLAN_COLUMNS: Array<Column<PlannedStep>> = [
-  { header: 'step', value: (step) => step.step },
-  { header: 'action', value: (step) => step.action },
-];
+/** Both stay: a plan without its actions says nothing. */
+const PLAN_COLUMNS: Array<Column<PlannedStep>> = byImportance<PlannedStep>(
+  [
+    { header: 'step', value: (step) => step.step },
+    { header: 'action', value: (step) => step.action },
+  ],
+  { keep: ['step', 'action'], drop: [] },
+);
 
 const PLAN_SUMMARY: Array<Column<Row>> = [
   { header: 'dry run', value: (row) => row.action ?? 'rotate' },

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
-import type { Column } from '../../core/term/output/columns.js';
+import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { PROJECT_FIELDS, type Project } from '../normalize.js';
 import * as create from './project-create.js';
@@ -24,12 +24,15 @@ export const PROJECT_COLUMNS: Array<Column<Project>> = [
   { header: 'time total', key: 'time_total', value: (p) => p.time_total },
 ];
 
+/** On a narrow terminal the id, the name and the time total stay; billable goes first, then status, then customer. */
+const IMPORTANCE: Importance = { keep: ['id', 'name', 'time_total'], drop: ['billable', 'status', 'customer_name'] };
+
 /** The service has no documented status filter: the list is filtered here, on the normalized status. */
 export async function run(ctx: Context, opts: ProjectsOptions): Promise<void> {
   const status = opts.status ?? 'active';
   const { client } = await connect(ctx, opts);
   const projects = (await client.listProjects()).filter((project) => status === 'all' || project.status === status);
-  const count = await ctx.output.list(projects, PROJECT_COLUMNS, undefined, PROJECT_FIELDS as readonly string[]);
+  const count = await ctx.output.list(projects, byImportance(PROJECT_COLUMNS, IMPORTANCE), undefined, PROJECT_FIELDS as readonly string[]);
   if (count === 0) ctx.log.info(`no ${status === 'all' ? '' : `${status} `}projects`);
 }
 

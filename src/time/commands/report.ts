@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { TridentError } from '../../core/errors.js';
-import type { Column } from '../../core/term/output/columns.js';
+import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { reportRange } from '../report-dates.js';
 import { reportLines, type ReportLine } from '../report-lines.js';
@@ -28,6 +28,24 @@ const COLUMNS: Array<Column<ReportLine>> = [
   { header: 'time', key: 'time_total', value: (line) => line.time_total },
   { header: 'amount', key: 'rate_total', value: (line) => line.rate_total },
 ];
+
+/**
+ * The table's columns. On a narrow terminal the time, the amount, the description (which names the subtotals
+ * and the total) and the column that names each group stay; the end and start times go first, then the user,
+ * then the date or the project.
+ */
+export function reportColumns(groupBy: GroupBy): Array<Column<ReportLine>> {
+  return byImportance(COLUMNS, importance(groupBy));
+}
+
+function importance(groupBy: GroupBy): Importance {
+  const group = groupBy === 'day' ? 'date' : 'project';
+  const others = groupBy === 'none' ? ['project', 'date'] : groupBy === 'day' ? ['project'] : ['date'];
+  return {
+    keep: ['description', 'time_total', 'rate_total', ...(groupBy === 'none' ? [] : [group])],
+    drop: ['time_end', 'time_start', 'user', ...others],
+  };
+}
 
 const EXPERIMENTAL = "the endpoint is not in the service's published docs";
 
@@ -59,7 +77,7 @@ export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
     await ctx.output.object({ from, to, group_by: groupBy, rows: report.entries, totals: { groups, overall: report.overall } });
     return;
   }
-  await ctx.output.list(reportLines(report, groupBy), COLUMNS, undefined, undefined, DECIMAL_FIELDS);
+  await ctx.output.list(reportLines(report, groupBy), reportColumns(groupBy), undefined, undefined, DECIMAL_FIELDS);
 }
 
 export function register(parent: Command, bind: Binder): void {

@@ -419,8 +419,8 @@ describe('Output', () => {
     expect(JSON.parse(json.text())).toEqual(row);
   });
 
-  it('wraps a record table to the terminal instead of cutting its values', async () => {
-    const stream = Object.assign(new PassThrough(), { columns: 50 });
+  it('wraps a record table to the terminal instead of cutting its values, and never splits an id', async () => {
+    const stream = Object.assign(new PassThrough(), { columns: 70 });
     let text = '';
     stream.on('data', (chunk) => (text += chunk));
     const file = '/home/ci/.config/trident/keys/0146d6eb-a68f-4103-802e-a8ca5faad817.pem';
@@ -430,14 +430,36 @@ describe('Output', () => {
       private_key_file: file,
     });
     const lines = text.trimEnd().split('\n');
-    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(50);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(70);
     const plain = text.replace(/\u001b\[\d+m/g, '');
     for (const word of ['Крупа', 'гречневая', 'отборная,', 'варки', '91.98']) expect(plain).toContain(word);
     expect(plain).not.toContain('…');
-    // The path is split over lines, not cut: its pieces, in order, give it back.
+    // The path is split at a slash, not cut: its pieces, in order, give it back, and the id in it is whole.
     const valueLines = plain.split('\n').map((line) => line.split('│')[2]?.trim() ?? '');
     expect(valueLines.join('')).toContain(file);
+    expect(valueLines).toContain('0146d6eb-a68f-4103-802e-a8ca5faad817.pem');
     expect(text).toContain('\u001b[1mtitle\u001b[22m');
+  });
+
+  it('prints a record as "field: value" lines when its names and ids do not fit beside each other', async () => {
+    const { output, text } = onTerminal(50);
+    const file = '/home/ci/.config/trident/keys/0146d6eb-a68f-4103-802e-a8ca5faad817.pem';
+    await output.object({
+      title: 'Крупа гречневая ядрица 800 г, отборная',
+      price: 91.98,
+      private_key_file: file,
+    });
+    expect(text()).toBe(
+      [
+        'title:            Крупа гречневая ядрица 800 г,',
+        '                  отборная',
+        'price:            91.98',
+        'private_key_file:',
+        '  /home/ci/.config/trident/keys/',
+        '  0146d6eb-a68f-4103-802e-a8ca5faad817.pem',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('leaves a table alone when not on a terminal (no width known)', async () => {

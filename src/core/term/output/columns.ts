@@ -6,8 +6,34 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** The field of the machine record it shows: the name --columns takes (default: the header). */
   key?: string;
-  /** Hidden to fit a narrow terminal, lowest first (a table never cuts a number or an id); a column without one is always shown. */
+  /**
+   * Hidden to fit a narrow terminal, lowest first (a table never cuts a number or an id). In a list that ranks
+   * any column, one without a rank stays at every width; when those do not fit, the list is printed one
+   * record per block.
+   */
   hide?: number;
+  /** Stays at every width: for a list whose columns all stay, which therefore ranks none. */
+  keep?: boolean;
+}
+
+/**
+ * What a narrow terminal may take from a list, by field name (--columns names): `keep`, the columns that stay at
+ * every width (ids, the key in use, totals and amounts); `drop`, the others, in the order they go. A list
+ * without one keeps its first column and drops the others from the last.
+ */
+export interface Importance {
+  keep: readonly string[];
+  drop: readonly string[];
+}
+
+/** `columns` ranked by `importance`; a column it does not name is a mistake in the list's declaration. */
+export function byImportance<T>(columns: Array<Column<T>>, { keep, drop }: Importance): Array<Column<T>> {
+  return columns.map((column) => {
+    const key = keyOf(column);
+    if (keep.includes(key)) return { ...column, keep: true };
+    if (!drop.includes(key)) throw new Error(`column ${key} is neither kept nor dropped`);
+    return { ...column, hide: drop.indexOf(key) + 1 };
+  });
 }
 
 export type Row = Record<string, unknown>;

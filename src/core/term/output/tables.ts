@@ -1,5 +1,6 @@
 // Tables for people: a list, or one record as field names and values, fitted to the terminal (see
-// table-fit.ts). table-fit and cli-table3 are loaded only when a table is drawn.
+// table-fit.ts), or as blocks when even what must stay does not fit (blocks.ts). table-fit, blocks and
+// cli-table3 are loaded only when a table is drawn.
 import { printable } from './cells.js';
 import { keyOf, type Column } from './columns.js';
 
@@ -12,7 +13,8 @@ export interface TableTarget {
 
 /**
  * A list as a table fitted to the terminal: the columns that may go are hidden first (said on stderr, with
- * the --columns that shows them), then text wraps; nothing is cut.
+ * the --columns that shows them), then text wraps; nothing is cut. When the columns that must stay do not
+ * fit, one record per block.
  */
 export async function listTable<T>(
   columns: Array<Column<T>>,
@@ -21,31 +23,26 @@ export async function listTable<T>(
   target: TableTarget,
   withHeader = true,
 ): Promise<string> {
-  const { fitTable, isWrappable, naturalWidths, wrapCell } = await import('../table-fit.js');
+  const { fitColumn, fitTable, naturalWidths, wrapped } = await import('../table-fit.js');
   const head = columns.map((column) => printable(column.header));
   const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
   const available = target.width;
   if (!available) return draw(withHeader ? head : [], cells, [], target.color);
   const natural = naturalWidths([head, ...cells]);
-  // A table that declares no order of importance: the later a column, the sooner it goes (never the first).
-  const ranked = columns.some((column) => column.hide !== undefined);
-  const hideRank = (column: Column<T>, index: number) =>
-    !mayHide ? undefined : ranked ? column.hide : index > 0 ? columns.length - index : undefined;
   const fitted = fitTable(
-    columns.map((column, index) => ({
-      natural: natural[index]!,
-      wraps: isWrappable(cells.map((row) => row[index]!)),
-      hide: hideRank(column, index),
-    })),
+    columns.map((column, index) =>
+      fitColumn([head[index]!, ...cells.map((row) => row[index]!)], natural[index]!, mayHide ? hideRank(columns, index) : undefined),
+    ),
     available,
   );
+  // A blank line after the last record too: what follows (a record, a note) is not read as one of its fields.
+  if (!fitted) return `${await asBlocks(head, cells, available, target.color)}\n`;
   if (fitted.hidden.length > 0) {
     const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
     const choose = `--columns ${shellQuoted(columns.map(keyOf).join(','))}`;
     target.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: ${choose}`);
   }
-  const wrap = (text: string, at: number) =>
-    fitted.widths[at]! < natural[fitted.shown[at]!]! ? wrapCell(text, fitted.widths[at]! - 2) : text;
+  const wrap = (text: string, at: number) => wrapped(text, fitted.widths[at]!, natural[fitted.shown[at]!]!);
   return draw(
     withHeader ? fitted.shown.map((index, at) => wrap(head[index]!, at)) : [],
     cells.map((row) => fitted.shown.map((index, at) => wrap(row[index]!, at))),
@@ -54,21 +51,42 @@ export async function listTable<T>(
   );
 }
 
-/** A record as field names and values; values wrap to the terminal (paths and ids split, not cut). */
+/**
+ * When a column goes to fit a narrow terminal: as its list declares (a column without a rank stays), else (a
+ * list that declares nothing) the later the sooner, the first never.
+ */
+function hideRank<T>(columns: Array<Column<T>>, index: number): number | undefined {
+  const declared = columns.some((column) => column.keep || column.hide !== undefined);
+  if (declared) return columns[index]!.hide;
+  return index > 0 ? columns.length - index : undefined;
+}
+
+/** A record as field names and values; values wrap to the terminal, or sit under their names when it is too narrow. */
 export async function recordTable(pairs: string[][], target: TableTarget): Promise<string> {
-  const { fitTable, naturalWidths, wrapCell } = await import('../table-fit.js');
+  const { fitColumn, fitTable, naturalWidths, wrapped } = await import('../table-fit.js');
   const available = target.width;
   if (!available || pairs.length === 0) return draw(undefined, pairs, [], target.color);
   const natural = naturalWidths(pairs);
-  const { widths } = fitTable(
+  const fitted = fitTable(
     [
-      { natural: natural[0]!, wraps: false },
-      { natural: natural[1]!, wraps: true },
+      { natural: natural[0]!, narrowest: natural[0]! },
+      fitColumn(
+        pairs.map(([, value]) => value!),
+        natural[1]!,
+      ),
     ],
     available,
   );
-  const wrapped = pairs.map(([key, value]) => [key!, widths[1]! < natural[1]! ? wrapCell(value!, widths[1]! - 2) : value!]);
-  return draw(undefined, wrapped, widths, target.color);
+  const labels = pairs.map(([key]) => key!);
+  const values = pairs.map(([, value]) => value!);
+  if (!fitted) return asBlocks(labels, [values], available, target.color);
+  const rows = pairs.map(([key, value]) => [key!, wrapped(value!, fitted.widths[1]!, natural[1]!)]);
+  return draw(undefined, rows, fitted.widths, target.color);
+}
+
+async function asBlocks(labels: string[], records: string[][], width: number, color: boolean): Promise<string> {
+  const { blocks } = await import('./blocks.js');
+  return blocks(labels, records, width, (text) => boldText(text, color));
 }
 
 /**
