@@ -30,7 +30,7 @@ export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
       port: wholeNumber(opts.port, '--port'),
       products: wholeNumber(opts.products, '--products'),
       catalogDb: opts.catalogDb,
-      onSeeding: seeding && ((done, total) => seeding.update(done, total)),
+      onSeeding: seeding && ((done, total) => (done < total ? seeding.update(done, total) : seeding.finishing('building the indexes'))),
     });
   } finally {
     seeding?.end();

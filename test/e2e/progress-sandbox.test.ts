@@ -24,6 +24,7 @@ describeWithTools(['script'], 'on a terminal', () => {
     // (The exit code is the shell's that `script` runs the command in: it heard the Ctrl-C too.)
     await run.exitCode();
     expect(run.screen()).toMatch(PROGRESS);
+    expect(run.screen()).toContain('seeding products: building the indexes');
     const screen = shown(run.screen());
     expect(screen[0]).toBe(BANNER);
     expect(screen.at(-1)).toMatch(/sandbox stopped$/);

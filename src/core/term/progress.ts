@@ -9,6 +9,8 @@ const MEASURE_AFTER_MS = 1000;
 export interface Progress {
   /** `done` of `total` so far; the line is erased once done reaches total. */
   update(done: number, total: number): void;
+  /** Every item is done, and `what` is still going on (building indexes): said without a count. */
+  finishing(what: string): void;
   /** The work is over, or failed: the line goes. */
   end(): void;
 }
@@ -34,6 +36,9 @@ export function startProgress(line: StatusLine, noun: string, { now = () => perf
       if (drawnAt !== undefined && at - drawnAt < REDRAW_MS) return;
       drawnAt = at;
       line.set(progressText(noun, done, total, at - started));
+    },
+    finishing(what) {
+      if (!ended) line.set(`${noun}: ${what}`);
     },
     end() {
       ended = true;

@@ -50,6 +50,18 @@ describe('progress', () => {
     expect(lastLine()).toBe('products: 400 of 2000 · 200/s · about 8 s left');
   });
 
+  it('finishing() says what is still going on once every item is done, without a count', () => {
+    const { stream, lastLine } = terminal();
+    const progress = startProgress(new StatusLine(stream), 'seeding products', clock());
+    progress.update(250, 600);
+    progress.finishing('building the indexes');
+    expect(lastLine()).toBe('seeding products: building the indexes');
+    progress.end();
+    expect(lastLine()).toBe('');
+    progress.finishing('late');
+    expect(lastLine()).toBe('');
+  });
+
   it('end() takes the line away, and later counts (a page still in flight) draw nothing', () => {
     const { stream, lastLine, writes } = terminal();
     const progress = startProgress(new StatusLine(stream), 'rows', clock());
