@@ -1,11 +1,12 @@
 // Long work on the catalog as a person at a terminal sees it: `--all` says how far it is and each wait before a
 // retry says why and how long, on one line of stderr that is gone from the screen when the work ends, fails,
 // is interrupted or loses the reader of its output. A script (stderr not a terminal) and -q hear nothing of it.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { seededCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 import { finalScreen } from '../helpers/screen.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
@@ -58,6 +59,16 @@ describeWithTools(['script'], 'on a terminal', () => {
     expect(performance.now() - started).toBeLessThan(15_000);
     const screen = finalScreen(run.screen()).filter((line) => line !== '');
     expect(screen).toEqual(['trident: interrupted']);
+  });
+
+  it('--all ended by SIGTERM (a CI job cancelled): the line is gone and the reason starts a line of its own', async () => {
+    catalog.server.faults.add({ path: '/products', skip: 2, fault: { kind: 'hang' } });
+    // A page size no other test asks for tells this run's process apart.
+    const run = inTerminal(['catalog', 'products', '--all', '--limit', '97'], { env: env() });
+    await run.waitFor('products: 97 of 1000');
+    process.kill(pidWithArgs(['catalog', 'products', '--all', '--limit', '97']), 'SIGTERM');
+    expect(await run.exitCode()).toBe(130);
+    expect(finalScreen(run.screen()).filter((line) => line !== '')).toEqual(['trident: interrupted (SIGTERM)']);
   });
 
   it('--all failing midway: the line is gone and the error starts a line of its own', async () => {
@@ -114,6 +125,21 @@ it('stderr not a terminal: nothing at all on it, through retries and every page'
   expect(result.stdout.trim().split('\n')).toHaveLength(1000);
   expect(productPages()).toBe(12);
 });
+
+/** The one process of the built CLI whose arguments end with these. */
+function pidWithArgs(args: string[]): number {
+  const tail = [BIN, ...args].join('\0');
+  const pids = readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      return readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0$/, '').endsWith(tail);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+  expect(pids).toHaveLength(1);
+  return Number(pids[0]);
+}
 
 /** A loopback port nothing listens on: taken, then let go. */
 function closedPort(): Promise<number> {
