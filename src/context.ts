@@ -10,7 +10,7 @@ import { Output, type JsonFilter } from './core/term/output/output.js';
 import { escapeControls, oneLine } from './core/term/printable.js';
 import { startProgress, type Progress } from './core/term/progress.js';
 import { createPrompter, type Prompter } from './core/term/prompt.js';
-import { statusLineFor, writeAboveStatus } from './core/term/status-line.js';
+import { showCountdown, statusLineFor, writeAboveStatus } from './core/term/status-line.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
 
 export interface GlobalOptions {
@@ -110,7 +110,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
   const toStderr = (text: string) => writeAboveStatus(io.stderr, text);
   const retryNotice = (): HttpClientOptions['onRetryWait'] => {
     const line = status();
-    return line && ((wait) => line.show(retryWaitText(wait)));
+    return line && ((wait) => showCountdown(line, wait.ms, (ms) => retryWaitText({ ...wait, ms })));
   };
 
   const log: Logger = {

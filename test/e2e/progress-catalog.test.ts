@@ -93,6 +93,18 @@ describeWithTools(['script'], 'on a terminal', () => {
     expect(productPages()).toBe(3);
   });
 
+  it("a Retry-After wait counts down on the line, and the service's wait is the one kept", async () => {
+    catalog.server.faults.add({ path: '/products', fault: { kind: 'status', status: 429, headers: { 'retry-after': '2' } } });
+    const started = performance.now();
+    const run = inTerminal(['catalog', 'products', '--limit', '2', '--columns', 'canonical_product_id'], { env: env() });
+    expect(await run.exitCode()).toBe(0);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(run.screen()).toContain('429: attempt 2 of 4 in 2 s');
+    expect(run.screen()).toContain('429: attempt 2 of 4 in 1 s');
+    expect(finalScreen(run.screen()).join('\n')).not.toContain('attempt');
+    expect(productPages()).toBe(2);
+  });
+
   it('a service that is not there: each wait says "connection refused", and the error is what is left', async () => {
     const port = await closedPort();
     const started = performance.now();

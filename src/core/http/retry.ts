@@ -62,7 +62,8 @@ export interface RetryWait {
 
 /** "503: attempt 2 of 4 in 2 s" */
 export function retryWaitText({ why, next, attempts, ms }: RetryWait): string {
-  const seconds = ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.ceil(ms / 1000));
+  // Whole seconds from about one on, so that a countdown reads 2 s, 1 s, not 1.0 s.
+  const seconds = ms < 950 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
   return `${why}: attempt ${next} of ${attempts} in ${seconds} s`;
 }
 

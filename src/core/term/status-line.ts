@@ -80,6 +80,25 @@ export class StatusLine {
   }
 }
 
+/**
+ * Shows a wait of `ms` over the line, counting down each second (`text` says it for the time left), until the
+ * function returned is called: a Retry-After of a minute does not look like a hang.
+ */
+export function showCountdown(line: StatusLine, ms: number, text: (msLeft: number) => string, now = () => performance.now()): () => void {
+  const until = now() + ms;
+  let hide = line.show(text(ms));
+  const tick = setInterval(() => {
+    hide();
+    hide = line.show(text(Math.max(until - now(), 0)));
+  }, 1000);
+  // The wait keeps the process alive, not its countdown.
+  tick.unref();
+  return () => {
+    clearInterval(tick);
+    hide();
+  };
+}
+
 const lines = new WeakMap<object, StatusLine>();
 
 /** The status line of this stderr, or undefined where none may be shown. One per stream, shared by all its users. */

@@ -1,9 +1,9 @@
 // The status line and the progress counted on it, on a fake terminal and a fake clock: what is drawn, how often,
 // and that it is gone when the work ends, fails or is talked over.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { duration, progressText, REDRAW_MS, startProgress } from '../../../src/core/term/progress.js';
 import { finalScreen } from '../../helpers/screen.js';
-import { ERASE_LINE, StatusLine, statusLineFor, writeAboveStatus } from '../../../src/core/term/status-line.js';
+import { ERASE_LINE, showCountdown, StatusLine, statusLineFor, writeAboveStatus } from '../../../src/core/term/status-line.js';
 
 /** A terminal's stderr that keeps what was written, and what its last line shows now. */
 function terminal(columns = 80) {
@@ -94,6 +94,31 @@ describe('the status line', () => {
     expect(lastLine()).toBe('rows: 3 of 10');
     line.set(undefined);
     expect(lastLine()).toBe('');
+  });
+
+  it('counts a wait down each second, and stops when it is over', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { stream, writes, lastLine } = terminal();
+      const line = new StatusLine(stream);
+      line.set('rows: 3 of 10');
+      const time = clock();
+      const over = showCountdown(line, 2500, (ms) => `429: attempt 2 of 4 in ${Math.ceil(ms / 1000)} s`, time.now);
+      expect(lastLine()).toBe('429: attempt 2 of 4 in 3 s');
+      time.advance(1000);
+      vi.advanceTimersByTime(1000);
+      expect(lastLine()).toBe('429: attempt 2 of 4 in 2 s');
+      time.advance(1000);
+      vi.advanceTimersByTime(1000);
+      expect(lastLine()).toBe('429: attempt 2 of 4 in 1 s');
+      over();
+      expect(lastLine()).toBe('rows: 3 of 10');
+      const count = writes.length;
+      vi.advanceTimersByTime(5000);
+      expect(writes).toHaveLength(count);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes notes above itself, never into it', () => {
