@@ -12,6 +12,7 @@ import { interruptHint, onInterrupt as onInterruptSignal } from './core/term/int
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
 import { whenStdioCreated } from './core/term/stdio-created.js';
+import { eraseStatusLine } from './core/term/status-line.js';
 
 interface GroupEntry {
   name: string;
@@ -210,8 +211,8 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   // Ctrl-C, SIGTERM (a CI job cancelled, `timeout`) and SIGHUP (the terminal or ssh session gone): exit 130, unless work that must not be cut in half
   // is running, or the command stops on its own terms (the sandbox): see core/term/interrupts.ts.
   const onInterrupt = (signal: NodeJS.Signals) => {
-    // On a terminal "^C" is left on the line: start a new one.
-    const newLine = io.stderr.isTTY ? '\n' : '';
+    // On a terminal "^C" is left on the line: start a new one, or erase it with the status line that was there.
+    const newLine = io.stderr.isTTY && !eraseStatusLine(io.stderr) ? '\n' : '';
     const decision = onInterruptSignal();
     if (!decision.stop) {
       if (decision.note) io.stderr.write(`${newLine}trident: ${decision.note}\n`);

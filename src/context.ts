@@ -1,5 +1,6 @@
 // The Context handed to every command: io, env, clock, settings, output, logging, prompts and an HTTP
 // client factory. Commands reach nothing global, so tests can build their own Context and call run().
+import { retryWaitText } from './core/http/retry.js';
 import { mebibytesFromEnv } from './core/files/capped-read.js';
 import { usageError } from './core/errors.js';
 import { configureFileTrust } from './core/files/file-trust.js';
@@ -7,7 +8,9 @@ import type { HttpClient, HttpClientOptions } from './core/http/client.js';
 import { chooseFormat, useColor, type Format } from './core/term/output/format.js';
 import { Output, type JsonFilter } from './core/term/output/output.js';
 import { escapeControls, oneLine } from './core/term/printable.js';
+import { startProgress, type Progress } from './core/term/progress.js';
 import { createPrompter, type Prompter } from './core/term/prompt.js';
+import { showCountdown, statusLineFor, writeAboveStatus } from './core/term/status-line.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
 
 export interface GlobalOptions {
@@ -58,6 +61,8 @@ export interface Context {
   log: Logger;
   prompter: Prompter;
   yes: boolean;
+  /** How far long work is, on stderr's status line; undefined where none is shown (core/term/status-line.ts). */
+  progress(noun: string): Progress | undefined;
   /** An HTTP client for one service; undici is loaded on first use. */
   http(
     options: Pick<HttpClientOptions, 'serviceName' | 'userAgent' | 'maxResponseBytes'> & { caFile?: string; baseUrl?: URL },
@@ -100,18 +105,25 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
   // CI=true (or any value) means no prompts; CI=false and CI=0 are the usual ways of saying it is not CI.
   const noInput = globals.input === false || !['', 'false', '0', undefined].includes(env.CI?.toLowerCase());
   const clients: HttpClient[] = [];
+  // Lists stream their rows in every format but the table, which is printed at the end.
+  const status = () => statusLineFor({ stderr: io.stderr, stdout: io.stdout, env, quiet, rowsStream: format !== 'table' });
+  const toStderr = (text: string) => writeAboveStatus(io.stderr, text);
+  const retryNotice = (): HttpClientOptions['onRetryWait'] => {
+    const line = status();
+    return line && ((wait) => showCountdown(line, wait.ms, (ms) => retryWaitText({ ...wait, ms })));
+  };
 
   const log: Logger = {
     debugEnabled,
     quiet,
     info: (message) => {
-      if (!quiet) io.stderr.write(`${oneLine(message, NOTE_MAX)}\n`);
+      if (!quiet) toStderr(`${oneLine(message, NOTE_MAX)}\n`);
     },
     warn: (message) => {
-      if (!quiet) io.stderr.write(`warning: ${oneLine(message, NOTE_MAX)}\n`);
+      if (!quiet) toStderr(`warning: ${oneLine(message, NOTE_MAX)}\n`);
     },
     debug: (message) => {
-      if (debugEnabled) io.stderr.write(`debug: ${escapeControls(message)}\n`);
+      if (debugEnabled) toStderr(`debug: ${escapeControls(message)}\n`);
     },
   };
 
@@ -127,6 +139,10 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     log,
     yes: Boolean(globals.yes),
     prompter: createPrompter({ io, yes: Boolean(globals.yes), noInput }),
+    progress(noun) {
+      const line = status();
+      return line && startProgress(line, noun);
+    },
     async http({ baseUrl, ...options }) {
       const { openHttpClient } = await import('./core/http/client.js');
       const ca = settings.resolve('caFile', options.caFile);
@@ -139,7 +155,8 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
         timeoutMs,
         retries,
         env,
-        debug: debugEnabled ? (line) => io.stderr.write(`debug: ${escapeControls(line)}\n`) : undefined,
+        debug: debugEnabled ? (line) => toStderr(`debug: ${escapeControls(line)}\n`) : undefined,
+        onRetryWait: retryNotice(),
       });
       clients.push(client);
       return client;

@@ -8,7 +8,6 @@ import type { CatalogClient, PageRequest } from './client.js';
 import type { Page } from '../wire/catalog/answers.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from './connection.js';
 import { pages } from './pages.js';
-import { pageProgress } from './progress.js';
 import { warnUnknownStores } from './unknown-store.js';
 import { MAX_PAGE, pageLimit, pageOffset } from './validate.js';
 
@@ -43,17 +42,17 @@ export async function printList<T>(ctx: Context, opts: ListOptions, spec: ListSp
   ctx.output.checkColumns([...new Set([...spec.fields, ...spec.columns.map((column) => column.key ?? column.header)])]);
   const client = await connect(ctx, opts);
   if (opts.all) {
-    const progress = pageProgress(ctx, spec.noun);
+    const progress = ctx.progress(spec.noun);
     let shown: number;
     try {
       const every = pages(
         (size, from) => spec.fetch(client, { limit: size, offset: from }),
         { limit: limit ?? MAX_PAGE, offset: offset ?? 0 },
-        progress?.update,
+        progress && (({ fetched, total }) => progress.update(fetched, total)),
       );
       shown = await ctx.output.list({ pages: every }, spec.columns, undefined, spec.fields);
     } finally {
-      progress?.done();
+      progress?.end();
     }
     if (shown === 0) await noneFound(ctx, client, spec);
     return;

@@ -21,13 +21,20 @@ interface SandboxFlags {
 }
 
 export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
-  const sandbox = await startSandbox({
-    dir: opts.dir ?? join(ctx.configDir, 'sandbox'),
-    host: opts.host,
-    port: wholeNumber(opts.port, '--port'),
-    products: wholeNumber(opts.products, '--products'),
-    catalogDb: opts.catalogDb,
-  });
+  const seeding = ctx.progress('seeding products');
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      dir: opts.dir ?? join(ctx.configDir, 'sandbox'),
+      host: opts.host,
+      port: wholeNumber(opts.port, '--port'),
+      products: wholeNumber(opts.products, '--products'),
+      catalogDb: opts.catalogDb,
+      onSeeding: seeding && ((done, total) => (done < total ? seeding.update(done, total) : seeding.finishing('building the indexes'))),
+    });
+  } finally {
+    seeding?.end();
+  }
   try {
     await writeSandboxProfile(ctx.configDir, sandbox, ctx.settings.get('time.userAgent'));
   } catch (error) {

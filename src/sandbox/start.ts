@@ -6,7 +6,7 @@ import { usageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db/catalog-db.js';
-import { seedCatalogDb } from './catalog/seed/seed-catalog.js';
+import { seedingSteps } from './catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
 import { startTimeSandbox, type TimeSandbox } from './time/server.js';
@@ -21,6 +21,8 @@ export interface SandboxOptions {
   /** Size of the seeded catalog when no --catalog-db is given. */
   products?: number;
   catalogDb?: string;
+  /** Told how far the seeding of the catalog is: products written so far, of how many. */
+  onSeeding?: (done: number, total: number) => void;
 }
 
 export interface RunningSandbox {
@@ -47,7 +49,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } catch (error) {
     throw usageError(`cannot use sandbox directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const catalogDb = options.catalogDb ? checkCatalogDb(resolve(options.catalogDb)) : seededCatalog(dir, options.products ?? 2000);
+  const catalogDb = options.catalogDb
+    ? checkCatalogDb(resolve(options.catalogDb))
+    : await seededCatalog(dir, options.products ?? 2000, options.onSeeding);
 
   const started: Array<{ close(): Promise<void> }> = [];
   const nextPort = (offset: number) => (port === 0 ? 0 : port + offset);
@@ -97,20 +101,35 @@ function checkCatalogDb(file: string): string {
   return file;
 }
 
-/** The seeded demo catalog, made once per size; seeded under a temporary name so no half-made file is ever used. */
-function seededCatalog(dir: string, products: number): string {
+/**
+ * The seeded demo catalog, made once per size; seeded under a temporary name so no half-made file is ever used,
+ * and removed if the process ends first. Other work runs between the steps: an interrupt stops a long seeding
+ * at once, and its progress is drawn as it goes.
+ */
+async function seededCatalog(dir: string, products: number, onSeeding?: (done: number, total: number) => void): Promise<string> {
   if (!Number.isInteger(products) || products < 1 || products > 1_000_000)
     throw usageError(`invalid --products ${products}: expected 1–1000000`);
   const file = join(dir, `catalog-${products}.db`);
   if (existsSync(file)) return file;
   const partial = `${file}.${process.pid}.partial`;
-  rmSync(partial, { force: true });
+  // SQLite's journal beside it, too: the file is written in one transaction.
+  const removePartial = () => {
+    rmSync(partial, { force: true });
+    rmSync(`${partial}-journal`, { force: true });
+  };
+  removePartial();
+  process.once('exit', removePartial);
   try {
-    seedCatalogDb(partial, { products });
+    for (const done of seedingSteps(partial, { products })) {
+      onSeeding?.(done, products);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     renameSync(partial, file);
   } catch (error) {
-    rmSync(partial, { force: true });
+    removePartial();
     throw error;
+  } finally {
+    process.off('exit', removePartial);
   }
   return file;
 }

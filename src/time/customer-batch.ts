@@ -27,16 +27,23 @@ export interface BatchOptions {
   pacer?: Pacer;
   /** Told once, at the first 429. */
   onFirstRateLimit?: () => void;
+  /** Told as each row is through, in the order they finish (not the file's): how many are. */
+  onRowDone?: (done: number) => void;
 }
 
 export function updateCustomers(
   client: Pick<TimeClient, 'updateCustomer'>,
   rows: readonly CustomerRow[],
   concurrency: number,
-  { pacer = new Pacer(), onFirstRateLimit }: BatchOptions = {},
+  { pacer = new Pacer(), onFirstRateLimit, onRowDone }: BatchOptions = {},
 ): AsyncGenerator<RowOutcome> {
   let authFailed = false;
   let rateLimitSeen = false;
+  let done = 0;
+  const through = (outcome: RowOutcome): RowOutcome => {
+    onRowDone?.((done += 1));
+    return outcome;
+  };
   const heard = () => {
     if (!rateLimitSeen) onFirstRateLimit?.();
     rateLimitSeen = true;
@@ -46,14 +53,17 @@ export function updateCustomers(
   return mapInOrder(rows, concurrency, ({ row, id, name }) =>
     pacer.paced(async (onRateLimited): Promise<RowOutcome> => {
       if (authFailed)
-        return { result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' }, exitCode: ExitCode.auth };
+        return through({
+          result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' },
+          exitCode: ExitCode.auth,
+        });
       try {
         await client.updateCustomer(id, name, onRateLimited);
-        return { result: { row, id, name, ok: true }, exitCode: ExitCode.ok };
+        return through({ result: { row, id, name, ok: true }, exitCode: ExitCode.ok });
       } catch (error) {
         if (!(error instanceof TridentError)) throw error;
         if (error.exitCode === ExitCode.auth) authFailed = true;
-        return { result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode };
+        return through({ result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode });
       }
     }, heard),
   );

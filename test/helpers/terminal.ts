@@ -10,6 +10,8 @@ export interface Terminal {
   waitFor(text: string): Promise<void>;
   /** Types a line and presses Enter. */
   type(line: string): void;
+  /** Presses keys without Enter ("\u0003" is Ctrl-C). */
+  press(keys: string): void;
   screen(): string;
   exitCode(): Promise<number>;
 }
@@ -47,6 +49,9 @@ export function inTerminal(args: string[], options: CliOptions = {}, { columns, 
     },
     type(line) {
       child.stdin!.write(`${line}\r`);
+    },
+    press(keys) {
+      child.stdin!.write(keys);
     },
     screen: () => screen,
     async exitCode() {

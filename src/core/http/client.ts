@@ -10,7 +10,7 @@ import { ExitCode, TridentError, usageError } from '../errors.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
 import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
-import { backoffMs, mayRetry, parseRetryAfter } from './retry.js';
+import { backoffMs, failureWords, mayRetry, parseRetryAfter } from './retry.js';
 import { nodeTransport } from './node-transport.js';
 import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
 import type { Answer, HttpClient, HttpClientOptions, RequestOptions } from './types.js';
@@ -187,7 +187,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (fromHeader !== undefined && honoured === undefined) throw error;
         const waitMs = honoured ?? backoffMs(number - 1, random);
         log?.(`retrying in ${waitMs} ms (${error.message})`);
-        await sleep(waitMs);
+        const waited = options.onRetryWait?.({
+          why: failureWords(failure, error.cause),
+          next: number + 1,
+          attempts: retries + 1,
+          ms: waitMs,
+        });
+        try {
+          await sleep(waitMs);
+        } finally {
+          waited?.();
+        }
       }
     },
     async close() {

@@ -57,3 +57,43 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 export function backoffMs(attempt: number, random: () => number, baseMs = 250, capMs = 8000): number {
   return Math.round(random() * Math.min(capMs, baseMs * 2 ** attempt));
 }
+
+/** A wait before the next attempt, as a person at a terminal is told of it. */
+export interface RetryWait {
+  /** What went wrong: the status ("503") or the network's words ("connection refused"). */
+  why: string;
+  /** The attempt that follows the wait, and how many there can be. */
+  next: number;
+  attempts: number;
+  ms: number;
+}
+
+/** "503: attempt 2 of 4 in 2 s" */
+export function retryWaitText({ why, next, attempts, ms }: RetryWait): string {
+  // Whole seconds from about one on, so that a countdown reads 2 s, 1 s, not 1.0 s.
+  const seconds = ms < 950 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
+  return `${why}: attempt ${next} of ${attempts} in ${seconds} s`;
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'unknown host',
+  EAI_AGAIN: 'unknown host',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  TRIDENT_DEADLINE: 'no answer in time',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'no answer in time',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+/** What made an attempt fail, in a few words: its status, else what the network said (the error's cause). */
+export function failureWords(failure: Failure, cause: unknown): string {
+  if (failure.kind === 'status') return String(failure.status);
+  const error = cause as { code?: string; cause?: { code?: string } } | undefined;
+  const code = error?.code ?? error?.cause?.code;
+  return (code !== undefined ? NETWORK_WORDS[code] : undefined) ?? 'connection failed';
+}

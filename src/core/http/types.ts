@@ -1,7 +1,7 @@
 // What the HTTP core offers and takes: the client, a request's options, and an answer.
 import type { Dispatcher } from 'undici';
 import type { JsonOptions } from '../json/parse.js';
-import type { Method } from './retry.js';
+import type { Method, RetryWait } from './retry.js';
 
 export interface HttpClientOptions {
   /** Name used in messages: "keys service answered 404: ...". */
@@ -15,6 +15,8 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
   maxRetryAfterMs?: number;
+  /** Told before each wait for a retry; the function it returns is called when the wait is over. */
+  onRetryWait?: (wait: RetryWait) => () => void;
   /** undici's proxy agent, for a proxy: openHttpClient() loads it. */
   undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */

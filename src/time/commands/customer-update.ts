@@ -5,7 +5,7 @@ import { errorLines, usageError } from '../../core/errors.js';
 import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
-import { batchExitCode, updateCustomers, type RowOutcome } from '../customer-batch.js';
+import { batchExitCode, updateCustomers, type RowOutcome, type RowResult } from '../customer-batch.js';
 import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
 import { readFileOrStdin } from '../../core/term/read-input.js';
@@ -55,17 +55,13 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
     }
   }
   const onFirstRateLimit = () => ctx.log.info('the time service is rate limiting (429): spacing the rows that follow');
-  await ctx.output.list(
-    results(updateCustomers(client, rows, concurrency, { onFirstRateLimit })),
-    [
-      { header: 'row', value: (r) => r.row },
-      { header: 'id', value: (r) => r.id },
-      { header: 'name', value: (r) => r.name },
-      { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
-      { header: 'error', value: (r) => r.error ?? '' },
-    ],
-    (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }),
-  );
+  const progress = ctx.progress('customers');
+  const onRowDone = progress && ((done: number) => progress.update(done, rows.length));
+  try {
+    await printResults(ctx, results(updateCustomers(client, rows, concurrency, { onFirstRateLimit, onRowDone })));
+  } finally {
+    progress?.end();
+  }
 
   const updated = rows.length - failedRows.length;
   if (failedRows.length === 0) {
@@ -85,6 +81,20 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
   if (outputLost) ctx.io.stderr.write(errorLines(outputLost.message, 'every row was still sent: the service has them'));
   const code = batchExitCode(codes);
   return code === 0 && outputLost ? outputLost.exitCode : code;
+}
+
+function printResults(ctx: Context, results: AsyncIterable<RowResult>): Promise<number> {
+  return ctx.output.list(
+    results,
+    [
+      { header: 'row', value: (r) => r.row },
+      { header: 'id', value: (r) => r.id },
+      { header: 'name', value: (r) => r.name },
+      { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
+      { header: 'error', value: (r) => r.error ?? '' },
+    ],
+    (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }),
+  );
 }
 
 function parseConcurrency(value: string): number {

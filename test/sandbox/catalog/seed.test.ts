@@ -1,9 +1,9 @@
 // The seeded demo catalog: the number of products asked for, the same bytes of data on every run, the mix
 // of history the dynamics rules need, and never over an existing file.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedCatalogDb } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
+import { seedCatalogDb, seedingSteps } from '../../../src/sandbox/catalog/seed/seed-catalog.js';
 import { startCatalogSandbox } from '../../../src/sandbox/catalog/server.js';
 import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 import { call, tempDir as makeTempDir } from './fixture.js';
@@ -157,6 +157,26 @@ describe('seedCatalogDb', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('seeded a step at a time, says how many products are written and gives the same catalog', () => {
+    const dir = tempDir();
+    const whole = join(dir, 'whole.db');
+    const stepped = join(dir, 'stepped.db');
+    seedCatalogDb(whole, { products: 600, seed: 42, now: NOW });
+    const steps = [...seedingSteps(stepped, { products: 600, seed: 42, now: NOW })];
+    // Then once for each of the 16 indexes.
+    expect(steps).toEqual([250, 500, ...Array<number>(17).fill(600)]);
+    expect(dump(stepped)).toEqual(dump(whole));
+  });
+
+  it('a seeding that fails midway leaves no file', () => {
+    const file = join(tempDir(), 'failing.db');
+    const steps = seedingSteps(file, { products: 600 });
+    expect(steps.next().value).toBe(250);
+    expect(existsSync(file)).toBe(true);
+    expect(() => steps.throw(new Error('disk gone'))).toThrow('disk gone');
+    expect(existsSync(file)).toBe(false);
   });
 
   it('refuses to write over an existing file', () => {

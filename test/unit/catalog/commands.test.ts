@@ -179,8 +179,8 @@ describe('lists', () => {
         .map((line) => JSON.parse(line).canonical_product_id),
     ).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
     expect(f.seen).toEqual(['/products?limit=3&offset=1', '/products?limit=3&offset=4']);
-    // Drawn over itself, and gone once the last page is in.
-    expect(f.stderr()).toBe('\r\u001b[2Kproducts: 3 of 6\r\u001b[2K');
+    // Drawn over itself (the cursor left at its start), and gone once the last page is in.
+    expect(f.stderr()).toBe('\r\u001b[2Kproducts: 3 of 6\r\r\u001b[2K');
   });
 
   it('shows no progress with --quiet, or when rows stream to the same terminal', async () => {

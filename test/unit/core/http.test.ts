@@ -1,6 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpClientOptions } from '../../../src/core/http/client.js';
+import { retryWaitText, type RetryWait } from '../../../src/core/http/retry.js';
 
 const ORIGIN = 'https://svc.test';
 let agent: MockAgent;
@@ -61,6 +62,54 @@ describe('retries', () => {
       hint: 'rate limited: try again in 3 s',
     });
     expect(sleeps).toEqual([3000]);
+  });
+
+  it('tells of each wait before a retry as it starts and when it is over, in words a person reads', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/x', method: 'GET' }).reply(503, {}).times(2);
+    pool.intercept({ path: '/x', method: 'GET' }).replyWithError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+    pool.intercept({ path: '/x', method: 'GET' }).reply(200, {});
+    const events: string[] = [];
+    const http = client({
+      retries: 3,
+      random: () => 1,
+      sleep: async (ms) => {
+        events.push(`sleep ${ms}`);
+      },
+      onRetryWait: (wait) => {
+        events.push(retryWaitText(wait));
+        return () => events.push('over');
+      },
+    });
+    await http.request({ method: 'GET', url: `${ORIGIN}/x` });
+    expect(events).toEqual([
+      '503: attempt 2 of 4 in 0.3 s',
+      'sleep 250',
+      'over',
+      '503: attempt 3 of 4 in 0.5 s',
+      'sleep 500',
+      'over',
+      'connection refused: attempt 4 of 4 in 1 s',
+      'sleep 1000',
+      'over',
+    ]);
+  });
+
+  it('the wait is over for the line too when the sleep fails, and the last attempt has no wait', async () => {
+    agent.get(ORIGIN).intercept({ path: '/x', method: 'GET' }).reply(503, {}).times(2);
+    const events: string[] = [];
+    const told = (wait: RetryWait) => {
+      events.push(retryWaitText(wait));
+      return () => events.push('over');
+    };
+    await expect(client({ retries: 1, onRetryWait: told }).request({ method: 'GET', url: `${ORIGIN}/x` })).rejects.toMatchObject({
+      exitCode: 8,
+    });
+    expect(events).toEqual(['503: attempt 2 of 2 in 0.1 s', 'over']);
+    agent.get(ORIGIN).intercept({ path: '/y', method: 'GET' }).reply(503, {});
+    const failing = client({ retries: 1, onRetryWait: told, sleep: () => Promise.reject(new Error('stopped')) });
+    await expect(failing.request({ method: 'GET', url: `${ORIGIN}/y` })).rejects.toThrow('stopped');
+    expect(events.slice(2)).toEqual(['503: attempt 2 of 2 in 0.1 s', 'over']);
   });
 
   it('does not sleep through a Retry-After longer than the limit', async () => {

@@ -63,6 +63,27 @@ describe('updateCustomers', () => {
     expect(batchExitCode([0, 0])).toBe(0);
   });
 
+  it('counts each row as it is through, failed, skipped or held back by a slow row before it', async () => {
+    const release: Array<() => void> = [];
+    const client = {
+      async updateCustomer(id: number, name: string) {
+        if (id === 1) await new Promise<void>((resolve) => release.push(resolve));
+        if (id === 3) throw new TridentError(5, 'time service answered 404: Customer not found');
+        return { id, name };
+      },
+    };
+    const counts: number[] = [];
+    const outcomes = updateCustomers(client, rows, 2, { onRowDone: (done) => counts.push(done) });
+    const first = outcomes.next();
+    // Row 1 is held: rows 2 to 4 go through meanwhile, and the count says so before row 1 can be printed.
+    for (let turn = 0; turn < 100 && counts.length < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(counts).toEqual([1, 2, 3]);
+    release[0]!();
+    expect((await first).value).toMatchObject({ result: { row: 1, ok: true } });
+    expect((await collect(outcomes)).map((o) => o.result.row)).toEqual([2, 3, 4]);
+    expect(counts).toEqual([1, 2, 3, 4]);
+  });
+
   it('skips the rows not yet sent after an authentication failure', async () => {
     const sent: number[] = [];
     const client = {

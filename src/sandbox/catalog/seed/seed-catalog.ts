@@ -21,6 +21,15 @@ export interface SeedCatalogOptions {
 
 /** Creates a new SQLite file (never over an existing one) and fills it in one transaction. */
 export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): void {
+  for (const step of seedingSteps(file, options)) void step;
+}
+
+/**
+ * The seeding of seedCatalogDb, a step at a time: each step yields the products written so far (and, once all
+ * are, the total again after each index is built), so that the caller can say how far it is and let other work
+ * run in between. On a failure the file is removed.
+ */
+export function* seedingSteps(file: string, options: SeedCatalogOptions = {}): Generator<number, void, void> {
   const products = options.products ?? 2000;
   if (!Number.isInteger(products) || products < 0) throw new RangeError(`products must be a non-negative integer, got ${products}`);
   const nowMs = options.now ? Math.floor(options.now.getTime() / 1000) * 1000 : Math.floor(Date.now() / HOUR) * HOUR;
@@ -34,8 +43,14 @@ export function seedCatalogDb(file: string, options: SeedCatalogOptions = {}): v
     db.exec('PRAGMA synchronous = OFF');
     db.exec(CONVERTER_TABLES_SQL);
     const seeder = new Seeder(db, new Rng(options.seed ?? 1), nowMs);
-    db.transaction(() => seeder.run(products))();
-    db.exec(CONVERTER_INDEXES_SQL);
+    db.exec('BEGIN');
+    yield* seeder.run(products);
+    db.exec('COMMIT');
+    // A third of the time of a large catalog goes into its indexes.
+    for (const index of CONVERTER_INDEXES_SQL.split(';').filter((statement) => statement.trim() !== '')) {
+      db.exec(index);
+      yield products;
+    }
     db.exec('PRAGMA journal_mode = DELETE');
     db.close();
   } catch (error) {

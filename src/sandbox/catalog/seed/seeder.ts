@@ -34,10 +34,14 @@ export class Seeder {
     this.insert = prepareInserts(db);
   }
 
-  run(products: number): void {
+  /** Writes the catalog, yielding the number of products written so far after every `every` of them and the last. */
+  *run(products: number, every = 250): Generator<number, void, void> {
     this.settlements();
     this.categories();
-    for (let i = 0; i < products; i += 1) this.product();
+    for (let i = 1; i <= products; i += 1) {
+      this.product();
+      if (i % every === 0 || i === products) yield i;
+    }
     for (const store of STORES) {
       const ingestedAt = this.now - this.rng.int(1, 90) * MINUTE;
       this.insert.cursor.run(
