@@ -1,4 +1,4 @@
-// The SQLite connection the catalog opens answers alike on every Node line (node:sqlite from Node 24 on,
+// The SQLite connection the catalog opens answers alike on every Node line (node:sqlite from Node 22.16 on,
 // better-sqlite3 below): the row shapes, parameters, functions and transactions the catalog's code relies on.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
