@@ -8,6 +8,7 @@ import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db/catalog-db.js';
 import { seedingSteps } from './catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
+import { ensureSqlite } from './catalog/sqlite/open.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
 import { startTimeSandbox, type TimeSandbox } from './time/server.js';
 
@@ -43,6 +44,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const port = options.port ?? DEFAULT_SANDBOX_PORT;
   if (!Number.isInteger(port) || port < 0 || (port !== 0 && port > 65533))
     throw usageError(`invalid --port ${port}: expected 0 or 1–65533`);
+  ensureSqlite(); // before anything is made: without SQLite there is no catalog to serve
   const dir = resolve(options.dir);
   try {
     ensurePrivateDir(dir);

@@ -20,17 +20,52 @@ interface NodeDatabase {
   close(): void;
 }
 
-interface NodeSqliteModule {
+export interface NodeSqliteModule {
   DatabaseSync: new (path: string, options: { readOnly: boolean; timeout: number }) => NodeDatabase;
+  StatementSync: { prototype: object };
 }
 
 /** better-sqlite3's default wait for a lock held by another connection, so that every backend waits alike. */
 const BUSY_TIMEOUT = 5000;
 
-export function openNodeSqlite(file: string, options: SqliteOpenOptions): SqliteDatabase {
-  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as NodeSqliteModule;
+let loaded: { module: NodeSqliteModule | undefined } | undefined;
+
+/**
+ * node:sqlite where this Node has all that this file uses, else undefined. Node 20 has no node:sqlite; Node 22
+ * has it without a flag from 22.13 on, but the row arrays, `isTransaction` and the busy timeout only from 22.16.
+ */
+export function nodeSqlite(): NodeSqliteModule | undefined {
+  loaded ??= { module: usable(withoutSqliteWarning(() => process.getBuiltinModule('node:sqlite') as NodeSqliteModule | undefined)) };
+  return loaded.module;
+}
+
+function usable(sqlite: NodeSqliteModule | undefined): NodeSqliteModule | undefined {
+  if (!sqlite) return undefined;
+  // The row arrays came in the same release as `isTransaction` and the busy timeout, which are not on a prototype.
+  return 'setReturnArrays' in sqlite.StatementSync.prototype ? sqlite : undefined;
+}
+
+/**
+ * Node 22 warns on stderr, once, that SQLite is experimental when node:sqlite is loaded: that warning is not for
+ * trident's user, and is held back for this one load. Any other warning goes through.
+ */
+function withoutSqliteWarning<T>(load: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (type === 'ExperimentalWarning' && String(warning).startsWith('SQLite ')) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return load();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+export function openNodeSqlite(sqlite: NodeSqliteModule, file: string, options: SqliteOpenOptions): SqliteDatabase {
   // Read-only opens without SQLite's create flag, so a missing file fails as better-sqlite3's readonly does.
-  return new NodeSqliteDatabase(new DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: BUSY_TIMEOUT }));
+  return new NodeSqliteDatabase(new sqlite.DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: BUSY_TIMEOUT }));
 }
 
 class NodeSqliteDatabase implements SqliteDatabase {

@@ -1,17 +1,41 @@
-// Opens the catalog's SQLite file with the backend this Node line runs well. better-sqlite3 up to 12 aborts the
-// process on Node 24 when a statement is collected or the process ends (its native cleanup hooks outlive Node's
-// environment there), and the release that fixes it no longer runs on Node 20. node:sqlite loads without a
-// warning from Node 24 on, prints an experimental warning on Node 22 and is missing from Node 20: so node:sqlite
-// from 24 on, and better-sqlite3 below.
-import type BetterSqlite3 from 'better-sqlite3';
-import { openNodeSqlite } from './node-sqlite.js';
+// Opens the catalog's SQLite file with the SQLite this Node has: node:sqlite, built into Node, where it has all
+// that node-sqlite.ts uses (Node 22.16 and later); else better-sqlite3, an optional dependency. better-sqlite3 up
+// to 12 also aborts the process on Node 24 when a statement is collected or the process ends (its native cleanup
+// hooks outlive Node's environment there), and the release that fixes it no longer runs on Node 20. With neither,
+// only the sandbox is missing: no other command opens a database.
+import { usageError, type TridentError } from '../../../core/errors.js';
+import { betterSqlite3Missing, openBetterSqlite3 } from './better-sqlite3.js';
+import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
 import type { SqliteDatabase, SqliteOpenOptions } from './types.js';
 
-const USE_NODE_SQLITE = Number(process.versions.node.split('.')[0]) >= 24;
-
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
-  if (USE_NODE_SQLITE) return openNodeSqlite(file, options);
-  // Required only here, so that Node 24 never loads the addon; from beside this file, as an import would.
-  const Database = process.getBuiltinModule('node:module').createRequire(__filename)('better-sqlite3') as typeof BetterSqlite3;
-  return new Database(file, { readonly: options.readonly ?? false });
+  const builtIn = nodeSqlite();
+  return builtIn ? openNodeSqlite(builtIn, file, options) : openBetterSqlite3(file, options);
+}
+
+/** Fails with what to install when this Node has no SQLite the sandbox can open a database with. */
+export function ensureSqlite(): void {
+  if (nodeSqlite()) return;
+  try {
+    openBetterSqlite3(':memory:', {}).close();
+  } catch (error) {
+    throw sqliteMissing(error);
+  }
+}
+
+/** What the user is told when better-sqlite3, the only SQLite this Node could use, failed to open a database. */
+export function sqliteMissing(error: unknown): TridentError {
+  const why = betterSqlite3Missing(error) ? 'better-sqlite3 is not installed' : `better-sqlite3 cannot be loaded (${firstSentence(error)})`;
+  return usageError(
+    `the sandbox needs SQLite: Node ${process.version} has no node:sqlite it can use, and ${why}`,
+    'install better-sqlite3 for this Node beside trident (npm install -g better-sqlite3), or run trident on Node 22.16 or newer',
+  );
+}
+
+/** Node's and the bindings package's load errors run over several lines; their first sentence says what failed. */
+function firstSentence(error: unknown): string {
+  const text = String((error as Error).message ?? error)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return /^.*?\.(?=\s|$)/.exec(text)?.[0] ?? text;
 }
