@@ -15,6 +15,8 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** Longest Retry-After we are willing to sleep through; longer ones fail at once with the wait in the message. */
   maxRetryAfterMs?: number;
+  /** Told of every answer's status line and headers as they arrive, error statuses included. */
+  onHeaders?: (seen: HeadersSeen) => void;
   /** undici's proxy agent, for a proxy: openHttpClient() loads it. */
   undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
@@ -22,6 +24,14 @@ export interface HttpClientOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+}
+
+/** An answer's headers and when, by the client's clock, its request went out and they came back (epoch ms). */
+export interface HeadersSeen {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  sentAt: number;
+  receivedAt: number;
 }
 
 export interface RequestOptions {
