@@ -39,8 +39,8 @@ export async function seriesOf(client: CatalogClient, product: string, flags: Se
     .join(' ');
   const missing = given(flags.store) ? '--source-id' : given(flags.sourceId) ? '--store' : '--store and --source-id';
   const message =
-    named === ''
-      ? `product ${product} has ${total} store rows: choose one with ${missing}`
+    named === '' || left.length === 1
+      ? `product ${product} has ${total} store rows: choose one with ${named === '' ? missing : '--store and --source-id'}`
       : left.length === 0
         ? `no store row of product ${product} matches ${named}`
         : `${named} matches ${left.length} store rows of product ${product}: choose one with ${missing}`;
