@@ -88,7 +88,7 @@ _trident_valued_options() {
 
 _trident_option_values() {
   case "$1" in
-    "__global__|--profile") echo "__any__" ;;
+    "__global__|--profile") echo "__dynamic:profiles__" ;;
     "__global__|--output") echo "table json ndjson csv tsv" ;;
     "__global__|-o") echo "table json ndjson csv tsv" ;;
     "__global__|--jq") echo "__any__" ;;
@@ -178,7 +178,7 @@ _trident_option_values() {
     "time report|--token-file") echo "__files__" ;;
     "catalog health|--url") echo "__any__" ;;
     "catalog products|--search") echo "__any__" ;;
-    "catalog products|--store") echo "__any__" ;;
+    "catalog products|--store") echo "__dynamic:stores__" ;;
     "catalog products|--category") echo "__any__" ;;
     "catalog products|--settlement") echo "__any__" ;;
     "catalog products|--brand") echo "__any__" ;;
@@ -193,27 +193,27 @@ _trident_option_values() {
     "catalog sources|--url") echo "__any__" ;;
     "catalog sources|--limit") echo "__any__" ;;
     "catalog sources|--offset") echo "__any__" ;;
-    "catalog snapshots|--store") echo "__any__" ;;
+    "catalog snapshots|--store") echo "__dynamic:stores__" ;;
     "catalog snapshots|--source-id") echo "__any__" ;;
     "catalog snapshots|--sort") echo "observed_at_desc observed_at_asc" ;;
     "catalog snapshots|--url") echo "__any__" ;;
     "catalog snapshots|--limit") echo "__any__" ;;
     "catalog snapshots|--offset") echo "__any__" ;;
-    "catalog count|--store") echo "__any__" ;;
+    "catalog count|--store") echo "__dynamic:stores__" ;;
     "catalog count|--region") echo "__any__" ;;
     "catalog count|--url") echo "__any__" ;;
     "catalog common-count|--scope") echo "stores regions" ;;
-    "catalog common-count|--store") echo "__any__" ;;
+    "catalog common-count|--store") echo "__dynamic:stores__" ;;
     "catalog common-count|--region") echo "__any__" ;;
     "catalog common-count|--url") echo "__any__" ;;
-    "catalog dynamics|--store") echo "__any__" ;;
+    "catalog dynamics|--store") echo "__dynamic:stores__" ;;
     "catalog dynamics|--source-id") echo "__any__" ;;
     "catalog dynamics|--field") echo "price discount_price loyal_price available_count" ;;
     "catalog dynamics|--interval") echo "1h 6h 1d 7d" ;;
     "catalog dynamics|--from") echo "__any__" ;;
     "catalog dynamics|--to") echo "__any__" ;;
     "catalog dynamics|--url") echo "__any__" ;;
-    "catalog categories|--store") echo "__any__" ;;
+    "catalog categories|--store") echo "__dynamic:stores__" ;;
     "catalog categories|--depth") echo "__any__" ;;
     "catalog categories|--parent") echo "__any__" ;;
     "catalog categories|--search") echo "__any__" ;;
@@ -228,7 +228,7 @@ _trident_option_values() {
     "catalog settlements|--limit") echo "__any__" ;;
     "catalog settlements|--offset") echo "__any__" ;;
     "catalog settlement|--url") echo "__any__" ;;
-    "catalog cursors|--store") echo "__any__" ;;
+    "catalog cursors|--store") echo "__dynamic:stores__" ;;
     "catalog cursors|--url") echo "__any__" ;;
     "status|--service") echo "keys time catalog" ;;
     "api|--method") echo "__any__" ;;
@@ -248,8 +248,23 @@ _trident_option_values() {
   esac
 }
 
+_trident_argument_values() {
+  case "$1" in
+    "keys delete") echo "key-ids 0" ;;
+    "config set") echo "settings 1" ;;
+    "config get") echo "settings 1" ;;
+    "config unset") echo "settings 1" ;;
+    "config use") echo "profiles 1" ;;
+  esac
+}
+
+# Values that depend on the user's settings and services; never more than two seconds, never an error shown.
+_trident_dynamic() {
+  trident __complete "$1" --timeout 2 --retries 0 --no-input -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null
+}
+
 _trident() {
-  local cur prev path word i values
+  local cur prev path word i values args=0
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD - 1]}"
   path=""
@@ -259,6 +274,8 @@ _trident() {
       [[ "$word" != *=* && " $(_trident_valued_options "$path") $(_trident_valued_options __global__) " == *" $word "* ]] && ((i++))
     elif [[ " $(_trident_subcommands "$path") " == *" $word "* ]]; then
       path="${path:+$path }$word"
+    else
+      args=$((args + 1))
     fi
   done
   if [[ "$prev" == -* && $COMP_CWORD -gt 1 ]]; then
@@ -267,8 +284,14 @@ _trident() {
     case "$values" in
       __files__) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
       __any__) COMPREPLY=(); return 0 ;;
+      __dynamic:*) values="${values#__dynamic:}"; COMPREPLY=($(compgen -W "$(_trident_dynamic "${values%__}")" -- "$cur")); return 0 ;;
       ?*) COMPREPLY=($(compgen -W "$values" -- "$cur")); return 0 ;;
     esac
+  fi
+  values="$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$values" ]] && [[ "${values#* }" == 0 || $args -lt "${values#* }" ]]; then
+    COMPREPLY=($(compgen -W "$(_trident_dynamic "${values% *}")" -- "$cur"))
+    return 0
   fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_trident_options "$path") $(_trident_options __global__)" -- "$cur"))

@@ -159,7 +159,7 @@ end
 function __trident_option_values
     switch "$argv[1]"
         case '__global__|--profile'
-            echo '__any__'
+            echo '__dynamic:profiles__'
         case '__global__|--output'
             echo 'table json ndjson csv tsv'
         case '__global__|-o'
@@ -339,7 +339,7 @@ function __trident_option_values
         case 'catalog products|--search'
             echo '__any__'
         case 'catalog products|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog products|--category'
             echo '__any__'
         case 'catalog products|--settlement'
@@ -369,7 +369,7 @@ function __trident_option_values
         case 'catalog sources|--offset'
             echo '__any__'
         case 'catalog snapshots|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog snapshots|--source-id'
             echo '__any__'
         case 'catalog snapshots|--sort'
@@ -381,7 +381,7 @@ function __trident_option_values
         case 'catalog snapshots|--offset'
             echo '__any__'
         case 'catalog count|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog count|--region'
             echo '__any__'
         case 'catalog count|--url'
@@ -389,13 +389,13 @@ function __trident_option_values
         case 'catalog common-count|--scope'
             echo 'stores regions'
         case 'catalog common-count|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog common-count|--region'
             echo '__any__'
         case 'catalog common-count|--url'
             echo '__any__'
         case 'catalog dynamics|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog dynamics|--source-id'
             echo '__any__'
         case 'catalog dynamics|--field'
@@ -409,7 +409,7 @@ function __trident_option_values
         case 'catalog dynamics|--url'
             echo '__any__'
         case 'catalog categories|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog categories|--depth'
             echo '__any__'
         case 'catalog categories|--parent'
@@ -439,7 +439,7 @@ function __trident_option_values
         case 'catalog settlement|--url'
             echo '__any__'
         case 'catalog cursors|--store'
-            echo '__any__'
+            echo '__dynamic:stores__'
         case 'catalog cursors|--url'
             echo '__any__'
         case 'status|--service'
@@ -475,11 +475,32 @@ function __trident_option_values
     end
 end
 
+function __trident_argument_values
+    switch "$argv[1]"
+        case 'keys delete'
+            echo 'key-ids 0'
+        case 'config set'
+            echo 'settings 1'
+        case 'config get'
+            echo 'settings 1'
+        case 'config unset'
+            echo 'settings 1'
+        case 'config use'
+            echo 'profiles 1'
+    end
+end
+
+# Values that depend on the user's settings and services; never more than two seconds, never an error shown.
+function __trident_dynamic
+    trident __complete $argv[1] --timeout 2 --retries 0 --no-input -- $argv[2..-1] 2>/dev/null
+end
+
 function __trident_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
     set -l path ''
     set -l skip 0
+    set -l args 0
     for word in $words[2..-1]
         if test $skip -eq 1
             set skip 0
@@ -491,6 +512,8 @@ function __trident_complete
             end
         else if contains -- $word (string split ' ' -- (__trident_subcommands "$path"))
             set path (string trim -- "$path $word")
+        else
+            set args (math $args + 1)
         end
     end
     set -l prev $words[-1]
@@ -503,9 +526,19 @@ function __trident_complete
                 return
             case __any__
                 return
+            case '__dynamic:*'
+                __trident_dynamic (string replace -r '^__dynamic:(.*)__$' '$1' -- $values) $words[2..-1]
+                return
             case '?*'
                 string split ' ' -- $values
                 return
+        end
+    end
+    set -l spec (string split ' ' -- (__trident_argument_values "$path"))
+    if not string match -q -- '-*' $cur; and test -n "$spec[1]"
+        if test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"
+            __trident_dynamic $spec[1] $words[2..-1]
+            return
         end
     end
     if string match -q -- '-*' $cur

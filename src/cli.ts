@@ -114,8 +114,24 @@ export async function registerGroups(program: Command, argv: string[], bind: Bin
       .description(`${entry.summary[0]!.toUpperCase()}${entry.summary.slice(1)}.`);
     if (wanted) await (await entry.load()).register(group, bind, startsWithGroup ? argv[1] : undefined);
   }
+  if (argv[0] === VALUES_COMMAND) addValuesCommand(program, bind);
   addHelpCommand(program);
   applyToTree(program);
+}
+
+/** What the completion scripts call for values that depend on the user's settings and services (completion/values.ts). */
+export const VALUES_COMMAND = '__complete';
+
+function addValuesCommand(program: Command, bind: Binder): void {
+  program
+    .command(VALUES_COMMAND, { hidden: true })
+    .argument('<kind>')
+    .argument('[words...]')
+    .action(
+      bind(async (ctx, opts, ...args: string[]) =>
+        (await import('./completion/values.js')).run(ctx, opts as object, ...(args as [string])),
+      ),
+    );
 }
 
 /** `trident help <group> [<command>...]`: the help of that command, as its --help shows it; `help options`: the global options. */

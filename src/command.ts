@@ -23,7 +23,12 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
       const globals = command.optsWithGlobals<GlobalOptions & { columns?: string; header?: boolean }>();
       const ctx = createContext(globals, deps);
       try {
-        ctx.output.configure({ columns: globals.columns, header: globals.header, note: (message) => ctx.log.info(message) });
+        ctx.output.configure({
+          columns: globals.columns,
+          header: globals.header,
+          note: (message) => ctx.log.info(message),
+          timeZone: ctx.env.TZ,
+        });
         const code = await run(ctx, command.opts() as O, ...operands);
         setExitCode(code ?? 0);
       } catch (error) {

@@ -65,7 +65,7 @@ export interface Context {
   progress(noun: string): Progress | undefined;
   /** An HTTP client for one service; undici is loaded on first use. */
   http(
-    options: Pick<HttpClientOptions, 'serviceName' | 'userAgent' | 'maxResponseBytes'> & { caFile?: string; baseUrl?: URL },
+    options: Pick<HttpClientOptions, 'serviceName' | 'userAgent' | 'maxResponseBytes' | 'onHeaders'> & { caFile?: string; baseUrl?: URL },
   ): Promise<HttpClient>;
   /** Closes the HTTP clients (their keep-alive sockets would hold the process open). */
   close(): Promise<void>;

@@ -4,10 +4,12 @@
 // columns of missing points blank. A short series is widened (each point a few columns); a longer one than
 // fits is averaged down to one value per column, so any length is drawn in the same time and memory.
 // asciichart rounds a value's row from zero, not from the bottom of the axis, which can put it a row off
-// its nearest label: it is given the values less the minimum, and its labels add the minimum back.
+// its nearest label: it is given the values less the bottom of the axis, and its labels add it back. The
+// axes themselves (chart-scale.ts) keep every line within the terminal's width.
 // Labels and dates come from the service: they are escaped like table cells, never sent raw to a terminal.
 import { escapeControls } from '../core/term/printable.js';
 import { wrapCell } from '../core/term/wrap.js';
+import { timeAxis, valueScale } from './chart-scale.js';
 
 export interface ChartInput {
   dates: string[];
@@ -16,7 +18,10 @@ export interface ChartInput {
   label: string;
   /** Terminal columns available, axis included. */
   width: number;
+  /** Rows at most above the bottom one. */
   height?: number;
+  /** Labels without decimals (a stock count). */
+  wholeNumbers?: boolean;
 }
 
 interface Run {
@@ -79,19 +84,22 @@ export async function renderChart(input: ChartInput): Promise<string> {
   const range = extent(input.values);
   if (!range)
     return `${label}: no values between ${escapeControls(input.dates[0] ?? '?')} and ${escapeControls(input.dates.at(-1) ?? '?')}`;
-  const { min, max } = range;
-  const labelWidth = Math.max(formatValue(min).length, formatValue(max).length);
+  const scale = valueScale(range.min, range.max, input.height ?? DEFAULT_HEIGHT, Boolean(input.wholeNumbers));
+  const formatValue = (value: number) => value.toFixed(scale.decimals);
+  const top = scale.bottom + scale.rows * scale.step;
+  // asciichart puts a label narrower than three characters over its axis.
+  const labelWidth = Math.max(3, formatValue(scale.bottom).length, formatValue(top).length);
   const prefixWidth = labelWidth + 2; // label, a space, the axis
   const columns = fitColumns(input.values, Math.max(MIN_PLOT_COLUMNS, input.width - prefixWidth - 1));
-  const runs = runsOf(columns.map((value) => (value === null ? null : value - min)));
+  const runs = runsOf(columns.map((value) => (value === null ? null : value - scale.bottom)));
 
   const asciichart = await import('asciichart');
   const plot = (asciichart as unknown as { default?: typeof asciichart }).default?.plot ?? asciichart.plot;
   const config = {
     min: 0,
-    max: max - min,
-    height: input.height ?? DEFAULT_HEIGHT,
-    format: (value: number) => formatValue(value + min).padStart(labelWidth),
+    max: top - scale.bottom,
+    height: Math.max(1, scale.rows),
+    format: (value: number) => formatValue(value + scale.bottom).padStart(labelWidth),
   };
   // Each run gets its last value once more, so that its last point has a column of its own (asciichart
   // draws the step from point x to x+1 in column x, and nothing after the last point).
@@ -106,32 +114,11 @@ export async function renderChart(input: ChartInput): Promise<string> {
   });
   // The axis carries the labels; it marks the row of the first value when the series starts with one.
   const rows = plots[0]!.length - 1;
-  const firstRow = runs[0]!.start === 0 ? rows - Math.round(max > min ? (runs[0]!.values[0]! * rows) / (max - min) : 0) : -1;
+  const firstRow = runs[0]!.start === 0 ? rows - Math.round(scale.rows > 0 ? runs[0]!.values[0]! / scale.step : 0) : -1;
   const axis = plots[0]!.map((line, row) => `${line.slice(0, labelWidth)} ${row === firstRow ? '┼' : '┤'}`);
   const lines = canvas.map((cells, row) => `${axis[row]}${cells.join('')}`.trimEnd());
 
   const perColumn = input.values.length / columns.length;
   const title = perColumn > 1 ? `${label}, each column the mean of up to ${Math.ceil(perColumn)} points` : label;
-  return [wrapCell(title, input.width), ...lines, dateLine(input.dates, prefixWidth, columns.length)].join('\n');
-}
-
-function formatValue(value: number): string {
-  return value.toFixed(2);
-}
-
-/** The first date under the first column, the last one ending under the last column. */
-function dateLine(dates: string[], indent: number, columns: number): string {
-  const first = shortDate(dates[0]!);
-  const last = shortDate(dates.at(-1)!);
-  const pad = ' '.repeat(indent);
-  if (dates.length === 1) return `${pad}${first}`;
-  const gap = columns - first.length - last.length;
-  return gap >= 2 ? `${pad}${first}${' '.repeat(gap)}${last}` : `${pad}${first} → ${last}`;
-}
-
-/** `2026-02-01T06:00:00Z` → `2026-02-01 06:00Z`; a midnight is just its date. */
-function shortDate(iso: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::[\d.]+)?Z$/.exec(iso);
-  if (!match) return escapeControls(iso);
-  return match[2] === '00:00' ? match[1]! : `${match[1]} ${match[2]}Z`;
+  return [wrapCell(title, input.width), ...lines, ...timeAxis(input.dates, prefixWidth, columns.length, input.width)].join('\n');
 }

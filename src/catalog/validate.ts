@@ -96,10 +96,3 @@ export function required(value: string | undefined, flag: string, what: string):
   if (value === undefined || value.trim() === '') throw usageError(`${flag} is required: ${what}`);
   return value;
 }
-
-/** Several required flags: the values, or one error naming every one missing. */
-export function requiredAll(flags: Array<[value: string | undefined, flag: string]>, hint: string): string[] {
-  const missing = flags.filter(([value]) => value === undefined || value.trim() === '').map(([, flag]) => flag);
-  if (missing.length > 0) throw usageError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`, hint);
-  return flags.map(([value]) => value!);
-}

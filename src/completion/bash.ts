@@ -7,8 +7,13 @@ export function bashScript(tables: Table[]): string {
 # Install: trident completion bash > ~/.local/share/bash-completion/completions/trident
 
 ${caseFunctions(tables)}
+# Values that depend on the user's settings and services; never more than two seconds, never an error shown.
+_trident_dynamic() {
+  trident __complete "$1" --timeout 2 --retries 0 --no-input -- "\${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null
+}
+
 _trident() {
-  local cur prev path word i values
+  local cur prev path word i values args=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD - 1]}"
   path=""
@@ -18,6 +23,8 @@ _trident() {
       [[ "$word" != *=* && " $(_trident_valued_options "$path") $(_trident_valued_options __global__) " == *" $word "* ]] && ((i++))
     elif [[ " $(_trident_subcommands "$path") " == *" $word "* ]]; then
       path="\${path:+$path }$word"
+    else
+      args=$((args + 1))
     fi
   done
   if [[ "$prev" == -* && $COMP_CWORD -gt 1 ]]; then
@@ -26,8 +33,14 @@ _trident() {
     case "$values" in
       __files__) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
       __any__) COMPREPLY=(); return 0 ;;
+      __dynamic:*) values="\${values#__dynamic:}"; COMPREPLY=($(compgen -W "$(_trident_dynamic "\${values%__}")" -- "$cur")); return 0 ;;
       ?*) COMPREPLY=($(compgen -W "$values" -- "$cur")); return 0 ;;
     esac
+  fi
+  values="$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$values" ]] && [[ "\${values#* }" == 0 || $args -lt "\${values#* }" ]]; then
+    COMPREPLY=($(compgen -W "$(_trident_dynamic "\${values% *}")" -- "$cur"))
+    return 0
   fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_trident_options "$path") $(_trident_options __global__)" -- "$cur"))

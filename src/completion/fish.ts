@@ -6,11 +6,17 @@ export function fishScript(tables: Table[]): string {
 # Install: trident completion fish > ~/.config/fish/completions/trident.fish
 
 ${fishFunctions(tables)}
+# Values that depend on the user's settings and services; never more than two seconds, never an error shown.
+function __trident_dynamic
+    trident __complete $argv[1] --timeout 2 --retries 0 --no-input -- $argv[2..-1] 2>/dev/null
+end
+
 function __trident_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
     set -l path ''
     set -l skip 0
+    set -l args 0
     for word in $words[2..-1]
         if test $skip -eq 1
             set skip 0
@@ -22,6 +28,8 @@ function __trident_complete
             end
         else if contains -- $word (string split ' ' -- (__trident_subcommands "$path"))
             set path (string trim -- "$path $word")
+        else
+            set args (math $args + 1)
         end
     end
     set -l prev $words[-1]
@@ -34,9 +42,19 @@ function __trident_complete
                 return
             case __any__
                 return
+            case '__dynamic:*'
+                __trident_dynamic (string replace -r '^__dynamic:(.*)__$' '$1' -- $values) $words[2..-1]
+                return
             case '?*'
                 string split ' ' -- $values
                 return
+        end
+    end
+    set -l spec (string split ' ' -- (__trident_argument_values "$path"))
+    if not string match -q -- '-*' $cur; and test -n "$spec[1]"
+        if test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"
+            __trident_dynamic $spec[1] $words[2..-1]
+            return
         end
     end
     if string match -q -- '-*' $cur

@@ -16,6 +16,11 @@ export function completionScript(program: Command, shell: Shell): string {
 }
 
 export function register(group: Command, bind: Binder): void {
+  group.description(
+    'Print a shell completion script: commands, options and their fixed values, file names, and values that are the ' +
+      "user's own (profiles, setting keys, the catalog's stores, key ids for keys delete), which the script asks trident " +
+      'for with a 2 s timeout and no error shown.',
+  );
   group.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS)));
   group.action(
     bind(async (ctx: Context, _opts: object, shell: string) => {

@@ -9,6 +9,8 @@ export interface CompletionOption {
   choices?: string[];
   /** Offer file names. */
   file: boolean;
+  /** Values asked of `trident __complete` when offered (see values.ts): profiles, stores. */
+  dynamic?: string;
   description: string;
 }
 
@@ -20,6 +22,8 @@ export interface CompletionNode {
   options: CompletionOption[];
   /** Values of the first positional argument, where it is an enum. */
   argumentChoices?: string[];
+  /** Positional arguments whose values `trident __complete` gives: the kind, and how many (0: any number). */
+  dynamicArguments?: { kind: string; count: number };
 }
 
 export interface CompletionModel {
@@ -27,6 +31,18 @@ export interface CompletionModel {
   /** Options that every command accepts. */
   globals: CompletionOption[];
 }
+
+/** Options whose values depend on the user's settings and services, by name. */
+const DYNAMIC_OPTIONS: Record<string, string> = { '--profile': 'profiles', '--store': 'stores' };
+
+/** Commands whose positional arguments do, by path. */
+const DYNAMIC_ARGUMENTS: Record<string, { kind: string; count: number }> = {
+  'config get': { kind: 'settings', count: 1 },
+  'config set': { kind: 'settings', count: 1 },
+  'config unset': { kind: 'settings', count: 1 },
+  'config use': { kind: 'profiles', count: 1 },
+  'keys delete': { kind: 'key-ids', count: 0 },
+};
 
 /** Options whose value is a path on disk. */
 const FILE_ARGUMENT = /<(file|path|dir|file\|-)>/;
@@ -38,6 +54,7 @@ function toCompletionOption(option: Option): CompletionOption {
     choices: option.argChoices,
     file: FILE_ARGUMENT.test(option.flags),
     description: option.description,
+    ...(option.long && DYNAMIC_OPTIONS[option.long] ? { dynamic: DYNAMIC_OPTIONS[option.long] } : {}),
   };
 }
 
@@ -56,6 +73,7 @@ export function completionModel(program: Command): CompletionModel {
         .map((sub) => ({ name: sub.name(), summary: sub.summary() || sub.description() })),
       options: own,
       argumentChoices: command.registeredArguments[0]?.argChoices,
+      ...(DYNAMIC_ARGUMENTS[path.join(' ')] ? { dynamicArguments: DYNAMIC_ARGUMENTS[path.join(' ')] } : {}),
     });
     for (const sub of command.commands) if (sub.name() !== 'help') visit(sub, [...path, sub.name()]);
   };

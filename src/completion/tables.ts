@@ -20,7 +20,13 @@ export function completionTables({ nodes, globals }: CompletionModel): Table[] {
   const addValues = (prefix: string, options: CompletionOption[]) => {
     for (const option of options) {
       if (!option.takesValue) continue;
-      const value = option.choices ? option.choices.join(' ') : option.file ? '__files__' : '__any__';
+      const value = option.choices
+        ? option.choices.join(' ')
+        : option.dynamic
+          ? `__dynamic:${option.dynamic}__`
+          : option.file
+            ? '__files__'
+            : '__any__';
       for (const name of option.names) values.set(`${prefix}|${name}`, value);
     }
   };
@@ -44,6 +50,12 @@ export function completionTables({ nodes, globals }: CompletionModel): Table[] {
       ],
     },
     { name: 'option_values', rows: [...values] },
+    {
+      name: 'argument_values',
+      rows: nodes.flatMap((n): Array<[string, string]> =>
+        n.dynamicArguments ? [[key(n), `${n.dynamicArguments.kind} ${n.dynamicArguments.count}`]] : [],
+      ),
+    },
   ];
 }
 

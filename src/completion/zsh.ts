@@ -7,8 +7,13 @@ export function zshScript(tables: Table[]): string {
 # Install: trident completion zsh > "\${fpath[1]}/_trident"  (or: source <(trident completion zsh))
 
 ${caseFunctions(tables)}
+# Values that depend on the user's settings and services; never more than two seconds, never an error shown.
+_trident_dynamic() {
+  trident __complete "$1" --timeout 2 --retries 0 --no-input -- "\${(@)words[2,CURRENT-1]}" 2>/dev/null
+}
+
 _trident() {
-  local cur prev path word i values
+  local cur prev path word i values args=0
   cur="\${words[CURRENT]}"
   prev="\${words[CURRENT-1]}"
   path=""
@@ -18,6 +23,8 @@ _trident() {
       [[ "$word" != *=* && " $(_trident_valued_options "$path") $(_trident_valued_options __global__) " == *" $word "* ]] && ((i++))
     elif [[ " $(_trident_subcommands "$path") " == *" $word "* ]]; then
       path="\${path:+$path }$word"
+    else
+      args=$((args + 1))
     fi
   done
   if [[ "$prev" == -* && $CURRENT -gt 2 ]]; then
@@ -26,8 +33,14 @@ _trident() {
     case "$values" in
       __files__) _files; return ;;
       __any__) return ;;
+      __dynamic:*) values="\${values#__dynamic:}"; compadd -- \${(f)"$(_trident_dynamic "\${values%__}")"}; return ;;
       ?*) compadd -- \${=values}; return ;;
     esac
+  fi
+  values="$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$values" ]] && [[ "\${values#* }" == 0 || $args -lt "\${values#* }" ]]; then
+    compadd -- \${(f)"$(_trident_dynamic "\${values% *}")"}
+    return
   fi
   if [[ "$cur" == -* ]]; then
     compadd -- \${=$(_trident_options "$path") $(_trident_options __global__)}

@@ -5,6 +5,8 @@ import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import type { ResolvedSetting, SettingKey, SettingSource } from '../core/files/settings.js';
 import { openKeysClient, resolveConnection } from '../keys/connection.js';
+import { keyAges } from '../keys/key-ages.js';
+import { skewSeconds, skewWarning } from './clock.js';
 import {
   guardUserAgent,
   resolveToken,
@@ -32,6 +34,10 @@ export interface ServiceStatus {
   found: Record<string, unknown> | null;
   error: string | null;
   exit_code: number;
+  /** The service's clock minus this machine's, in seconds, from the Date header of its last answer; null without one. */
+  clock_skew_seconds: number | null;
+  /** A clock skew past 5 s, and how to fix it; null otherwise. A warning only: it changes no exit code. */
+  warning: string | null;
 }
 
 const URL_SETTING: Record<Service, SettingKey> = { keys: 'keys.url', time: 'time.url', catalog: 'catalog.url' };
@@ -40,8 +46,19 @@ export async function serviceStatus(ctx: Context, service: Service): Promise<Ser
   const url = ctx.settings.resolve(URL_SETTING[service]);
   if (!url.value) return { ...blank(), configured: false };
   const status: ServiceStatus = { ...blank(), configured: true, url: url.value, url_source: url.source ?? null };
+  // Every answer, an error status included (a skewed clock's 401 above all), tells the service's time.
+  const watched: Context = {
+    ...ctx,
+    http: (options) =>
+      ctx.http({
+        ...options,
+        onHeaders: (seen) => {
+          status.clock_skew_seconds = skewSeconds(seen) ?? status.clock_skew_seconds;
+        },
+      }),
+  };
   try {
-    await CHECKS[service](ctx, status, url);
+    await CHECKS[service](watched, status, url);
     status.works = true;
   } catch (error) {
     if (!(error instanceof TridentError)) throw error;
@@ -49,6 +66,7 @@ export async function serviceStatus(ctx: Context, service: Service): Promise<Ser
     status.error = error.message;
     status.exit_code = error.exitCode;
   }
+  status.warning = skewWarning(service, status.clock_skew_seconds) ?? null;
   return status;
 }
 
@@ -63,6 +81,8 @@ function blank(): ServiceStatus {
     found: null,
     error: null,
     exit_code: ExitCode.ok,
+    clock_skew_seconds: null,
+    warning: null,
   };
 }
 
@@ -77,8 +97,16 @@ const CHECKS: Record<Service, Check> = {
     status.credential_source = `key id from ${sourceOf(ctx, keyId)}, private key from ${connection.signer.source}`;
     const keys = await (await openKeysClient(ctx, connection)).list();
     const inUse = keys.find((key) => key.api_key === connection.signer.keyId);
+    const age = inUse ? keyAges(ctx, [inUse]).get(inUse.api_key) : undefined;
     status.found = inUse
-      ? { api_key: inUse.api_key, name: inUse.name, scopes: inUse.scopes, keys: keys.length }
+      ? {
+          api_key: inUse.api_key,
+          name: inUse.name,
+          scopes: inUse.scopes,
+          age_seconds: age ? Math.floor(age.seconds) : null,
+          age_source: age?.source ?? null,
+          keys: keys.length,
+        }
       : {
           api_key: connection.signer.keyId,
           name: null,
@@ -95,7 +123,7 @@ const CHECKS: Record<Service, Check> = {
     status.credential_source = tokenSource(ctx, token);
     guardUserAgent(ctx, token, timeUserAgent(ctx));
     const projects = await (await timeClient(ctx, baseUrl, token)).listProjects();
-    status.found = { projects: projects.length, user_agent: timeUserAgent(ctx) };
+    status.found = { user: token.email ?? null, projects: projects.length, user_agent: timeUserAgent(ctx) };
   },
   async catalog(ctx, status) {
     status.found = await (await connectCatalog(ctx, {})).health();

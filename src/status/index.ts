@@ -1,11 +1,14 @@
 // `trident status [--service keys|time|catalog]`: for each service, what is configured, from where, and whether
 // a harmless request works. Exit 0 when every configured service works, else the highest exit code among the
-// failures; a service with no URL is shown as not configured, which is no failure.
+// failures; a service with no URL is shown as not configured, which is no failure. A clock skew past 5 s is a
+// warning on stderr and no failure: the service answered.
 import { Option, type Command } from 'commander';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../core/errors.js';
+import { formatAge } from '../keys/key-ages.js';
 import { SERVICES, serviceStatus, type Service, type ServiceStatus } from './checks.js';
+import { SKEW_WARNING_SECONDS } from './clock.js';
 
 export interface StatusOptions {
   service?: Service;
@@ -16,6 +19,8 @@ export async function run(ctx: Context, opts: StatusOptions): Promise<number> {
   // One after another: the --debug log of each stays together.
   const statuses: Array<[Service, ServiceStatus]> = [];
   for (const service of services) statuses.push([service, await serviceStatus(ctx, service)]);
+  // A skewed clock is told on stderr whatever the format, and changes no exit code: the check itself worked.
+  for (const [, status] of statuses) if (status.warning) ctx.log.warn(status.warning);
   if (ctx.format === 'json') await ctx.output.object(Object.fromEntries(statuses));
   // For people, one record a service: its values are long (URLs, paths, key ids) and wrap rather than being cut.
   else if (ctx.format === 'table') for (const row of statuses) await ctx.output.object(forPeople(row));
@@ -30,20 +35,34 @@ function forPeople([service, status]: [Service, ServiceStatus]): Record<string, 
     url: `${status.url} (from ${status.url_source})`,
     ...(status.credential ? { credential: `${status.credential}: ${status.credential_source}` } : {}),
     ...(status.error ? { error: status.error } : { found: describe(status.found) }),
+    ...(status.clock_skew_seconds === null ? {} : { clock: clockOf(status.clock_skew_seconds) }),
   };
 }
 
 function describe(found: Record<string, unknown> | null): string {
   if (!found) return '';
   return Object.entries(found)
-    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(',') : String(value)}`)
+    .filter(([key]) => key !== 'age_source')
+    .map(([key, value]) => {
+      if (key === 'age_seconds') return typeof value === 'number' ? `age ${formatAge(value)} (${String(found.age_source)})` : 'age unknown';
+      if (key === 'user' && value === null) return 'user unknown (a token from TRIDENT_TIME_TOKEN or a file names nobody)';
+      return `${key} ${Array.isArray(value) ? value.join(',') : String(value)}`;
+    })
     .join('; ');
+}
+
+function clockOf(skew: number): string {
+  if (skew === 0) return 'in step with this machine';
+  const how = `${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine`;
+  return Math.abs(skew) > SKEW_WARNING_SECONDS ? `${how}: set the clock right (see the warning)` : how;
 }
 
 export function register(command: Command, bind: Binder): void {
   command
     .description(
-      'Show, for each service with a URL, the URL and where it came from, the credential and its source (never a secret), and whether a harmless request works: keys lists the keys and finds the one in use, time reads the projects, catalog asks /healthz. Sends no write. Exit 0 when every configured service works, else the highest exit code of the failures.',
+      'Show, for each service with a URL, the URL and where it came from, the credential and its source (never a secret), and whether a harmless request works: keys lists the keys and finds the one in use with its scopes and age, time reads the projects and names the user who logged in, catalog asks /healthz. Sends no write.\n\n' +
+        "Each service's clock is read from the Date header of its answer: past 5 s from this machine's, a warning on stderr says how to set the clock right (the keys service refuses a signature whose timestamp is off). The warning changes no exit code.\n\n" +
+        'Exit 0 when every configured service works, else the highest exit code of the failures.',
     )
     .addOption(new Option('--service <name>', 'check one service only').choices([...SERVICES]))
     .action(bind(run));

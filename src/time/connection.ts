@@ -24,6 +24,8 @@ export interface ResolvedToken {
   source: TokenSource;
   /** The User-Agent the token was created with, when known. */
   userAgent?: string;
+  /** Who logged in (time login keeps the email), when known. */
+  email?: string;
 }
 
 export const DEFAULT_USER_AGENT = 'trident-cli';
@@ -79,7 +81,13 @@ export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | 
   if (fromEnv) return { token: fromEnv, source: 'env' };
   if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
   const stored = loadToken(ctx.configDir, ctx.profile, (message) => ctx.log.warn(message));
-  return stored ? { token: stored.token, source: 'stored', userAgent: stored.userAgent || undefined } : undefined;
+  if (!stored) return undefined;
+  return {
+    token: stored.token,
+    source: 'stored',
+    userAgent: stored.userAgent || undefined,
+    ...(stored.email ? { email: stored.email } : {}),
+  };
 }
 
 export function requireToken(ctx: Context, tokenFile?: string): ResolvedToken {

@@ -117,9 +117,11 @@ describe('single answers are the service object as it came', () => {
   });
 
   it('dynamics as a table and as csv: date and value, empty for a gap', async () => {
-    const table = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '-o', 'table']);
-    expect(table.stdout).toMatch(/│ 2026-02-01T00:00:00Z │ 90 +│/);
-    expect(table.stdout).toMatch(/│ 2026-02-02T00:00:00Z │ +│/);
+    const table = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '-o', 'table'], {
+      TZ: 'America/New_York',
+    });
+    expect(table.stdout).toMatch(/│ 2026-01-31 19:00:00 -05:00 │ 90 +│/);
+    expect(table.stdout).toMatch(/│ 2026-02-01 19:00:00 -05:00 │ +│/);
     const csv = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '-o', 'csv']);
     expect(csv.stdout).toBe('date,value\n2026-02-01T00:00:00Z,90\n2026-02-02T00:00:00Z,\n2026-02-03T00:00:00Z,80\n');
   });
@@ -141,12 +143,43 @@ describe('single answers are the service object as it came', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('price (RUB) every 6h, fixprice fp-1');
     expect(lines[1]).toBe('100.00 ┤    ───╮');
-    expect(lines.at(-2)).toBe(' 90.00 ┤       ╰────');
-    expect(lines.at(-1)).toBe('        2026-02-01 → 2026-02-01 18:00Z');
-    for (const line of lines.slice(1, -1)) {
+    expect(lines.at(-3)).toBe(' 90.00 ┤       ╰────');
+    expect(lines.at(-2)).toBe('       └┬───────────────');
+    expect(lines.at(-1)).toBe('        02-01 00:00Z → 02-01 18:00Z');
+    for (const line of lines.slice(1, -2)) {
       expect(line.slice(8, 12)).toMatch(/^ *$/); // the null at 00:00
       expect(line.slice(20)).toBe(''); // the null at 18:00
     }
+  });
+
+  it("dynamics without --store and --source-id: the product's only store row, or exit 2 listing its rows", async () => {
+    const window = ['--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z'];
+    const before = sandbox.server.requests.length;
+    // PROD_2's one store row has no snapshot: the series is asked for that row, and the service has none.
+    const only = await catalog(['dynamics', PROD_2, ...window, '-o', 'json']);
+    expect(only.exitCode).toBe(5);
+    expect(only.stderr).toMatch(
+      /^the series of fixprice fp-2, the product's only store row\ntrident: catalog service answered 404: source not found\n/,
+    );
+    const asked = () => sandbox.server.requests.slice(before).map((request) => `${request.path}${request.query}`);
+    expect(asked()).toEqual([
+      `/products/${PROD_2}/sources?limit=100`,
+      `/products/${PROD_2}/dynamics?parser_name=fixprice&source_id=fp-2&field=price&interval=1d&date_from=2026-02-01T00%3A00%3A00.000Z&date_to=2026-02-03T23%3A59%3A59.000Z`,
+    ]);
+
+    const several = await catalog(['dynamics', PROD_1, ...window]);
+    expect(several).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        `trident: product ${PROD_1} has 2 store rows: choose one with --store and --source-id\n` +
+        'hint: --store fixprice --source-id fp-1, --store chizhik --source-id ch-1\n',
+    });
+    expect(asked().slice(2)).toEqual([`/products/${PROD_1}/sources?limit=100`]);
+
+    const byStore = await catalog(['dynamics', PROD_1, '--store', 'chizhik', ...window, '-o', 'json']);
+    expect(byStore.exitCode, byStore.stderr).toBe(0);
+    expect(JSON.parse(byStore.stdout).meta).toMatchObject({ parser_name: 'chizhik', source_id: 'ch-1' });
   });
 
   it('dynamics --chart with -o json prints the answer and says the chart is ignored', async () => {
@@ -334,12 +367,10 @@ describe('errors', () => {
       [...DYNAMICS, '--interval', '1d', '--field', 'rating'],
       [...DYNAMICS, '--interval', '2d'],
       [...DYNAMICS, '--from', '2000-01-01', '--interval', '1h'],
-      ['dynamics', PROD_1],
       [...DYNAMICS, '--interval', '1d', '--from', '2026-02-01T10:00:00'],
       [...DYNAMICS, '--interval', '1d', '--from', '2026-02-05', '--to', '2026-02-01'],
       [...DYNAMICS, '--interval', '1h', '--from', '2024-01-01', '--to', '2026-12-31'],
       [...DYNAMICS, '--interval', '1d', '--from', 'last week'],
-      ['dynamics', PROD_1, '--source-id', 'fp-1', '--field', 'price', '--interval', '1d'],
       ['products', '--frobnicate'],
     ];
     const before = sandbox.server.requests.length;

@@ -108,7 +108,7 @@ describeWithTools(['script'], 'tables on a terminal', () => {
 });
 
 describeWithTools(['script'], 'charts on a terminal', () => {
-  it.each([80, 200])('a dynamics chart fits %i columns', async (columns) => {
+  it.each([40, 80, 120, 200])('a dynamics chart fits %i columns, with dated marks along its time axis', async (columns) => {
     const { exitCode, lines } = await onScreen(
       [
         'dynamics',
@@ -137,6 +137,11 @@ describeWithTools(['script'], 'charts on a terminal', () => {
       .join(' ');
     expect(title).toMatch(/^price \(.+\) every 1h, perekrestok 100005, each column the mean of up to \d+ points$/);
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(columns);
+    const axis = lines.findIndex((line) => /^ +└[┬─]+$/.test(line));
+    const dates = lines[axis + 1]!.trim().split(/ {2,}| → /);
+    expect(dates.length).toBeGreaterThanOrEqual(2);
+    for (const date of dates) expect(date).toMatch(/^\d{2}-\d{2} \d{2}:\d{2}Z$/);
+    expect([...dates].sort()).toEqual(dates);
   });
 });
 

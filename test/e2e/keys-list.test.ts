@@ -23,6 +23,17 @@ describe('keys list', () => {
     expect(result.stdout).toMatch(/desk-7 +│ read +│ 7 /);
   });
 
+  it("shows created in the terminal's time zone (TZ) with its offset and the age in words; tsv keeps the service's UTC", async () => {
+    const key = sandbox.control.addKey({ name: 'zoned', publicKeyPem: sandbox.bootstrap.publicKeyPem });
+    const env = { TZ: 'Asia/Kolkata' };
+    const created = new Date(new Date(key.created_ts).getTime() + 5.5 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const table = await runKeys(sandbox, ['list', '-o', 'table', '--columns', 'name,created,age'], { env });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`│ zoned +│ ${created} \\+05:30 │ (under a minute|1 minute) │`));
+    const tsv = await runKeys(sandbox, ['list', '--columns', 'name,created_ts'], { env });
+    expect(tsv.stdout).toContain(`zoned\t${key.created_ts}\n`);
+  });
+
   it('prints the ApiKey fields as JSON, and tsv when piped', async () => {
     const json = await runKeys(sandbox, ['list', '--json']);
     expect(json.exitCode).toBe(0);
@@ -194,7 +205,7 @@ describe('age and the key in use', () => {
     const result = await runKeys(sandbox, ['list', '-o', 'table']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[1]).toMatch(/created.*age.*in use/);
-    expect(result.stdout).toMatch(/sandbox-bootstrap .*│ \d+m +│ yes/);
+    expect(result.stdout).toMatch(/sandbox-bootstrap .*│ (under a minute|\d+ minutes?) +│ yes/);
   });
 });
 

@@ -1,8 +1,9 @@
 // trident status against the three sandboxes: what it prints, its exit code, and that it sends only GETs.
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { itWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
-import { closedPort, envFor, errorOf, requestsFrom, trident, useServices } from '../reliability/harness.js';
+import { closedPort, envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } from '../reliability/harness.js';
 
 const services = useServices(['keys', 'time', 'catalog']);
 const everything = () => ({ ...envFor.keys(services), ...envFor.time(services), ...envFor.catalog(services) });
@@ -16,7 +17,12 @@ const notConfigured = {
   found: null,
   error: null,
   exit_code: 0,
+  clock_skew_seconds: null,
+  warning: null,
 };
+
+/** The sandboxes run on this machine's clock: what trident reads of it is off by at most the rounding. */
+const inStep = expect.toSatisfy((skew: unknown) => typeof skew === 'number' && Math.abs(skew) <= 1);
 
 function allRequests() {
   const read = [requestsFrom(services.keys.server), requestsFrom(services.time.server), requestsFrom(services.catalog.server)];
@@ -42,10 +48,14 @@ describe('trident status', () => {
           api_key: bootstrap.keyId,
           name: 'sandbox-bootstrap',
           scopes: ['read', 'write'],
+          age_seconds: expect.any(Number),
+          age_source: 'service',
           keys: services.keys.control.listKeys().length,
         },
         error: null,
         exit_code: 0,
+        clock_skew_seconds: inStep,
+        warning: null,
       },
       time: {
         configured: true,
@@ -54,9 +64,11 @@ describe('trident status', () => {
         url_source: 'env',
         credential: 'token',
         credential_source: 'TRIDENT_TIME_TOKEN',
-        found: { projects: services.time.control.projects().length, user_agent: 'trident-cli' },
+        found: { user: null, projects: services.time.control.projects().length, user_agent: 'trident-cli' },
         error: null,
         exit_code: 0,
+        clock_skew_seconds: inStep,
+        warning: null,
       },
       catalog: {
         configured: true,
@@ -68,6 +80,8 @@ describe('trident status', () => {
         found: { status: 'ok' },
         error: null,
         exit_code: 0,
+        clock_skew_seconds: inStep,
+        warning: null,
       },
     });
     expect(sent().sort()).toEqual(['GET /api/v1/projects', 'GET /healthz', 'GET /trade-api/v2/api_keys']);
@@ -118,9 +132,12 @@ describe('trident status', () => {
     const sent = allRequests();
     const result = await trident(['status', '--service', 'catalog', '-o', 'tsv'], { env: everything() });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toBe(
-      `service\tconfigured\tworks\turl\turl_source\tcredential\tcredential_source\tfound\terror\texit_code\ncatalog\ttrue\ttrue\t${services.catalog.url}\tenv\t\t\t{"status":"ok"}\t\t0\n`,
+    const [header, row, ...rest] = result.stdout.split('\n');
+    expect(header).toBe(
+      'service\tconfigured\tworks\turl\turl_source\tcredential\tcredential_source\tfound\terror\texit_code\tclock_skew_seconds\twarning',
     );
+    expect(row).toMatch(new RegExp(`^catalog\ttrue\ttrue\t${services.catalog.url}\tenv\t\t\t\\{"status":"ok"\\}\t\t0\t-?[01]\t$`));
+    expect(rest).toEqual(['']);
     expect(sent()).toEqual(['GET /healthz']);
   });
 
@@ -140,8 +157,97 @@ describe('trident status', () => {
     const terminal = inTerminal(['status', '--no-color'], { env: { ...envFor.keys(services), ...envFor.catalog(services) } });
     expect(await terminal.exitCode()).toBe(0);
     const screen = terminal.screen().replace(/\r/g, '');
-    for (const line of ['│ keys       │ ok', '│ time │ not configured (no time.url) │', '│ catalog │ ok', '│ found   │ status ok'])
+    for (const line of [
+      '│ keys       │ ok',
+      '│ time │ not configured (no time.url) │',
+      '│ catalog │ ok',
+      '│ found   │ status ok',
+      '│ clock   │ ',
+    ])
       expect(screen).toContain(line);
     expect(screen).not.toContain('…');
+    expect(screen).toMatch(/scopes read,write; age \d+m \(service\); keys \d+/);
+  });
+});
+
+describe('trident status: the clock against each service', () => {
+  const offBy = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+
+  it('a keys service 90 s ahead that refuses the signature (401): exit 4, and a warning that says to set the clock', async () => {
+    services.keys.server.faults.add({
+      path: '/trade-api/v2/api_keys',
+      fault: {
+        kind: 'status',
+        status: 401,
+        headers: { date: offBy(90) },
+        body: { error: { code: 'unauthorized', message: 'timestamp out of range' } },
+      },
+    });
+    const result = await trident(['status', '--service', 'keys', '-o', 'json', '--retries', '0'], { env: everything() });
+    expect(result.exitCode).toBe(4);
+    const { keys } = JSON.parse(result.stdout);
+    expect(keys).toMatchObject({ works: false, exit_code: 4 });
+    expect(Math.abs(keys.clock_skew_seconds - 90)).toBeLessThanOrEqual(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^warning: the keys service's clock is (89|90|91) s ahead of this machine's: the keys service refuses a signature whose timestamp is off \(exit 4, 401\); set this machine's clock right \(sudo timedatectl set-ntp true, or the system's date and time settings\)$/,
+    );
+    expect(keys.warning).toBe(lines[0]!.replace(/^warning: /, ''));
+  });
+
+  it('a catalog 2 minutes behind that works: the warning only, exit 0, in every format', async () => {
+    for (const format of ['json', 'tsv', 'table']) {
+      services.catalog.server.faults.add({
+        path: '/healthz',
+        fault: { kind: 'status', status: 200, headers: { date: offBy(-120) }, body: { status: 'ok' } },
+      });
+      const result = await trident(['status', '--service', 'catalog', '-o', format], { env: everything() });
+      expect(result.exitCode, format).toBe(0);
+      expect(result.stderr, format).toMatch(/^warning: the catalog service's clock is (119|120|121) s behind this machine's: [^\n]*\n$/);
+      if (format === 'json')
+        expect(JSON.parse(result.stdout).catalog).toMatchObject({
+          works: true,
+          exit_code: 0,
+          warning: expect.stringContaining('s behind'),
+        });
+      if (format === 'table')
+        expect(result.stdout).toMatch(/clock +│ 1(19|20|21) s behind this machine: set the clock right \(see the warning\)/);
+    }
+  });
+
+  it('4 s off is within what is allowed: the skew is shown, no warning', async () => {
+    services.catalog.server.faults.add({
+      path: '/healthz',
+      fault: { kind: 'status', status: 200, headers: { date: offBy(4) }, body: { status: 'ok' } },
+    });
+    const result = await trident(['status', '--service', 'catalog', '-o', 'json'], { env: everything() });
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    const { catalog } = JSON.parse(result.stdout);
+    expect(Math.abs(catalog.clock_skew_seconds - 4)).toBeLessThanOrEqual(1);
+    expect(catalog.warning).toBeNull();
+  });
+
+  it('an answer without a readable Date header leaves the skew unknown (null), with no warning', async () => {
+    services.catalog.server.faults.add({
+      path: '/healthz',
+      fault: { kind: 'status', status: 200, headers: { date: 'yesterday-ish' }, body: { status: 'ok' } },
+    });
+    const result = await trident(['status', '--service', 'catalog', '-o', 'json'], { env: everything() });
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(JSON.parse(result.stdout).catalog).toMatchObject({ works: true, clock_skew_seconds: null, warning: null });
+  });
+
+  it('names the time user who logged in (the email time login kept)', async () => {
+    const configDir = tempConfigDir();
+    const login = await trident(['time', 'login', '--email', SANDBOX_TIME_USER.email, '--password-stdin'], {
+      configDir,
+      env: envFor.timeServer(services),
+      input: `${SANDBOX_TIME_USER.password}\n`,
+    });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const result = await trident(['status', '--service', 'time', '-o', 'json'], { configDir, env: envFor.timeServer(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).time.found).toMatchObject({ user: SANDBOX_TIME_USER.email });
   });
 });

@@ -295,8 +295,6 @@ export function badInputs(f: Fixtures): BadInput[] {
     catalog(2, /^the product id is empty$/, 'product', '   '),
     catalog(2, /^invalid category id "abc"/, 'category', 'abc'),
     catalog(2, /^invalid settlement id "1\.5"/, 'settlement', '1.5'),
-    catalog(2, /^--store is required/, 'dynamics', 'p1', '--source-id', 'fp-1', '--field', 'price', '--interval', '1d'),
-    catalog(2, /^--store and --source-id are required$/, 'dynamics', 'p1', '--field', 'price'),
     catalog(
       2,
       /^option '--field <field>' argument 'cost' is invalid/,

@@ -5,7 +5,8 @@ import type { CatalogClient, DynamicsQuery } from '../client.js';
 import type { DynamicsAnswer } from '../../wire/catalog/answers.js';
 import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
 import { DEFAULT_SPAN_DAYS, isoWithOffset, resolveRange } from '../time-range.js';
-import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, pointCount, productId, requiredAll } from '../validate.js';
+import { DYNAMICS_FIELDS, INTERVALS, checkRange, oneOf, pointCount, productId } from '../validate.js';
+import { seriesOf } from '../series.js';
 import { oneStore } from '../options.js';
 import { SANDBOX_PRODUCT, SANDBOX_SERIES } from '../examples.js';
 
@@ -22,18 +23,14 @@ export interface DynamicsOptions extends ConnectionOptions {
   chart?: boolean;
 }
 
+/** The part of the query that does not name the store row. */
+export type SeriesWindow = Omit<DynamicsQuery, 'parser_name' | 'source_id'>;
+
 /** Points a series gets when no --interval is given: the finest interval that stays within this many. */
 const CHOSEN_POINTS = 1000;
 
-/** The service's query for these options; everything it would refuse is refused here (exit 2). */
-export function dynamicsQuery(opts: DynamicsOptions, now: Date, id = '<id>'): DynamicsQuery {
-  const [parser_name, source_id] = requiredAll(
-    [
-      [opts.store, '--store'],
-      [opts.sourceId, '--source-id'],
-    ],
-    `the series is a store's (--store, its parser_name) product (--source-id, the store's own id): \`trident catalog sources ${id}\` lists them`,
-  );
+/** The window of the series for these options; everything the service would refuse is refused here (exit 2). */
+export function dynamicsWindow(opts: DynamicsOptions, now: Date): SeriesWindow {
   const field = oneOf(opts.field ?? 'price', DYNAMICS_FIELDS, '--field');
   const range = resolveRange(opts, now);
   const interval =
@@ -41,16 +38,19 @@ export function dynamicsQuery(opts: DynamicsOptions, now: Date, id = '<id>'): Dy
       ? oneOf(opts.interval, INTERVALS, '--interval')
       : (INTERVALS.find((each) => pointCount(range, each) <= CHOSEN_POINTS) ?? INTERVALS.at(-1)!);
   checkRange(range, interval);
-  return { parser_name, source_id, field, interval, date_from: isoWithOffset(range.from), date_to: isoWithOffset(range.to) };
+  return { field, interval, date_from: isoWithOffset(range.from), date_to: isoWithOffset(range.to) };
 }
 
 export async function run(ctx: Context, opts: DynamicsOptions, id: string): Promise<void> {
   const product = productId(id);
-  const query = dynamicsQuery(opts, ctx.now(), id);
+  const window = dynamicsWindow(opts, ctx.now());
   const chart = Boolean(opts.chart) && ctx.format === 'table';
   if (opts.chart && !chart) ctx.log.info(`--chart ignored: charts are drawn only with -o table, and the output is ${ctx.format}`);
   if (!chart) ctx.output.checkColumns(POINT_FIELDS);
   const client = await connect(ctx, opts);
+  const { chosen, ...series } = await seriesOf(client, product, opts);
+  if (chosen) ctx.log.info(`the series of ${series.parser_name} ${series.source_id}, the product's only store row`);
+  const query: DynamicsQuery = { ...series, ...window };
   const answer = await client.dynamics(product, query);
   if (ctx.format === 'json' || ctx.format === 'ndjson') {
     await ctx.output.object(answer);
@@ -84,6 +84,7 @@ async function chartOf(
     values: answer.values,
     label: `${query.field} (${unit}) every ${query.interval}, ${query.parser_name} ${query.source_id}`,
     width: (ctx.io.stdout as { columns?: number }).columns ?? 80,
+    wholeNumbers: query.field === 'available_count',
   });
 }
 
@@ -102,6 +103,8 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       'Show one field of one store row of a product over time, one point per interval from --from on ' +
         '(at most 20000 points). A point no snapshot covers is empty (null): there is no forward fill.\n\n' +
+        'The store row: --store and --source-id (catalog sources <id> lists them). A product with one store row needs ' +
+        'neither, nor does a store with one row of the product need --source-id; otherwise the error lists the rows.\n\n' +
         'Times: ISO 8601 with an offset, in any form the service takes (2026-02-01T10:00:00+03:00, 2026-02-01T07:00Z, ' +
         '20260201T070000Z; sent to the microsecond), a date (2026-02-01, ' +
         `UTC midnight), or relative to now, to the second (-30d, -12h, -15m, -2w). --to defaults to now, --from to ${DEFAULT_SPAN_DAYS} days before --to.\n\n` +
@@ -110,8 +113,8 @@ export function register(parent: Command, bind: Binder): void {
         "The chart's axis shows the field and its unit: the price unit of the store row (RUB when unknown), pcs for available_count.",
     )
     .argument('<id>', 'canonical product id')
-    .option('--store <name>', 'store of the series (parser_name) (required; catalog sources <id> lists them)', oneStore)
-    .option('--source-id <id>', "the store's own product id (required; catalog sources <id> lists them)")
+    .option('--store <name>', 'store of the series (parser_name); needed when the product has more than one store row', oneStore)
+    .option('--source-id <id>', "the store's own product id; needed when the store has more than one row of the product")
     .addOption(new Option('--field <field>', 'the field of the series').choices(DYNAMICS_FIELDS).default('price'))
     .addOption(
       new Option('--interval <interval>', `one point every interval (default: the finest giving at most ${CHOSEN_POINTS} points)`).choices(

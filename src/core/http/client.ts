@@ -15,7 +15,7 @@ import { nodeTransport } from './node-transport.js';
 import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
 import type { Answer, HttpClient, HttpClientOptions, RequestOptions } from './types.js';
 
-export type { HttpClient, HttpClientOptions, HttpResponse, OnRateLimited, RequestOptions } from './types.js';
+export type { HeadersSeen, HttpClient, HttpClientOptions, HttpResponse, OnRateLimited, RequestOptions } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /**
@@ -123,6 +123,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return networkFailure(error, url, req.method, { proxy, timeoutMs });
       }
       stopWatching();
+      options.onHeaders?.({ status: response.statusCode, headers: response.headers, sentAt: started, receivedAt: now() });
       reading.started = true;
       reading.expected = headerValue(response.headers['content-length']);
       let body: Buffer;

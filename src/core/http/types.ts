@@ -17,6 +17,8 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Told before each wait for a retry; the function it returns is called when the wait is over. */
   onRetryWait?: (wait: RetryWait) => () => void;
+  /** Told of every answer's status line and headers as they arrive, error statuses included. */
+  onHeaders?: (seen: HeadersSeen) => void;
   /** undici's proxy agent, for a proxy: openHttpClient() loads it. */
   undici?: typeof import('./undici-transport.js');
   /** For tests: a MockAgent, a fake sleep and a fixed random. */
@@ -24,6 +26,14 @@ export interface HttpClientOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+}
+
+/** An answer's headers and when, by the client's clock, its request went out and they came back (epoch ms). */
+export interface HeadersSeen {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  sentAt: number;
+  receivedAt: number;
 }
 
 export interface RequestOptions {

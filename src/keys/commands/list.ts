@@ -5,7 +5,7 @@ import { byImportance, type Column, type Importance } from '../../core/term/outp
 import type { ApiKey } from '../client.js';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
-import { formatAge, keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
+import { keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
 
 export interface ListOptions extends ConnectionOptions {
@@ -21,7 +21,7 @@ const COLUMNS: Array<Column<ListedKey>> = [
   { header: 'scopes', value: (key) => key.scopes },
   { header: 'subaccount', value: (key) => key.subaccount ?? 'all' },
   { header: 'created', key: 'created_ts', value: (key) => key.created_ts },
-  { header: 'age', key: 'age_seconds', value: (key) => (key.age ? formatAge(key.age.seconds) : undefined) },
+  { header: 'age', key: 'age_seconds', value: (key) => key.age?.seconds },
   { header: 'in use', key: 'in_use', value: (key) => (key.in_use ? 'yes' : undefined) },
 ];
 

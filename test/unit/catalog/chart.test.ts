@@ -26,10 +26,9 @@ describe('renderChart', () => {
     expect(chart).toMatchInlineSnapshot(`
       "price (RUB) every 1d
       90.00 ┼────
-      87.50 ┤
       85.00 ┤
-      82.50 ┤
       80.00 ┤        ────
+            └┬───────────
              2026-02-01 → 2026-02-03"
     `);
   });
@@ -45,9 +44,10 @@ describe('renderChart', () => {
       14.00 ┤       ╭──
       12.00 ┤     ╭─╯
       10.00 ┤    ─╯
-             2026-02-01    2026-02-12"
+            └┬─────────────────────┬─
+             2026-02-01            2026-02-12"
     `);
-    const lines = chart.split('\n').slice(1, -1);
+    const lines = chart.split('\n').slice(1, -2);
     const prefix = '20.00 ┤'.length;
     // Two columns per point: the columns of points 0, 1, 5, 6 and 11 are blank on every line.
     for (const point of [0, 1, 5, 6, 11]) {
@@ -63,17 +63,67 @@ describe('renderChart', () => {
     const lines = chart.split('\n');
     expect(lines[0]).toBe('price (RUB) every 1d, each column the mean of up to 4 points');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(60);
-    expect(lines.at(-1)).toMatch(/^ +2026-02-01 +2026-08-19$/);
+    const [marks, labels] = lines.slice(-2);
+    expect(labels).toBe('       2026-02-01    2026-03-26     2026-05-23    2026-07-16');
+    // Each label starts under its mark.
+    const marked = [...marks!].flatMap((char, column) => (char === '┬' ? [column] : []));
+    expect(marked).toEqual([...labels!.matchAll(/2026/g)].map((match) => match.index));
   });
 
   it('draws a flat series and says when there is nothing to draw', async () => {
     expect(await renderChart({ dates: days(2), values: [5, 5], label: 'price (RUB)', width: 80 })).toMatchInlineSnapshot(`
       "price (RUB)
       5.00 ┼────────
+           └┬───────
             2026-02-01 → 2026-02-02"
     `);
     expect(await renderChart({ dates: days(3), values: [null, null, null], label: 'price (RUB)', width: 80 })).toBe(
       'price (RUB): no values between 2026-02-01T00:00:00Z and 2026-02-03T00:00:00Z',
     );
+  });
+
+  const hours = (n: number) =>
+    Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 1, 1) + i * 3_600_000).toISOString().replace('.000Z', 'Z'));
+
+  it.each([40, 80, 120])('fits %i columns: no line wider, dated marks in order along the time axis', async (width) => {
+    const values = Array.from({ length: 720 }, (_, i) => (i % 100 < 10 ? null : 1000 + Math.sin(i / 30) * 250));
+    const chart = await renderChart({ dates: hours(720), values, label: 'price (RUB) every 1h, perekrestok 100005 '.repeat(3), width });
+    const lines = chart.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(width);
+    const [marks, labels] = lines.slice(-2);
+    const dates = labels!.trim().split(/ {2,}/);
+    expect(dates.length).toBeGreaterThanOrEqual(width === 40 ? 2 : Math.floor(width / 16));
+    for (const date of dates) expect(date).toMatch(/^0[23]-\d{2} \d{2}:\d{2}Z$/);
+    expect([...dates].sort()).toEqual(dates);
+    expect(dates[0]).toBe('02-01 00:00Z');
+    const marked = [...marks!].flatMap((char, column) => (char === '┬' ? [column] : []));
+    expect(marked).toEqual(dates.map((date) => labels!.indexOf(date)));
+  });
+
+  it('never gives two rows the same label: two close prices, and stock in whole numbers', async () => {
+    const close = await renderChart({ dates: days(2), values: [90, 90.01], label: 'price (RUB)', width: 80 });
+    expect(close.split('\n').slice(1, 3)).toEqual(['90.01 ┤   ╭────', '90.00 ┼───╯']);
+    const stock = await renderChart({
+      dates: days(4),
+      values: [3, 5, 4, 17],
+      label: 'available_count (pcs)',
+      width: 80,
+      wholeNumbers: true,
+    });
+    const labels = stock
+      .split('\n')
+      .slice(1, -2)
+      .map((line) => line.slice(0, 3).trim());
+    expect(labels).toEqual(['18', '16', '14', '12', '10', '8', '6', '4', '2']);
+    for (const values of [
+      [1, 1.03],
+      [0.5, 0.52, 0.51],
+      [100, 100.07],
+      [7, 9],
+    ]) {
+      const lines = (await renderChart({ dates: days(values.length), values, label: 'x', width: 80 })).split('\n').slice(1, -2);
+      const rowLabels = lines.map((line) => line.split(' ')[0]);
+      expect(new Set(rowLabels).size, rowLabels.join(' ')).toBe(rowLabels.length);
+    }
   });
 });

@@ -78,7 +78,6 @@ describe('client-side rejections send nothing', () => {
       (f) => dynamics.run(f.ctx, { ...DYNAMICS, interval: '1h', from: '2023-01-01' }, 'p1'),
       /points; the service allows at most 20000$/,
     ],
-    ['dynamics without --store', (f) => dynamics.run(f.ctx, { ...DYNAMICS, store: undefined }, 'p1'), /^--store is required/],
   ];
   it.each(cases)('%s', async (_name, run, message) => {
     const f = setup();

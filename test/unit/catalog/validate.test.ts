@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dynamicsQuery, type DynamicsOptions } from '../../../src/catalog/commands/dynamics.js';
+import { dynamicsWindow, type DynamicsOptions } from '../../../src/catalog/commands/dynamics.js';
 import { productQuery } from '../../../src/catalog/commands/products.js';
 import { checkRange, integer, integerId, pageLimit, pageOffset, pointCount, productId } from '../../../src/catalog/validate.js';
 import { parseTime } from '../../../src/catalog/time-range.js';
@@ -37,24 +37,22 @@ describe('point counting', () => {
   });
 });
 
-describe('dynamicsQuery', () => {
-  const base: DynamicsOptions = { store: 'fixprice', sourceId: '42', field: 'price', interval: '1d' };
+describe('dynamicsWindow', () => {
+  const base: DynamicsOptions = { field: 'price', interval: '1d' };
 
   it('builds the service query with ISO dates carrying an offset', () => {
-    expect(dynamicsQuery({ ...base, from: '2026-02-01T03:00:00+03:00', to: '2026-02-03' }, NOW)).toEqual({
-      parser_name: 'fixprice',
-      source_id: '42',
+    expect(dynamicsWindow({ ...base, from: '2026-02-01T03:00:00+03:00', to: '2026-02-03' }, NOW)).toEqual({
       field: 'price',
       interval: '1d',
       date_from: '2026-02-01T00:00:00.000Z',
       date_to: '2026-02-03T00:00:00.000Z',
     });
-    expect(dynamicsQuery(base, NOW)).toMatchObject({ date_from: '2026-01-30T00:00:00.000Z', date_to: '2026-03-01T00:00:00.000Z' });
+    expect(dynamicsWindow(base, NOW)).toMatchObject({ date_from: '2026-01-30T00:00:00.000Z', date_to: '2026-03-01T00:00:00.000Z' });
   });
 
   it('sends times at full precision: microseconds are not rounded to milliseconds', () => {
     expect(
-      dynamicsQuery({ ...base, interval: '1h', from: '2026-02-01T00:00:00.123456Z', to: '20260201T020000.000001+0000' }, NOW),
+      dynamicsWindow({ ...base, interval: '1h', from: '2026-02-01T00:00:00.123456Z', to: '20260201T020000.000001+0000' }, NOW),
     ).toMatchObject({
       date_from: '2026-02-01T00:00:00.123456Z',
       date_to: '2026-02-01T02:00:00.000001Z',
@@ -75,41 +73,24 @@ describe('dynamicsQuery', () => {
   });
 
   it('refuses whatever the service would refuse', () => {
-    expect(usageMessage(() => dynamicsQuery({ ...base, field: 'rating' }, NOW))).toBe(
+    expect(usageMessage(() => dynamicsWindow({ ...base, field: 'rating' }, NOW))).toBe(
       'invalid --field "rating": expected one of price, discount_price, loyal_price, available_count',
     );
-    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '2h' }, NOW))).toBe(
+    expect(usageMessage(() => dynamicsWindow({ ...base, interval: '2h' }, NOW))).toBe(
       'invalid --interval "2h": expected one of 1h, 6h, 1d, 7d',
     );
-    expect(usageMessage(() => dynamicsQuery({ ...base, from: '2026-02-01T10:00' }, NOW))).toContain('has no UTC offset');
-    expect(usageMessage(() => dynamicsQuery({ ...base, from: '-1d', to: '-2d' }, NOW))).toMatch(/^--from .* is after --to /);
-    expect(usageMessage(() => dynamicsQuery({ ...base, interval: '1h', from: '2023-01-01' }, NOW))).toMatch(
+    expect(usageMessage(() => dynamicsWindow({ ...base, from: '2026-02-01T10:00' }, NOW))).toContain('has no UTC offset');
+    expect(usageMessage(() => dynamicsWindow({ ...base, from: '-1d', to: '-2d' }, NOW))).toMatch(/^--from .* is after --to /);
+    expect(usageMessage(() => dynamicsWindow({ ...base, interval: '1h', from: '2023-01-01' }, NOW))).toMatch(
       /is \d+ points; the service allows at most 20000$/,
     );
   });
 
-  it('requires the store and source id, every one missing in one error pointing at catalog sources', () => {
-    expect(usageMessage(() => dynamicsQuery({ ...base, store: undefined }, NOW))).toBe('--store is required');
-    expect(usageMessage(() => dynamicsQuery({ ...base, sourceId: ' ' }, NOW))).toBe('--source-id is required');
-    let caught: unknown;
-    try {
-      dynamicsQuery({}, NOW, 'p1');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toMatchObject({
-      exitCode: 2,
-      message: '--store and --source-id are required',
-      hint: expect.stringContaining('`trident catalog sources p1` lists them'),
-    });
-  });
-
   it('takes the price by default, and without --interval the finest one giving at most 1000 points', () => {
-    const { store, sourceId } = base;
-    expect(dynamicsQuery({ store, sourceId }, NOW)).toMatchObject({ field: 'price', interval: '1h' });
-    expect(dynamicsQuery({ store, sourceId, from: '-100d' }, NOW)).toMatchObject({ interval: '6h' });
-    expect(dynamicsQuery({ store, sourceId, from: '-52w' }, NOW).interval).toBe('1d');
-    expect(dynamicsQuery({ store, sourceId, from: '2000-01-01' }, NOW).interval).toBe('7d');
+    expect(dynamicsWindow({}, NOW)).toMatchObject({ field: 'price', interval: '1h' });
+    expect(dynamicsWindow({ from: '-100d' }, NOW)).toMatchObject({ interval: '6h' });
+    expect(dynamicsWindow({ from: '-52w' }, NOW).interval).toBe('1d');
+    expect(dynamicsWindow({ from: '2000-01-01' }, NOW).interval).toBe('7d');
   });
 });
 

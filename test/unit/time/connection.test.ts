@@ -22,7 +22,7 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
   it('uses the stored token when nothing else is given', async () => {
     const { ctx, configDir } = fakeContext(URL_ENV);
     await store(configDir, 'stored-token');
-    expect(resolveToken(ctx)).toEqual({ token: 'stored-token', source: 'stored', userAgent: 'trident-cli' });
+    expect(resolveToken(ctx)).toEqual({ token: 'stored-token', source: 'stored', userAgent: 'trident-cli', email: 'demo@example.com' });
   });
 
   it('a --token-file wins over the stored token; the environment wins over both', async () => {

@@ -2,6 +2,7 @@
 // ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
 import { usageError } from '../../errors.js';
 import { jsonText } from '../../json/big-integers.js';
+import { readableTime } from '../times.js';
 import { lineWriter, printable } from './cells.js';
 import { keyOf, parseColumnNames, recordColumn, type Column, type Row } from './columns.js';
 import type { Format } from './format.js';
@@ -19,12 +20,15 @@ export interface OutputChoices {
   note?: (message: string) => void;
   /** `--no-header`: lists print their rows alone (table, csv and tsv). */
   header?: boolean;
+  /** The zone tables show times in (TZ); undefined is the system's. */
+  timeZone?: string;
 }
 
 export class Output {
   private chosen: string[] | undefined;
   private note: (message: string) => void = () => undefined;
   private header = true;
+  private timeZone: string | undefined;
 
   constructor(
     private readonly sink: Sink,
@@ -37,6 +41,7 @@ export class Output {
     if (choices.columns !== undefined) this.chosen = parseColumnNames(choices.columns);
     if (choices.note) this.note = choices.note;
     if (choices.header === false) this.header = false;
+    if (choices.timeZone !== undefined) this.timeZone = choices.timeZone;
   }
 
   /**
@@ -113,7 +118,11 @@ export class Output {
       const shown = chosen
         ? chosen.map((name) => columns.find((column) => keyOf(column) === name) ?? recordColumn(name, toRecord))
         : columns;
-      if (count > 0) await this.write(await listTable(shown, all, this.chosen === undefined, this.tableTarget(), this.header));
+      const readable = shown.map((column) => ({
+        ...column,
+        value: (row: T) => readableTime(keyOf(column), column.value(row), this.timeZone),
+      }));
+      if (count > 0) await this.write(await listTable(readable, all, this.chosen === undefined, this.tableTarget(), this.header));
       return count;
     }
     let header: string[] | undefined = fields ? this.chosenFields(known(), columns) : this.chosen;
@@ -184,10 +193,10 @@ export class Output {
       }
       case 'table': {
         const pairs = this.chosen
-          ? this.chosen.map((key) => [key, record[key]])
+          ? this.chosen.map((key) => [key, readableTime(key, record[key], this.timeZone)])
           : fields
-            ? fields.map((f) => [f.header, f.value(record)])
-            : Object.entries(record);
+            ? fields.map((f) => [f.header, readableTime(keyOf(f), f.value(record), this.timeZone)])
+            : Object.entries(record).map(([key, value]) => [key, readableTime(key, value, this.timeZone)]);
         await this.write(
           await recordTable(
             pairs.map(([key, value]) => [printable(key), printable(value)]),
