@@ -190,6 +190,40 @@ describe('keys prune', () => {
     expect(existsSync(recordPath(world, old))).toBe(false);
   });
 
+  it('a --keep-old-for rotation killed midway: --resume records the old key once, with the time of the finished rotation', async () => {
+    const world = fleet(sandbox, ['a']);
+    const old = world.keys.a!;
+    const plan = await keysAs(world, 'a', ['rotate', '--keep-old-for', '24h', '--dry-run', '-o', 'json']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout).steps).toContainEqual({
+      step: 'delete-old',
+      action: 'skip: kept 1d (recorded in <config dir>/overlap/), then deleted by trident keys prune',
+    });
+    const killed = await keysAs(world, 'a', ['rotate', '--keep-old-for', '24h', '--yes', '-o', 'json'], {
+      env: { [CRASH_ENV]: 'verified' },
+    });
+    expect(killed.exitCode).not.toBe(0);
+    expect(existsSync(recordPath(world, old))).toBe(false);
+    const before = Date.now();
+    const resumed = await keysAs(world, 'a', ['rotate', '--resume', '--yes', '-o', 'json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const report = JSON.parse(resumed.stdout);
+    expect(report).toMatchObject({ outcome: 'rotated', old_key_deleted: false });
+    expect(Date.parse(report.kept_until)).toBeGreaterThanOrEqual(before + 86_400_000 - 1000);
+    expect(readRecord(world, old)).toMatchObject({
+      version: 1,
+      api_key: old,
+      profile: 'a',
+      url: sandbox.url,
+      kept_until: report.kept_until,
+      rotated_to: report.new_key.api_key,
+      private_key_file: join(world.configDir, 'keys', `${old}.pem`),
+      file_created_by_trident: true,
+    });
+    expect(exists(old)).toBe(true);
+    expect(deletesOf(old)).toEqual([]);
+  });
+
   it('refuses bad input before anything is sent, and loses nothing', async () => {
     const world = fleet(sandbox, ['a']);
     const keyA = world.keys.a!;
