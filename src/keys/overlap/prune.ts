@@ -52,9 +52,9 @@ export function lockPrune(ctx: Context): () => void {
   });
 }
 
-function refusal(ctx: Context, entry: OverlapEntry, why: string, hint: string): PruneResult {
+function refusal(ctx: Context, entry: OverlapEntry, result: 'in use' | 'rotating', why: string, hint: string): PruneResult {
   ctx.io.stderr.write(errorLines(`key ${entry.record.api_key} is due for pruning but ${why}: not deleted, its record is kept`, hint));
-  return { ...summary(entry), result: why.startsWith('a rotation') ? 'rotating' : 'in use', error: why };
+  return { ...summary(entry), result, error: why };
 }
 
 const summary = ({ record }: OverlapEntry) => ({ api_key: record.api_key, profile: record.profile, kept_until: record.kept_until });
@@ -127,13 +127,13 @@ export async function pruneOverlaps(
     const usedBy = users.get(record.api_key);
     if (usedBy && !record.deleted) {
       const hint = `point ${usedBy[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
-      push(refusal(ctx, entry, `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);
+      push(refusal(ctx, entry, 'in use', `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);
       continue;
     }
     const journal = record.deleted ? undefined : journalsOfKey(ctx.configDir, record.api_key)[0];
     if (journal) {
       const hint = 'finish it with trident keys rotate --resume or --abort, then prune again';
-      push(refusal(ctx, entry, `a rotation is working on it (journal ${journal.path})`, hint), ExitCode.usage);
+      push(refusal(ctx, entry, 'rotating', `a rotation is working on it (journal ${journal.path})`, hint), ExitCode.usage);
       continue;
     }
     if (opts.dryRun) {
