@@ -81,7 +81,7 @@ class ScheduleRun {
       await this.hooksGone('after the settle');
     }
     await this.launch(`settle.c${client.index}.list`, client, ['keys', 'list', '-o', 'json']);
-    // Old keys kept by --keep-old-for: a prune once they are due (they are kept for about a second).
+    // Old keys kept by --keep-old-for: a prune once they are due (kept for 60 ms).
     if (overlapRecordsLeft(client).length > 0) await this.launch(`settle.c${client.index}.prune`, client, ['keys', 'prune', '-o', 'json']);
   }
 }

@@ -134,7 +134,7 @@ function fault(random: Rng): FaultPlan | undefined {
 }
 
 /** How long a rotation with --keep-old-for keeps its old key: due within the schedule, so that prunes act. */
-export const KEEP_OLD_FOR = '0.02m';
+export const KEEP_OLD_FOR = '0.001m';
 const PRUNE_POINTS = ['prune-deleting', 'prune-deleted'] as const;
 
 /**
