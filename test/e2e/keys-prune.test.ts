@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { processStartTime } from '../../src/core/process-identity.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { spawnCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { audit, fleet, keysAs, profileKeyId, writeProfiles, type Fleet } from '../helpers/keys-fleet.js';
 import { requestsFrom, startSandbox } from '../helpers/keys-sandbox.js';
 
@@ -222,6 +222,34 @@ describe('keys prune', () => {
     });
     expect(exists(old)).toBe(true);
     expect(deletesOf(old)).toEqual([]);
+  });
+
+  it('leaves a record of another service to a prune against it, and refuses the key given by TRIDENT_KEY_ID', async () => {
+    const world = fleet(sandbox, ['a']);
+    const { old, fresh } = await rotateKeeping(world, 'a');
+    makeDue(world, old);
+    const other = 'http://127.0.0.1:9/trade-api/v2';
+    writeFileSync(recordPath(world, old), JSON.stringify({ ...readRecord(world, old), url: other }), { mode: 0o600 });
+    const sent = requestsFrom(sandbox);
+    const elsewhere = await prune(world, 'a');
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
+    expect(JSON.parse(elsewhere.stdout)[0]).toMatchObject({ api_key: old, result: 'other service' });
+    expect(elsewhere.stderr).toContain(`prune: key ${old} belongs to ${other}, not ${sandbox.url}`);
+    expect(sent()).toEqual([]);
+    writeFileSync(recordPath(world, old), JSON.stringify({ ...readRecord(world, old), url: sandbox.url }), { mode: 0o600 });
+    const env = {
+      TRIDENT_KEYS_URL: sandbox.url,
+      TRIDENT_KEY_ID: old,
+      TRIDENT_PRIVATE_KEY_FILE: join(world.configDir, 'keys', `${old}.pem`),
+    };
+    const refused = await runCli(['keys', 'prune', '-o', 'json'], { configDir: world.configDir, env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(
+      `trident: key ${old} is due for pruning but the key id given by --key-id or TRIDENT_KEY_ID uses it now: not deleted, its record is kept\n`,
+    );
+    expect(exists(old)).toBe(true);
+    expect(exists(fresh)).toBe(true);
+    expect(existsSync(recordPath(world, old))).toBe(true);
   });
 
   it('refuses bad input before anything is sent, and loses nothing', async () => {
