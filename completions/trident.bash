@@ -4,7 +4,7 @@
 _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config status api sandbox completion version" ;;
-    "keys") echo "list create generate delete rotate" ;;
+    "keys") echo "list create generate delete rotate audit prune" ;;
     "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
@@ -21,7 +21,9 @@ _trident_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys delete") echo "--ignore-missing --force --url --key-id --private-key" ;;
-    "keys rotate") echo "--name --local --out --keep-old --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
+    "keys rotate") echo "--name --local --out --keep-old --keep-old-for --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
+    "keys audit") echo "--max-age --fail-on --url --key-id --private-key" ;;
+    "keys prune") echo "--dry-run --url --key-id --private-key" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -57,7 +59,9 @@ _trident_valued_options() {
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys delete") echo "--url --key-id --private-key" ;;
-    "keys rotate") echo "--name --out --deploy --verify --hook-timeout --if-older-than --url --key-id --private-key" ;;
+    "keys rotate") echo "--name --out --keep-old-for --deploy --verify --hook-timeout --if-older-than --url --key-id --private-key" ;;
+    "keys audit") echo "--max-age --fail-on --url --key-id --private-key" ;;
+    "keys prune") echo "--url --key-id --private-key" ;;
     "time login") echo "--email --account-id --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -123,6 +127,7 @@ _trident_option_values() {
     "keys delete|--private-key") echo "__files__" ;;
     "keys rotate|--name") echo "__any__" ;;
     "keys rotate|--out") echo "__files__" ;;
+    "keys rotate|--keep-old-for") echo "__any__" ;;
     "keys rotate|--deploy") echo "__any__" ;;
     "keys rotate|--verify") echo "__any__" ;;
     "keys rotate|--hook-timeout") echo "__any__" ;;
@@ -130,6 +135,14 @@ _trident_option_values() {
     "keys rotate|--url") echo "__any__" ;;
     "keys rotate|--key-id") echo "__any__" ;;
     "keys rotate|--private-key") echo "__files__" ;;
+    "keys audit|--max-age") echo "__any__" ;;
+    "keys audit|--fail-on") echo "__any__" ;;
+    "keys audit|--url") echo "__any__" ;;
+    "keys audit|--key-id") echo "__any__" ;;
+    "keys audit|--private-key") echo "__files__" ;;
+    "keys prune|--url") echo "__any__" ;;
+    "keys prune|--key-id") echo "__any__" ;;
+    "keys prune|--private-key") echo "__files__" ;;
     "time login|--email") echo "__any__" ;;
     "time login|--account-id") echo "__any__" ;;
     "time login|--url") echo "__any__" ;;

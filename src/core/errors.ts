@@ -12,6 +12,8 @@ export const ExitCode = {
   rejected: 6,
   rateLimited: 7,
   unavailable: 8,
+  /** A policy check found what it was told to fail on (keys audit --fail-on). */
+  policyFailed: 9,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -6,6 +6,8 @@ const COMMANDS = [
   { name: 'generate', load: () => import('./commands/generate.js') },
   { name: 'delete', load: () => import('./commands/delete.js') },
   { name: 'rotate', load: () => import('./commands/rotate.js') },
+  { name: 'audit', load: () => import('./commands/audit.js') },
+  { name: 'prune', load: () => import('./commands/prune.js') },
 ];
 
 export const { register } = commandGroup(COMMANDS, {

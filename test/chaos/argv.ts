@@ -19,6 +19,7 @@ function rotateArgs(command: Extract<Command, { verb: 'rotate' }>, run: RunConte
   if (command.name !== undefined) args.push('--name', command.name);
   if (command.local) args.push('--local');
   if (command.keepOld) args.push('--keep-old');
+  if (command.keepOldFor !== undefined) args.push('--keep-old-for', command.keepOldFor);
   const app = run.client.app;
   if (app) {
     const killOn = run.interruption?.kind === 'in-hook' ? { killTridentOn: [run.interruption.step] } : undefined;
@@ -43,6 +44,8 @@ function keysArgs(command: Command, run: RunContext): string[] {
     case 'resume':
     case 'abort':
       return ['rotate', `--${command.verb}`, '--yes', ...JSON_OUT];
+    case 'prune':
+      return ['prune', ...JSON_OUT];
   }
 }
 

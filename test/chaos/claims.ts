@@ -47,6 +47,15 @@ function rotationClaims(report: RotationReport): Claim[] {
   return claims;
 }
 
+/** keys prune: one result per overlap record; a key it says it deleted (or found gone) is gone. */
+function pruneClaims(results: unknown[]): Claim[] {
+  return results.flatMap((result): Claim[] =>
+    isObject(result) && typeof result.api_key === 'string' && (result.result === 'deleted' || result.result === 'already deleted')
+      ? [{ kind: 'deleted', id: result.api_key, why: `reported it pruned (${result.result})` }]
+      : [],
+  );
+}
+
 export function claimsOf(record: ProcessRecord): Claim[] {
   let report: unknown;
   try {
@@ -54,6 +63,7 @@ export function claimsOf(record: ProcessRecord): Claim[] {
   } catch {
     return [];
   }
+  if (Array.isArray(report)) return pruneClaims(report);
   if (!isObject(report)) return [];
   if (typeof report.outcome === 'string' && isObject(report.old_key) && Array.isArray(report.steps))
     return rotationClaims(report as unknown as RotationReport);

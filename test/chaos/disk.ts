@@ -64,3 +64,9 @@ export function journalsLeft(client: Client): string[] {
   const dir = join(client.configDir, 'rotations');
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
 }
+
+/** Old keys a rotation kept (--keep-old-for) that no prune has deleted yet. */
+export function overlapRecordsLeft(client: Client): string[] {
+  const dir = join(client.configDir, 'overlap');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
+}

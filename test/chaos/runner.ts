@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tridentArgs } from './argv.js';
 import { armHookKill, setUpClient, type Client } from './clients.js';
-import { filePublicKey, heldByClient, journalsLeft, readApp, readProfile } from './disk.js';
+import { filePublicKey, heldByClient, journalsLeft, overlapRecordsLeft, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
 import { PROCESS_BOUND_MS, runTrident } from './process.js';
@@ -81,6 +81,8 @@ class ScheduleRun {
       await this.hooksGone('after the settle');
     }
     await this.launch(`settle.c${client.index}.list`, client, ['keys', 'list', '-o', 'json']);
+    // Old keys kept by --keep-old-for: a prune once they are due (kept for 60 ms).
+    if (overlapRecordsLeft(client).length > 0) await this.launch(`settle.c${client.index}.prune`, client, ['keys', 'prune', '-o', 'json']);
   }
 }
 

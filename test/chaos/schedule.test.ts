@@ -33,4 +33,16 @@ describe('scheduleFor', () => {
       expect(steps.every((step) => step.runs.length >= 1 && step.runs.length <= 3)).toBe(true);
     }
   });
+
+  it('draws the overlap actions too: rotations keeping their old key, prunes, and prunes killed before or after their delete', () => {
+    const runs = Array.from({ length: 300 }, (_, seed) => scheduleFor(seed)).flatMap(({ steps }) => steps.flatMap((step) => step.runs));
+    const kept = runs.filter((run) => run.command.verb === 'rotate' && run.command.keepOldFor !== undefined);
+    const prunes = runs.filter((run) => run.command.verb === 'prune');
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept.every((run) => run.command.verb === 'rotate' && !run.command.keepOld)).toBe(true);
+    expect(prunes.length).toBeGreaterThan(50);
+    const points = new Set(prunes.flatMap((run) => (run.interruption?.kind === 'checkpoint' ? [run.interruption.point] : [])));
+    expect([...points].sort()).toEqual(['prune-deleted', 'prune-deleting']);
+    expect(prunes.some((run) => run.interruption?.kind === 'signal')).toBe(true);
+  });
 });

@@ -17,8 +17,8 @@ export type HookStep = 'deploy' | 'verify' | 'rollback';
 
 export type Command =
   | { verb: 'generate' | 'create'; name: string; out: boolean }
-  | { verb: 'rotate'; name?: string; local: boolean; keepOld: boolean }
-  | { verb: 'resume' | 'abort' };
+  | { verb: 'rotate'; name?: string; local: boolean; keepOld: boolean; keepOldFor?: string }
+  | { verb: 'resume' | 'abort' | 'prune' };
 
 export interface Run {
   client: number;
@@ -133,6 +133,40 @@ function fault(random: Rng): FaultPlan | undefined {
   };
 }
 
+/** How long a rotation with --keep-old-for keeps its old key: due within the schedule, so that prunes act. */
+export const KEEP_OLD_FOR = '0.001m';
+const PRUNE_POINTS = ['prune-deleting', 'prune-deleted'] as const;
+
+/**
+ * The optional overlap actions, drawn from a stream of their own so that every seed keeps the schedule it drew
+ * before they existed, with these added: some rotations keep their old key (--keep-old-for), and a step with
+ * room for it gets a `keys prune`, killed at times before or after its delete.
+ */
+function withOverlap(seed: number, steps: Step[], clients: number): Step[] {
+  const random = new Rng(seed ^ 0x0ec1a95e);
+  return steps.map((step) => {
+    const runs = step.runs.map((run): Run => {
+      const { command } = run;
+      if (command.verb !== 'rotate' || command.keepOld || !random.chance(0.3)) return run;
+      return { ...run, command: { ...command, keepOldFor: KEEP_OLD_FOR } };
+    });
+    if (runs.length < 3 && random.chance(0.35)) {
+      const cut = random.chance(0.35)
+        ? random.chance(0.6)
+          ? ({ kind: 'checkpoint', point: random.pick(PRUNE_POINTS) } as const)
+          : ({ kind: 'signal', signal: random.pick(['SIGKILL', 'SIGTERM'] as const), afterMs: random.int(30, 600), to: 'trident' } as const)
+        : undefined;
+      runs.push({
+        client: random.int(0, clients - 1),
+        delayMs: random.int(0, 1500),
+        command: { verb: 'prune' },
+        ...(cut ? { interruption: cut } : {}),
+      });
+    }
+    return { ...step, runs };
+  });
+}
+
 export function scheduleFor(seed: number): Schedule {
   const random = new Rng(seed);
   const sharedName = random.chance(0.5);
@@ -151,5 +185,5 @@ export function scheduleFor(seed: number): Schedule {
     const planned = fault(random);
     return { runs, ...(planned ? { fault: planned } : {}) };
   });
-  return { seed, clients, steps };
+  return { seed, clients, steps: withOverlap(seed, steps, clients.length) };
 }

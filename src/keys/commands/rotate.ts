@@ -131,7 +131,7 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   const keyId = plan.connection.signer.keyId;
   await confirm(
     ctx,
-    `Rotate key ${keyId}${plan.owner.mode === 'profile' ? ` of profile "${plan.owner.profile}"` : ''}: make a new key${plan.keepOld ? ' and keep this one' : ', then delete this one'}?`,
+    `Rotate key ${keyId}${plan.owner.mode === 'profile' ? ` of profile "${plan.owner.profile}"` : ''}: make a new key${plan.keepOldForS !== undefined ? `, and keep this one for ${formatAge(plan.keepOldForS)}` : plan.keepOld ? ' and keep this one' : ', then delete this one'}?`,
   );
   const release = lockRotation(plan.journalPath);
   try {
@@ -142,7 +142,7 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   }
 }
 
-const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'deploy', 'verify', 'ifOlderThan'];
+const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'keepOldFor', 'deploy', 'verify', 'ifOlderThan'];
 
 export function register(parent: Command, bind: Binder): void {
   const command = parent
@@ -160,7 +160,11 @@ export function register(parent: Command, bind: Binder): void {
     )
     .option('--local', 'make the key pair here and upload only its public half, instead of having the service generate it')
     .option('--out <file>', 'where to store the new private key; default <config dir>/keys/<api_key>.pem')
-    .option('--keep-old', 'do not delete the old key (nor its file)')
+    .addOption(new Option('--keep-old', 'do not delete the old key (nor its file)').conflicts('keepOldFor'))
+    .option(
+      '--keep-old-for <age>',
+      'keep the old key this long (24h, 7d) so that instances still using it can switch, then trident keys prune deletes it',
+    )
     .option(
       '--deploy <cmd>',
       'shell command that gives the application the new key (its PEM on stdin); run again with the old key on rollback',
@@ -179,6 +183,7 @@ export function register(parent: Command, bind: Binder): void {
     'trident keys rotate --dry-run',
     'trident keys rotate --profile prod --yes -o json',
     'trident keys rotate --local --out ~/.secrets/exchange.pem --keep-old',
+    'trident keys rotate --keep-old-for 24h --yes     # then, from cron: trident keys prune',
     'trident keys rotate --deploy ./deploy-key.sh --verify ./check-app.sh --dry-run',
     'trident keys rotate --if-older-than 90d --yes -o json',
     'trident keys rotate --resume --yes',

@@ -93,6 +93,8 @@ export interface Journal {
   url: string;
   method: 'generate' | 'local';
   keep_old: boolean;
+  /** --keep-old-for: the old key is kept this long after the rotation ends, recorded for keys prune (overlap/). */
+  keep_old_for_s?: number;
   hooks?: Hooks;
   old_key: OldKey;
   /** The name asked for; the service's key carries it with the mint's tag. */

@@ -3,6 +3,7 @@
 import type { Context } from '../../context.js';
 import { byImportance, type Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
+import { formatAge } from '../key-ages.js';
 import { keysDir } from '../mint/key-files.js';
 import type { RotationResult } from './machine.js';
 import { stepDetails } from './steps.js';
@@ -17,6 +18,8 @@ export interface RotationReport {
   /** The new key's private key file; null when the rotation was undone. */
   private_key_file: string | null;
   old_key_deleted: boolean;
+  /** --keep-old-for: when keys prune may delete the old key; null otherwise. */
+  kept_until: string | null;
   steps: StepRecord[];
   warnings: string[];
 }
@@ -40,6 +43,7 @@ const SUMMARY: Array<Column<Row>> = [
   { header: 'profile', value: (row) => row.profile ?? '(key from flags or environment)' },
   { header: 'old key', value: (row) => id(row.old_key) },
   { header: 'old key deleted', value: (row) => (row.old_key_deleted ? 'yes' : 'no') },
+  { header: 'old key kept until', value: (row) => row.kept_until ?? undefined },
   { header: 'new key', value: (row) => id(row.new_key) },
   { header: 'new key name', value: (row) => (row.new_key as ApiKey | null)?.name },
   { header: 'private key file', value: (row) => row.private_key_file },
@@ -56,6 +60,7 @@ export function rotationReport(result: RotationResult): RotationReport {
     new_key: j.new_key ?? null,
     private_key_file: result.outcome === 'rotated' ? (j.private_key_file ?? null) : null,
     old_key_deleted: j.old_key_deleted,
+    kept_until: (j.steps.find((step) => typeof step.kept_until === 'string')?.kept_until as string | undefined) ?? null,
     steps: j.steps,
     warnings: j.warnings,
   };
@@ -164,7 +169,15 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
           },
         ]
       : []),
-    { step: 'delete-old', action: plan.keepOld ? 'skip: --keep-old' : `DELETE /api_keys/${keyId}` },
+    {
+      step: 'delete-old',
+      action:
+        plan.keepOldForS !== undefined
+          ? `skip: kept ${formatAge(plan.keepOldForS)} (recorded in <config dir>/overlap/), then deleted by trident keys prune`
+          : plan.keepOld
+            ? 'skip: --keep-old'
+            : `DELETE /api_keys/${keyId}`,
+    },
     {
       step: 'remove-old-file',
       action:

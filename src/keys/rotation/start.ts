@@ -28,12 +28,15 @@ import {
 import { requireName } from '../rules.js';
 import { preflightPending } from '../mint/pending.js';
 import { untagged } from '../mint/tag.js';
+import { parseAge } from '../key-ages.js';
+import { preflightOverlap } from '../overlap/records.js';
 
 export interface RotateOptions extends ConnectionOptions {
   name?: string;
   local?: boolean;
   out?: string;
   keepOld?: boolean;
+  keepOldFor?: string;
   dryRun?: boolean;
   resume?: boolean;
   abort?: boolean;
@@ -53,6 +56,8 @@ export interface RotationPlan {
   targetFile: string | null;
   stagingDir: string;
   keepOld: boolean;
+  /** --keep-old-for in seconds: the old key is recorded for keys prune instead of deleted. */
+  keepOldForS?: number;
   hooks?: Journal['hooks'];
 }
 
@@ -108,6 +113,7 @@ function assertNothingInProgress(ctx: Context, path: string, keyId: string): voi
 export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   if (opts.out === STDOUT) throw usageError('rotate stores the new private key in a file: --out - is not available');
   const name = opts.name === undefined ? undefined : requireName(opts.name);
+  const keepOldForS = opts.keepOldFor === undefined ? undefined : parseAge(opts.keepOldFor, '--keep-old-for');
   const connection = resolveConnection(ctx, opts);
   const { keyId } = connection.signer;
   const owner = keyOwner(ctx, opts, keyId);
@@ -120,6 +126,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   assertRotationsDir(ctx.configDir);
   preflightSecretDir(rotationsDir(ctx.configDir));
   preflightPending(ctx.configDir);
+  if (keepOldForS !== undefined) preflightOverlap(ctx.configDir);
   const oldKeyFile =
     connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
   const stored = ctx.settings.store.values(ctx.profile);
@@ -134,7 +141,8 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
     ...(name !== undefined ? { name } : {}),
     targetFile,
     stagingDir: resolve(stagingDir(ctx, opts.out)),
-    keepOld: Boolean(opts.keepOld),
+    keepOld: Boolean(opts.keepOld) || keepOldForS !== undefined,
+    ...(keepOldForS !== undefined ? { keepOldForS } : {}),
   };
 }
 
@@ -164,6 +172,7 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
     url: plan.connection.baseUrl.href,
     method: plan.method,
     keep_old: plan.keepOld,
+    ...(plan.keepOldForS !== undefined ? { keep_old_for_s: plan.keepOldForS } : {}),
     ...(plan.hooks ? { hooks: plan.hooks } : {}),
     old_key: { ...old, private_key_file: plan.oldKeyFile, file_created_by_trident: plan.oldFileCreatedByTrident },
     new_name: name,

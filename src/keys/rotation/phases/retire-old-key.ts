@@ -4,6 +4,7 @@ import { ExitCode, TridentError } from '../../../core/errors.js';
 import { removeSecretFile } from '../../../core/files/secret-file.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
+import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
 import { removeJournal, type StepRecord } from '../journal.js';
 import { since, type RotationResult, type RotationSession } from '../session.js';
 
@@ -32,10 +33,44 @@ export async function deleteOldKey(session: RotationSession): Promise<RotationRe
   return undefined;
 }
 
+/**
+ * --keep-old-for: the old key stays, recorded with the time from which keys prune deletes it. A finish that is
+ * run again (--resume after a kill) keeps the time the first one recorded.
+ */
+async function recordOverlap(session: RotationSession, keepForS: number): Promise<void> {
+  const { ctx, journal: j } = session;
+  const old = j.old_key;
+  const newId = session.newKey().api_key;
+  const earlier = readOverlap(ctx.configDir, overlapPath(ctx.configDir, old.api_key))?.record;
+  const now = ctx.now();
+  const keptUntil = earlier?.rotated_to === newId ? earlier.kept_until : new Date(now.getTime() + keepForS * 1000).toISOString();
+  await saveOverlap(ctx.configDir, {
+    version: 1,
+    api_key: old.api_key,
+    name: old.name,
+    profile: j.owner.mode === 'profile' ? j.owner.profile : null,
+    url: j.url,
+    kept_until: keptUntil,
+    rotated_to: newId,
+    recorded_at: earlier?.recorded_at ?? now.toISOString(),
+    private_key_file: old.private_key_file,
+    file_created_by_trident: old.file_created_by_trident,
+  });
+  session.record({
+    step: 'delete-old',
+    status: 'skipped',
+    ms: 0,
+    api_key: old.api_key,
+    reason: `--keep-old-for: kept until ${keptUntil}`,
+    kept_until: keptUntil,
+  });
+}
+
 /** Local clean-up: the old key's file goes only if trident wrote it and the old key is gone. */
 export async function finishRotation(session: RotationSession): Promise<RotationResult> {
   const j = session.journal;
-  if (j.keep_old) session.record({ step: 'delete-old', status: 'skipped', ms: 0, api_key: j.old_key.api_key, reason: '--keep-old' });
+  if (j.keep_old_for_s !== undefined) await recordOverlap(session, j.keep_old_for_s);
+  else if (j.keep_old) session.record({ step: 'delete-old', status: 'skipped', ms: 0, api_key: j.old_key.api_key, reason: '--keep-old' });
   const file = j.old_key.private_key_file;
   const start = performance.now();
   if (j.old_key_deleted && j.old_key.file_created_by_trident && file !== null) {

@@ -1,0 +1,151 @@
+// keys prune: each overlap record whose time has come has its key deleted on the service, then its private half
+// (the file trident made for it) and the record. The delete is journaled in the record before it is sent and
+// after it is known, so that a prune killed anywhere is finished by the next one without deleting anything
+// twice; a 404 counts as done. A key that a profile uses again, or that a rotation is working on, is never
+// deleted: it is refused with one line, and its record stays.
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
+import { isInConfigDir } from '../../core/files/config-files.js';
+import { takePidLock } from '../../core/files/pid-lock.js';
+import { removeSecretFile } from '../../core/files/secret-file.js';
+import type { KeysClient } from '../client.js';
+import { keysBaseUrl, type KeysConnection } from '../connection.js';
+import { crashHook } from '../crash-points.js';
+import { forgetKey, formatAge } from '../key-ages.js';
+import { journalsOfKey } from '../rotation/journal.js';
+import { isDue, listOverlaps, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
+
+export type PruneOutcome = 'deleted' | 'already deleted' | 'would delete' | 'not due' | 'in use' | 'rotating' | 'other service' | 'failed';
+
+export interface PruneResult {
+  api_key: string;
+  profile: string | null;
+  kept_until: string;
+  result: PruneOutcome;
+  /** What went wrong, for 'failed', 'in use' and 'rotating'. */
+  error?: string;
+}
+
+export interface PruneRun {
+  results: PruneResult[];
+  /** The exit code of each refused or failed record. */
+  codes: number[];
+}
+
+/** Which profiles (or the flags and environment) use each key id now. */
+function usersOfKeys(ctx: Context, connection: KeysConnection, fromProfile: boolean): Map<string, string[]> {
+  const users = new Map<string, string[]>();
+  const add = (keyId: string | undefined, who: string) => keyId && users.set(keyId, [...(users.get(keyId) ?? []), who]);
+  for (const profile of ctx.settings.store.profiles()) add(ctx.settings.store.get(profile, 'keys.keyId'), `profile "${profile}"`);
+  if (!fromProfile) add(connection.signer.keyId, 'the key id given by --key-id or TRIDENT_KEY_ID');
+  return users;
+}
+
+/** One prune at a time per config dir: a second one is refused, never waited for (cron runs it again later). */
+export function lockPrune(ctx: Context): () => void {
+  const lock = takePidLock(join(overlapDir(ctx.configDir), 'prune'));
+  if (lock.held) return lock.release;
+  const pid = lock.holder.pid > 0 ? ` (pid ${lock.holder.pid})` : '';
+  throw new TridentError(ExitCode.usage, `another trident keys prune${pid} is running on this config dir`, {
+    hint: 'let it finish; a prune killed midway is finished by the next one',
+  });
+}
+
+function refusal(ctx: Context, entry: OverlapEntry, result: 'in use' | 'rotating', why: string, hint: string): PruneResult {
+  ctx.io.stderr.write(errorLines(`key ${entry.record.api_key} is due for pruning but ${why}: not deleted, its record is kept`, hint));
+  return { ...summary(entry), result, error: why };
+}
+
+const summary = ({ record }: OverlapEntry) => ({ api_key: record.api_key, profile: record.profile, kept_until: record.kept_until });
+
+/** The key's delete, journaled in its record, then the local clean-up. */
+async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise<KeysClient>): Promise<PruneResult> {
+  const checkpoint = crashHook(ctx.env);
+  let { record } = entry;
+  let outcome: PruneOutcome = 'already deleted';
+  if (!record.deleted) {
+    record = (await saveOverlap(ctx.configDir, { ...record, deleting_since: record.deleting_since ?? ctx.now().toISOString() })).record;
+    await checkpoint('prune-deleting');
+    const answer = await (await client()).delete(record.api_key);
+    outcome = answer === 'deleted' ? 'deleted' : 'already deleted';
+    record = (await saveOverlap(ctx.configDir, { ...record, deleted: true })).record;
+    await checkpoint('prune-deleted');
+  }
+  const file = record.private_key_file;
+  if (record.file_created_by_trident && file !== null && isInConfigDir(ctx.configDir, 'keys', file)) await removeSecretFile(file);
+  await forgetKey(ctx, record.api_key);
+  await removeOverlap(entry);
+  ctx.log.info(`prune: key ${record.api_key} ${outcome === 'deleted' ? 'deleted' : 'was gone already'} (kept until ${record.kept_until})`);
+  return { ...summary(entry), result: outcome };
+}
+
+function failed(ctx: Context, entry: OverlapEntry, error: TridentError): PruneResult {
+  const id = entry.record.api_key;
+  const unknown: boolean = outcomeUnknown(error);
+  const message = unknown
+    ? `the delete of key ${id} has an unknown outcome (${error.message}): its record is kept`
+    : `key ${id} was not deleted: ${error.message}`;
+  const hint = unknown
+    ? 'run trident keys prune again: it sends the delete again, and a key found gone counts as deleted'
+    : (error.hint ?? 'run trident keys prune again later: the record is kept');
+  ctx.io.stderr.write(errorLines(message, hint));
+  return { ...summary(entry), result: 'failed', error: error.message };
+}
+
+/**
+ * Goes through every record, the earliest due first. `client` is opened only when a key is to be deleted, so
+ * that a prune with nothing due sends nothing.
+ */
+export async function pruneOverlaps(
+  ctx: Context,
+  connection: KeysConnection,
+  opts: { dryRun: boolean; keyIdFromProfile: boolean },
+  client: () => Promise<KeysClient>,
+): Promise<PruneRun> {
+  const users = usersOfKeys(ctx, connection, opts.keyIdFromProfile);
+  const entries = listOverlaps(ctx.configDir).sort((a, b) => Date.parse(a.record.kept_until) - Date.parse(b.record.kept_until));
+  const run: PruneRun = { results: [], codes: [] };
+  const now = ctx.now();
+  for (const entry of entries) {
+    const { record } = entry;
+    const push = (result: PruneResult, code?: number) => {
+      run.results.push(result);
+      if (code !== undefined) run.codes.push(code);
+    };
+    if (keysBaseUrl(record.url).href !== connection.baseUrl.href) {
+      ctx.log.info(`prune: key ${record.api_key} belongs to ${record.url}, not ${connection.baseUrl.href}: left for a prune against it`);
+      push({ ...summary(entry), result: 'other service' });
+      continue;
+    }
+    if (!isDue(record, now) && record.deleting_since === undefined) {
+      const left = formatAge((Date.parse(record.kept_until) - now.getTime()) / 1000);
+      ctx.log.info(`prune: key ${record.api_key} is kept until ${record.kept_until} (in ${left}): not due`);
+      push({ ...summary(entry), result: 'not due' });
+      continue;
+    }
+    const usedBy = users.get(record.api_key);
+    if (usedBy && !record.deleted) {
+      const hint = `point ${usedBy[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
+      push(refusal(ctx, entry, 'in use', `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);
+      continue;
+    }
+    const journal = record.deleted ? undefined : journalsOfKey(ctx.configDir, record.api_key)[0];
+    if (journal) {
+      const hint = 'finish it with trident keys rotate --resume or --abort, then prune again';
+      push(refusal(ctx, entry, 'rotating', `a rotation is working on it (journal ${journal.path})`, hint), ExitCode.usage);
+      continue;
+    }
+    if (opts.dryRun) {
+      push({ ...summary(entry), result: 'would delete' });
+      continue;
+    }
+    try {
+      push(await pruneOne(ctx, entry, client));
+    } catch (error) {
+      if (!(error instanceof TridentError)) throw error;
+      push(failed(ctx, entry, error), error.exitCode);
+    }
+  }
+  return run;
+}

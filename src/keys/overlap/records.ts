@@ -1,0 +1,106 @@
+// Overlap records: an old key that `keys rotate --keep-old-for <age>` kept alive beside its successor, so that
+// instances still holding it keep working until they have switched (AWS Secrets Manager's AWSPREVIOUS). One
+// file per key, <config dir>/overlap/<api_key>.json (0600, replaced atomically), trusted only as the config dir
+// is: a planted record would make `keys prune` delete a key. `keys prune` deletes the key once `kept_until`
+// has passed, journaling the delete in the record itself (`deleting_since`, then `deleted`), and removes the
+// record last, so that a prune killed at any point is finished by the next one.
+import { join } from 'node:path';
+import { usageError } from '../../core/errors.js';
+import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
+import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
+import { checkKeyId } from '../key-ids.js';
+
+export interface OverlapRecord {
+  version: 1;
+  api_key: string;
+  name: string;
+  /** The profile the key was rotated out of; null when it came from flags or the environment. */
+  profile: string | null;
+  /** The key service's base URL: only a prune against that service deletes the key. */
+  url: string;
+  /** When the key may be deleted (ISO time). */
+  kept_until: string;
+  /** The key that replaced it. */
+  rotated_to: string;
+  recorded_at: string;
+  /** null when the PEM came from TRIDENT_PRIVATE_KEY. */
+  private_key_file: string | null;
+  /** <config dir>/keys/<api_key>.pem: trident wrote it, so it goes with the key. */
+  file_created_by_trident: boolean;
+  /** Set before the DELETE is sent: from then on the key may be gone. */
+  deleting_since?: string;
+  /** The service no longer has the key; only the local clean-up is left. */
+  deleted?: boolean;
+}
+
+export interface OverlapEntry {
+  path: string;
+  record: OverlapRecord;
+}
+
+const OVERLAP = 'overlap';
+const OVERLAP_DIR = 'overlap records directory';
+
+export const overlapDir = (configDir: string): string => join(configDir, OVERLAP);
+
+export const overlapPath = (configDir: string, apiKey: string): string => join(overlapDir(configDir), `${checkKeyId(apiKey)}.json`);
+
+function isRecord(value: unknown): value is OverlapRecord {
+  const record = value as OverlapRecord;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    record.version === 1 &&
+    typeof record.api_key === 'string' &&
+    typeof record.url === 'string' &&
+    typeof record.rotated_to === 'string' &&
+    Number.isFinite(Date.parse(record.kept_until))
+  );
+}
+
+/** The record at `path`, or undefined when there is none; one that does not parse or was planted is exit 2. */
+export function readOverlap(configDir: string, path: string): OverlapEntry | undefined {
+  const text = readConfigFile(configDir, path, 'overlap record');
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    parsed = (error as Error).message;
+  }
+  if (!isRecord(parsed)) {
+    throw usageError(
+      `the overlap record ${path} is not one this version of trident understands`,
+      'it keeps an old key for keys prune: repair it, or remove it and delete the key yourself with trident keys delete',
+    );
+  }
+  return { path, record: parsed };
+}
+
+/** Every record in the config dir, by key id. */
+export function listOverlaps(configDir: string): OverlapEntry[] {
+  return listConfigDir(configDir, OVERLAP, OVERLAP_DIR)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => readOverlap(configDir, join(overlapDir(configDir), name)))
+    .filter((entry): entry is OverlapEntry => entry !== undefined);
+}
+
+/** Before a rotation that will write a record starts: the directory is one trident will read back (exit 2 otherwise). */
+export function preflightOverlap(configDir: string): void {
+  assertConfigDir(configDir, OVERLAP, OVERLAP_DIR);
+  preflightSecretDir(overlapDir(configDir));
+}
+
+export async function saveOverlap(configDir: string, record: OverlapRecord): Promise<OverlapEntry> {
+  const path = overlapPath(configDir, record.api_key);
+  assertConfigDir(configDir, OVERLAP, OVERLAP_DIR);
+  await writeSecretFile(path, `${JSON.stringify(record, null, 2)}\n`, { force: true });
+  return { path, record };
+}
+
+export async function removeOverlap(entry: OverlapEntry): Promise<void> {
+  await removeSecretFile(entry.path);
+}
+
+/** Whether a record's time has come at `now`. */
+export const isDue = (record: OverlapRecord, now: Date): boolean => Date.parse(record.kept_until) <= now.getTime();
