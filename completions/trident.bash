@@ -4,7 +4,7 @@
 _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config status api sandbox completion version" ;;
-    "keys") echo "list create generate delete rotate" ;;
+    "keys") echo "list create generate delete rotate move-to-keyring move-to-file" ;;
     "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
@@ -22,6 +22,7 @@ _trident_options() {
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys delete") echo "--ignore-missing --force --url --key-id --private-key" ;;
     "keys rotate") echo "--name --local --out --keep-old --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
+    "keys move-to-file") echo "--out" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -58,6 +59,7 @@ _trident_valued_options() {
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys delete") echo "--url --key-id --private-key" ;;
     "keys rotate") echo "--name --out --deploy --verify --hook-timeout --if-older-than --url --key-id --private-key" ;;
+    "keys move-to-file") echo "--out" ;;
     "time login") echo "--email --account-id --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -130,6 +132,7 @@ _trident_option_values() {
     "keys rotate|--url") echo "__any__" ;;
     "keys rotate|--key-id") echo "__any__" ;;
     "keys rotate|--private-key") echo "__files__" ;;
+    "keys move-to-file|--out") echo "__files__" ;;
     "time login|--email") echo "__any__" ;;
     "time login|--account-id") echo "__any__" ;;
     "time login|--url") echo "__any__" ;;

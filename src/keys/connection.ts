@@ -123,9 +123,13 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
   return signerFromFile(ctx, keyId, path);
 }
 
+/** The PEM at a private key's place (a file, with the checks a key file gets, or a keyring entry). */
+export const readPrivateKeyPem = readKeyFile;
+
 /** A signer whose private key is read from a PEM file (with a warning if others can read the file) or the keyring. */
 export function signerFromFile(ctx: Context, keyId: string, path: string): Signer {
-  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private key file ${path}`), source: `key file ${path}` };
+  const what = isKeyringReference(path) ? `keyring entry ${path}` : `key file ${path}`;
+  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private ${what}`), source: what };
 }
 
 export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {

@@ -6,6 +6,8 @@ const COMMANDS = [
   { name: 'generate', load: () => import('./commands/generate.js') },
   { name: 'delete', load: () => import('./commands/delete.js') },
   { name: 'rotate', load: () => import('./commands/rotate.js') },
+  { name: 'move-to-keyring', load: () => import('./commands/move-to-keyring.js') },
+  { name: 'move-to-file', load: () => import('./commands/move-to-file.js') },
 ];
 
 export const { register } = commandGroup(COMMANDS, {
