@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const KEYRING_TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'];
 
 export interface KeyringSession {
-  /** The environment a process needs to reach this keyring. */
+  /** The environment a process needs to reach this keyring, where to store left to trident (auto). */
   env: Record<string, string>;
   /** The secret of `account` (service trident), or undefined; read with secret-tool. */
   lookup(account: string): string | undefined;
@@ -50,8 +50,8 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
       reject(new Error(`the keyring session ended (${code}) before it started`));
     });
   });
-  const env = { DBUS_SESSION_BUS_ADDRESS: address };
-  const toolEnv = { PATH: process.env.PATH, HOME: dataDir, ...env };
+  const env = { DBUS_SESSION_BUS_ADDRESS: address, TRIDENT_CREDENTIAL_STORE: 'auto' };
+  const toolEnv = { PATH: process.env.PATH, HOME: dataDir, DBUS_SESSION_BUS_ADDRESS: address };
   return {
     env,
     lookup(account) {

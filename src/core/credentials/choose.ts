@@ -5,7 +5,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TridentError, ExitCode } from '../errors.js';
 import { ensurePrivateDir } from '../files/private-dir.js';
+import type { Settings } from '../files/settings.js';
 import type { Keyring } from './keyring.js';
+import { credentialPlaces } from './places.js';
 
 export const CREDENTIAL_STORES = ['auto', 'keyring', 'file'] as const;
 export type CredentialStoreKind = 'keyring' | 'file';
@@ -53,4 +55,32 @@ function announceOnce(input: StoreChoiceInput, reason: string): void {
   } catch {
     // The note comes again next time: nothing else depends on the marker.
   }
+}
+
+/** What choosing needs of a command's Context (which core does not import). */
+export interface CredentialContext {
+  env: NodeJS.ProcessEnv;
+  configDir: string;
+  settings: Settings;
+  log: { warn(message: string): void };
+}
+
+const chosen = new WeakMap<CredentialContext, CredentialStoreKind>();
+
+/** Where this command puts new credentials: decided once per command (the keyring may be probed). */
+export function credentialStore(ctx: CredentialContext): CredentialStoreKind {
+  let kind = chosen.get(ctx);
+  if (kind === undefined) {
+    const setting = ctx.settings.resolve('credentialStore');
+    kind = chooseCredentialStore({
+      value: setting.value,
+      origin: ctx.settings.origin(setting, 'credentialStore'),
+      env: ctx.env,
+      keyring: credentialPlaces(ctx.env).keyring,
+      configDir: ctx.configDir,
+      warn: (message) => ctx.log.warn(message),
+    });
+    chosen.set(ctx, kind);
+  }
+  return kind;
 }

@@ -29,6 +29,9 @@ export const SETTINGS = {
     choices: ['bearer', 'raw', 'x-api-token'],
     description: 'how the token is sent',
   },
+  'time.tokenLocation': {
+    description: 'where time login stored the token: keyring:<service>/<account>, else <config dir>/tokens/<profile>.json',
+  },
   'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
   'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
   caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },

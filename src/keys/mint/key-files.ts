@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { chooseCredentialStore, type CredentialStoreKind } from '../../core/credentials/choose.js';
-import { credentialPlaces, type CredentialPlaces } from '../../core/credentials/places.js';
+import { credentialStore } from '../../core/credentials/choose.js';
+import type { CredentialPlaces } from '../../core/credentials/places.js';
 import { keyringReference } from '../../core/credentials/reference.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
 import { preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
@@ -27,26 +27,6 @@ export function defaultKeyPath(ctx: Context, apiKey: string): string {
 /** The keyring entry of a key: `keyring:trident/keys/<api_key>`. */
 export function keyringKeyReference(apiKey: string): string {
   return keyringReference(`keys/${apiKey}`);
-}
-
-const chosen = new WeakMap<Context, CredentialStoreKind>();
-
-/** Where this command puts new credentials: asked once per command (the keyring may be probed). */
-export function credentialStore(ctx: Context): CredentialStoreKind {
-  let kind = chosen.get(ctx);
-  if (kind === undefined) {
-    const setting = ctx.settings.resolve('credentialStore');
-    kind = chooseCredentialStore({
-      value: setting.value,
-      origin: ctx.settings.origin(setting, 'credentialStore'),
-      env: ctx.env,
-      keyring: credentialPlaces(ctx.env).keyring,
-      configDir: ctx.configDir,
-      warn: (message) => ctx.log.warn(message),
-    });
-    chosen.set(ctx, kind);
-  }
-  return kind;
 }
 
 /** Where a new key with no --out goes: its keyring entry or its file in <config dir>/keys/. */
