@@ -14,6 +14,8 @@ export interface KeyringSession {
   env: Record<string, string>;
   /** The secret of `account` (service trident), or undefined; read with secret-tool. */
   lookup(account: string): string | undefined;
+  /** The secret of every entry of the service trident. */
+  secrets(): string[];
   /** Removes the entry of `account` with secret-tool, as a user would behind trident's back. */
   clear(account: string): void;
   stop(): Promise<void>;
@@ -61,6 +63,15 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
         timeout: 10_000,
       });
       return found.status === 0 && found.stdout !== '' ? found.stdout : undefined;
+    },
+    secrets() {
+      const found = spawnSync('secret-tool', ['search', '--all', 'service', 'trident'], {
+        env: toolEnv,
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
+      // One block per entry: "[/path]", "label = ...", "secret = <the secret, its lines and all>", "created = ...".
+      return [...(found.stdout ?? '').matchAll(/^secret = ([\s\S]*?)\ncreated = /gm)].map((match) => match[1]!);
     },
     clear(account) {
       spawnSync('secret-tool', ['clear', 'service', 'trident', 'username', account], { env: toolEnv, timeout: 10_000 });
