@@ -2,8 +2,6 @@
 // @napi-rs/keyring, always in a child process with a deadline. The library's calls block: a D-Bus peer that
 // accepts a connection and never answers would hang them, and the whole process with them. A child can be
 // killed when its time is up; it also keeps the native addon out of every command that never uses the keyring.
-import { spawnSync } from 'node:child_process';
-
 /** How long one keyring call may take, child start included, before the keyring counts as not answering. */
 export const KEYRING_DEADLINE_MS = 5000;
 
@@ -84,8 +82,6 @@ export class Keyring {
 
   /** Undefined when the keyring takes a write; else why not. */
   unusable(): string | undefined {
-    if (process.platform === 'linux' && !this.env.DBUS_SESSION_BUS_ADDRESS)
-      return 'no D-Bus session to reach a Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)';
     try {
       this.call({ op: 'probe' });
       return undefined;
@@ -112,6 +108,11 @@ export class Keyring {
 
   private call(request: Request): string | boolean | null {
     if (this.silent !== undefined) throw new KeyringFailure(this.silent);
+    // Without a session bus there is no Secret Service to ask: said at once, without starting a child.
+    if (process.platform === 'linux' && !this.env.DBUS_SESSION_BUS_ADDRESS)
+      throw new KeyringFailure('no D-Bus session to reach a Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)');
+    // Loaded here: a command whose credentials are files never needs it.
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
     // The secret travels on stdin: a command line can be read by every user of the machine.
     const child = spawnSync(process.execPath, ['-e', CHILD_SOURCE, __filename], {
       input: JSON.stringify(request),
