@@ -5,9 +5,19 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, keyExists, keyFiles, keysNamed, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import {
+  PRIVATE_KEY_MATERIAL,
+  keyExists,
+  keyFiles,
+  keysNamed,
+  pendingFiles,
+  requestsFrom,
+  runKeys,
+  startSandbox,
+} from '../helpers/keys-sandbox.js';
 import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
@@ -174,6 +184,48 @@ describeWithTools(KEYRING_TOOLS, 'no keyring to use: files, said once', () => {
     );
     expect(sent().filter((request) => request.method !== 'GET')).toEqual([]);
     expect(keysNamed(sandbox, 'must-keyring')).toEqual([]);
-    expect(keyExists(sandbox, 'none')).toBe(false);
+  });
+});
+
+describeWithTools(KEYRING_TOOLS, 'a key bound for the keyring, its process killed (the pending record settles it)', () => {
+  let keyring: KeyringSession;
+  beforeAll(async () => {
+    keyring = await startKeyringSession();
+  });
+  afterAll(() => keyring.stop());
+
+  const settled = /^warning: settled 1 interrupted key request of an earlier run: (generate|create) "[^"]+": (.+)\n/m;
+
+  for (const verb of ['generate', 'create'] as const) {
+    it(`${verb} killed after storing: the next keys list keeps the key, its private half in the keyring`, async () => {
+      const configDir = tempConfigDir();
+      const name = `killed-${verb}`;
+      const killed = await runKeys(sandbox, [verb, '--name', name], { configDir, env: { ...keyring.env, [CRASH_ENV]: 'stored' } });
+      expect(killed.exitCode).not.toBe(0);
+      const [made] = keysNamed(sandbox, name);
+      expect(keyring.lookup(`keys/${made!.api_key}`)).toMatch(/PRIVATE KEY-----/);
+      const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(settled.exec(listed.stderr)?.[2]).toBe(`kept key ${made!.api_key}, its private key in keyring:trident/keys/${made!.api_key}`);
+      expect(keyExists(sandbox, made!.api_key)).toBe(true);
+      expect(pendingFiles(configDir)).toEqual([]);
+      expect(keyFiles(configDir)).toEqual([]);
+    });
+  }
+
+  it('generate killed after the answer, before storing: the next keys list deletes the key nobody holds', async () => {
+    const configDir = tempConfigDir();
+    const killed = await runKeys(sandbox, ['generate', '--name', 'killed-answered'], {
+      configDir,
+      env: { ...keyring.env, [CRASH_ENV]: 'answered' },
+    });
+    expect(killed.exitCode).not.toBe(0);
+    const [made] = keysNamed(sandbox, 'killed-answered');
+    expect(keyring.lookup(`keys/${made!.api_key}`)).toBeUndefined();
+    const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(settled.exec(listed.stderr)?.[2]).toBe(`deleted key ${made!.api_key}, whose private key never arrived`);
+    expect(keyExists(sandbox, made!.api_key)).toBe(false);
+    expect(pendingFiles(configDir)).toEqual([]);
   });
 });
