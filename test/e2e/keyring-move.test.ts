@@ -115,16 +115,42 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
     expect((await listWithProfile(configDir)).exitCode).toBe(0);
   }, 60_000);
 
+  it('keys rotate of a key in the keyring whose --verify fails: rolled back, the new entry removed, the old key in use', async () => {
+    const configDir = tempConfigDir();
+    const made = await runKeys(sandbox, ['generate', '--name', 'rolled', '--use', '-o', 'json'], { configDir, env: keyring.env });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const oldId = JSON.parse(made.stdout).api_key;
+    const eventsBefore = sandbox.control.events().length;
+    const rotated = await runCli(['keys', 'rotate', '--yes', '--verify', 'exit 3', '-o', 'json'], { configDir, env: profileEnv() });
+    expect(rotated.exitCode).toBe(8);
+    expect(rotated.stderr).toMatch(
+      /the rotation was rolled back: profile "default" uses the old key .+ again and the new key was deleted\n/,
+    );
+    const newIds = sandbox.control
+      .events()
+      .slice(eventsBefore)
+      .filter((event) => event.type === 'generate')
+      .map((event) => event.id);
+    expect(newIds).toHaveLength(1);
+    expect(keyExists(sandbox, newIds[0]!)).toBe(false);
+    expect(keyring.lookup(`keys/${newIds[0]}`)).toBeUndefined();
+    expect(keyring.lookup(`keys/${oldId}`)).toMatch(/PRIVATE KEY-----/);
+    const listed = await listWithProfile(configDir);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).find((key: { in_use: boolean }) => key.in_use).api_key).toBe(oldId);
+  }, 60_000);
+
   it('moves killed at seeded random moments: the profile always names a place that holds the key', async () => {
     const configDir = tempConfigDir();
     const { id, pem, file } = await profileWithFileKey(configDir);
     const random = new Rng(4242);
+    let killed = 0;
     for (let round = 0; round < 8; round++) {
       const command = round % 2 === 0 ? 'move-to-keyring' : 'move-to-file';
       const child = spawnCli(['keys', command], { configDir, env: profileEnv() });
-      const delay = random.int(50, 900);
+      const delay = random.int(20, 400);
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
-      await child;
+      if ((await child).signal === 'SIGKILL') killed += 1;
       clearTimeout(timer);
       const place = (await runCli(['config', 'get', 'keys.privateKeyFile'], { configDir })).stdout.trim();
       const held = place.startsWith('keyring:') ? keyring.lookup(place.slice('keyring:trident/'.length)) : readFileSync(place, 'utf8');
@@ -133,5 +159,7 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
       const listed = await listWithProfile(configDir);
       expect(listed.exitCode, `round ${round}: ${listed.stderr}`).toBe(0);
     }
+    // The moves were really cut short, not only run to their end.
+    expect(killed).toBeGreaterThan(0);
   }, 120_000);
 });
