@@ -4,7 +4,7 @@
 _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config status api sandbox completion version" ;;
-    "keys") echo "list create generate delete rotate audit prune" ;;
+    "keys") echo "list create generate delete rotate audit prune move-to-keyring move-to-file" ;;
     "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
@@ -24,6 +24,7 @@ _trident_options() {
     "keys rotate") echo "--name --local --out --keep-old --keep-old-for --deploy --verify --hook-timeout --if-older-than --dry-run --resume --abort --url --key-id --private-key" ;;
     "keys audit") echo "--max-age --fail-on --url --key-id --private-key" ;;
     "keys prune") echo "--dry-run --url --key-id --private-key" ;;
+    "keys move-to-file") echo "--out" ;;
     "time login") echo "--email --account-id --password-stdin --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -62,6 +63,7 @@ _trident_valued_options() {
     "keys rotate") echo "--name --out --keep-old-for --deploy --verify --hook-timeout --if-older-than --url --key-id --private-key" ;;
     "keys audit") echo "--max-age --fail-on --url --key-id --private-key" ;;
     "keys prune") echo "--url --key-id --private-key" ;;
+    "keys move-to-file") echo "--out" ;;
     "time login") echo "--email --account-id --url" ;;
     "time logout") echo "--url --token-file" ;;
     "time projects list") echo "--status --url --token-file" ;;
@@ -143,6 +145,7 @@ _trident_option_values() {
     "keys prune|--url") echo "__any__" ;;
     "keys prune|--key-id") echo "__any__" ;;
     "keys prune|--private-key") echo "__files__" ;;
+    "keys move-to-file|--out") echo "__files__" ;;
     "time login|--email") echo "__any__" ;;
     "time login|--account-id") echo "__any__" ;;
     "time login|--url") echo "__any__" ;;

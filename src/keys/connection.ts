@@ -9,6 +9,9 @@ import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { isInConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
+import { KeyringFailure } from '../core/credentials/keyring.js';
+import { credentialPlaces } from '../core/credentials/places.js';
+import { isKeyringReference } from '../core/credentials/reference.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
 import { checkKeyAges } from './key-ages.js';
@@ -54,6 +57,7 @@ export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
  * one the user names elsewhere may be a link whose target passes the same checks.
  */
 function readKeyFile(ctx: Context, file: string): string {
+  if (isKeyringReference(file)) return readKeyringKey(ctx, file);
   try {
     const pem = isInConfigDir(ctx.configDir, 'keys', resolve(file)) ? readKeptKeyFile(ctx, file) : readNamedKeyFile(file);
     const mode = statSync(file).mode;
@@ -64,6 +68,24 @@ function readKeyFile(ctx: Context, file: string): string {
     if (error instanceof TridentError) throw error;
     throw unreadableKeyFile(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
+}
+
+/** A private key in the OS keyring: gone or out of reach, it is a missing credential (exit 4). */
+function readKeyringKey(ctx: Context, reference: string): string {
+  let pem: string | undefined;
+  try {
+    pem = credentialPlaces(ctx.env).read(reference);
+  } catch (error) {
+    if (!(error instanceof KeyringFailure)) throw error;
+    throw new TridentError(ExitCode.auth, `cannot read the private key ${reference}: ${error.reason}`, {
+      hint: 'unlock the OS keyring (or start its session) and run the command again',
+    });
+  }
+  if (pem === undefined)
+    throw new TridentError(ExitCode.auth, `missing credential: the private key ${reference} is not in the OS keyring`, {
+      hint: 'it was removed outside trident: point the profile at a key you hold (trident config set keys.privateKeyFile <file>) or make one (trident keys generate --use)',
+    });
+  return pem;
 }
 
 function readKeptKeyFile(ctx: Context, file: string): string {
@@ -101,9 +123,13 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
   return signerFromFile(ctx, keyId, path);
 }
 
-/** A signer whose private key is read from a PEM file (with a warning if others can read the file). */
+/** The PEM at a private key's place (a file, with the checks a key file gets, or a keyring entry). */
+export const readPrivateKeyPem = readKeyFile;
+
+/** A signer whose private key is read from a PEM file (with a warning if others can read the file) or the keyring. */
 export function signerFromFile(ctx: Context, keyId: string, path: string): Signer {
-  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private key file ${path}`), source: `key file ${path}` };
+  const what = isKeyringReference(path) ? `keyring entry ${path}` : `key file ${path}`;
+  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private ${what}`), source: what };
 }
 
 export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {

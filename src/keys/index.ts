@@ -8,6 +8,8 @@ const COMMANDS = [
   { name: 'rotate', load: () => import('./commands/rotate.js') },
   { name: 'audit', load: () => import('./commands/audit.js') },
   { name: 'prune', load: () => import('./commands/prune.js') },
+  { name: 'move-to-keyring', load: () => import('./commands/move-to-keyring.js') },
+  { name: 'move-to-file', load: () => import('./commands/move-to-file.js') },
 ];
 
 export const { register } = commandGroup(COMMANDS, {

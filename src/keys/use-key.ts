@@ -1,5 +1,6 @@
-// `--use`: point the current profile at a key (its id and private key file) in one settings write.
+// `--use`: point the current profile at a key (its id and where its private half is) in one settings write.
 import { resolve } from 'node:path';
+import { isKeyringReference } from '../core/credentials/reference.js';
 import type { Context } from '../context.js';
 import { PRIVATE_KEY_ENV } from './connection.js';
 
@@ -10,7 +11,7 @@ const OVERRIDING_ENV = ['TRIDENT_KEY_ID', 'TRIDENT_PRIVATE_KEY_FILE', PRIVATE_KE
  * the key cannot write (the profile can then list keys, but not create, delete or rotate them).
  */
 export async function useKey(ctx: Context, apiKey: string, privateKeyFile: string, scopes: readonly string[]): Promise<string> {
-  const file = resolve(privateKeyFile);
+  const file = isKeyringReference(privateKeyFile) ? privateKeyFile : resolve(privateKeyFile);
   await ctx.settings.store.update(ctx.profile, { 'keys.keyId': apiKey, 'keys.privateKeyFile': file });
   ctx.log.info(`profile "${ctx.profile}" now uses key ${apiKey} (${file})`);
   if (!scopes.includes('write')) {

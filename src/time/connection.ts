@@ -6,8 +6,7 @@ import { requireSetting } from '../core/files/missing-setting.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
-import { isTokenShaped, loadToken, readTokenFile } from './token-store.js';
-import { tokenPath } from '../wire/time/token-file.js';
+import { isTokenShaped, loadToken, readTokenFile, storedTokenPlace } from './token-store.js';
 
 export interface UrlFlag {
   url?: string;
@@ -65,9 +64,8 @@ export function authScheme(ctx: Context): AuthScheme {
   return AUTH_SCHEMES.find((known) => known === scheme) ?? 'bearer';
 }
 
-export function storedTokenPath(ctx: Context): string {
-  return tokenPath(ctx.configDir, ctx.profile);
-}
+/** The profile's token file, or the keyring entry its time.tokenLocation names. */
+export const storedTokenPath = storedTokenPlace;
 
 /** TRIDENT_TIME_TOKEN, else `--token-file`, else the profile's stored token; undefined if none. */
 export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | undefined {
@@ -80,7 +78,7 @@ export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | 
   }
   if (fromEnv) return { token: fromEnv, source: 'env' };
   if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
-  const stored = loadToken(ctx.configDir, ctx.profile, (message) => ctx.log.warn(message));
+  const stored = loadToken(ctx);
   if (!stored) return undefined;
   return {
     token: stored.token,

@@ -4,8 +4,8 @@
 import type { Context } from '../context.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { timeClient } from './connection.js';
-import { isTokenShaped } from './token-store.js';
-import { saveToken, type StoredToken } from '../wire/time/token-file.js';
+import { isTokenShaped, storeToken } from './token-store.js';
+import type { StoredToken } from '../wire/time/token-file.js';
 
 const KEPT = 'the stored token, if any, was left as it was';
 
@@ -27,7 +27,7 @@ export async function keepIssuedToken(ctx: Context, baseUrl: URL, path: string, 
     throw new TridentError(ExitCode.unavailable, `the token the time service issued does not work (${why}); ${revoked}`, { hint: KEPT });
   }
   try {
-    await saveToken(path, issued);
+    await storeToken(ctx, path, issued);
   } catch (error) {
     const revoked = await revoke(ctx, baseUrl, issued.token);
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

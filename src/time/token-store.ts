@@ -1,25 +1,81 @@
-// The stored time token (wire/time/token-file.ts) as the time commands use it: its place checked before a login,
-// read back with the checks a secret file needs, removed at logout; and a --token-file of the user's.
+// The stored time token as the time commands use it: in the OS keyring (keyring:trident/time/<profile>, which the
+// profile's time.tokenLocation names) or in <config dir>/tokens/<profile>.json (wire/time/token-file.ts); its
+// place chosen and checked before a login, read back with the checks a secret file needs, removed at logout;
+// and a --token-file of the user's.
 import { statSync } from 'node:fs';
+import type { Context } from '../context.js';
+import { credentialStore } from '../core/credentials/choose.js';
+import { KeyringFailure } from '../core/credentials/keyring.js';
+import { credentialPlaces } from '../core/credentials/places.js';
+import { isKeyringReference, keyringReference } from '../core/credentials/reference.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
-import { preflightSecretPath, removeSecretFile } from '../core/files/secret-file.js';
-import { tokenPath, type StoredToken } from '../wire/time/token-file.js';
+import { preflightSecretPath } from '../core/files/secret-file.js';
+import { serializeToken, tokenPath, type StoredToken } from '../wire/time/token-file.js';
 
-/** Throws (exit 2) before a login if the token could not be stored afterwards, or not read back. */
-export function preflightTokenPath(configDir: string, path: string): void {
-  assertConfigDir(configDir, 'tokens', 'directory');
-  preflightSecretPath(path, { force: true });
+/** Where the profile's token is: the keyring entry its time.tokenLocation names, else its token file. */
+export function storedTokenPlace(ctx: Context): string {
+  const location = ctx.settings.store.get(ctx.profile, 'time.tokenLocation');
+  return location !== undefined && isKeyringReference(location) ? location : tokenPath(ctx.configDir, ctx.profile);
 }
 
-/** The profile's stored token, or undefined when there is none. `warn` hears about a file others can read. */
-export function loadToken(configDir: string, profile: string, warn?: (message: string) => void): StoredToken | undefined {
-  const path = tokenPath(configDir, profile);
-  const text = readTokenText(path, () => readConfigFile(configDir, path, 'token file', INPUT_CAPS.token));
+/**
+ * Before a login: where the token will go (the keyring is asked now), and that it can be written there (exit 2
+ * otherwise). Returns the place.
+ */
+export function preflightTokenPlace(ctx: Context): string {
+  if (credentialStore(ctx) === 'keyring') return keyringReference(`time/${ctx.profile}`);
+  const path = tokenPath(ctx.configDir, ctx.profile);
+  assertConfigDir(ctx.configDir, 'tokens', 'directory');
+  preflightSecretPath(path, { force: true });
+  return path;
+}
+
+/** Stores a new token at `place` and points the profile at it; the token it replaces, elsewhere, goes. */
+export async function storeToken(ctx: Context, place: string, stored: StoredToken): Promise<void> {
+  const before = storedTokenPlace(ctx);
+  const places = credentialPlaces(ctx.env);
+  await places.write(place, serializeToken(stored), { force: true });
+  const location = isKeyringReference(place) ? place : undefined;
+  if (ctx.settings.store.get(ctx.profile, 'time.tokenLocation') !== location)
+    await ctx.settings.store.update(ctx.profile, { 'time.tokenLocation': location });
+  if (before !== place) await places.remove(before).catch(() => false);
+}
+
+/** Removes the profile's stored token and forgets its place; true if one was removed. */
+export async function removeToken(ctx: Context): Promise<boolean> {
+  const removed = await credentialPlaces(ctx.env).remove(storedTokenPlace(ctx));
+  if (ctx.settings.store.get(ctx.profile, 'time.tokenLocation') !== undefined)
+    await ctx.settings.store.update(ctx.profile, { 'time.tokenLocation': undefined });
+  return removed;
+}
+
+/** The token in the keyring; an entry gone or a keyring out of reach is a missing credential (exit 4). */
+function readKeyringToken(ctx: Context, place: string): string {
+  const relogin = 'log in again: trident time login';
+  try {
+    const text = credentialPlaces(ctx.env).read(place);
+    if (text !== undefined) return text;
+  } catch (error) {
+    if (!(error instanceof KeyringFailure)) throw error;
+    throw new TridentError(ExitCode.auth, `cannot read the time token ${place}: ${error.reason}`, {
+      hint: `unlock the OS keyring (or start its session), or ${relogin}`,
+    });
+  }
+  throw new TridentError(ExitCode.auth, `missing credential: the time token ${place} is not in the OS keyring`, { hint: relogin });
+}
+
+/** The profile's stored token, or undefined when there is none. A file others can read gets a warning. */
+export function loadToken(ctx: Context): StoredToken | undefined {
+  const path = storedTokenPlace(ctx);
+  const keyring = isKeyringReference(path);
+  const text = keyring
+    ? readKeyringToken(ctx, path)
+    : readTokenText(path, () => readConfigFile(ctx.configDir, path, 'token file', INPUT_CAPS.token));
   if (text === undefined) return undefined;
-  if ((statSync(path).mode & 0o077) !== 0) warn?.(`${path} can be read by other users; run: chmod 600 ${path}`);
+  if (!keyring && (statSync(path).mode & 0o077) !== 0) ctx.log.warn(`${path} can be read by other users; run: chmod 600 ${path}`);
   const parsed = parseTokenText(text);
   if (!parsed?.token || !isTokenShaped(parsed.token))
     throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
@@ -31,9 +87,6 @@ export function loadToken(configDir: string, profile: string, warn?: (message: s
     createdAt: parsed.createdAt ?? '',
   };
 }
-
-/** True if a file was removed. */
-export const removeToken = removeSecretFile;
 
 /**
  * A `--token-file`: either a file written by `time login` (JSON, which also says the User-Agent) or just the

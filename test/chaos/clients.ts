@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateRsaPair } from '../../src/sandbox/keys/crypto.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { keyApp, type KeyApp } from '../helpers/keys-rotate-app.js';
 import { writeSettings } from '../helpers/settings-file.js';
 import type { ClientPlan } from './schedule.js';
@@ -17,7 +18,12 @@ export interface Client {
   initialKeyId: string;
   /** The application its rotations switch (--deploy/--verify), if any. */
   app?: KeyApp;
+  /** With TRIDENT_CHAOS_STORE=keyring: the client's own Secret Service, where its new keys go. */
+  keyring?: KeyringSession;
 }
+
+/** TRIDENT_CHAOS_STORE=keyring runs every client with a keyring of its own (new keys go there), else files. */
+export const CHAOS_STORE = process.env.TRIDENT_CHAOS_STORE === 'keyring' ? 'keyring' : 'file';
 
 export const PROFILE = 'default';
 
@@ -33,6 +39,7 @@ export async function setUpClient(sandbox: KeysSandbox, plan: ClientPlan, index:
   writeFileSync(keyFile, privateKeyPem, { mode: 0o600 });
   writeSettings(configDir, PROFILE, { 'keys.url': sandbox.url, 'keys.keyId': initialKeyId, 'keys.privateKeyFile': keyFile });
   const client: Client = { index, root, configDir, outDir, initialKeyId };
+  if (CHAOS_STORE === 'keyring') client.keyring = await startKeyringSession();
   if (plan.hooks) {
     client.app = keyApp(sandbox, initialKeyId, keyFile, join(root, 'app'));
     armHookKill(client, false);

@@ -1,5 +1,5 @@
 // What a client's disk holds: its profile, every private key anywhere below its root (config dir, --out
-// files, the application's state), and the rotations it has not finished.
+// files, the application's state) or in its keyring, and the rotations it has not finished.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { heldPublicKeys, publicHalfOf } from '../helpers/held-keys.js';
@@ -20,7 +20,14 @@ export interface AppState {
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
-export function filePublicKey(path: string | undefined): string | undefined {
+const KEYRING_ENTRY = 'keyring:trident/';
+
+/** The public half of the private key at `path`: a file, or an entry of the client's keyring. */
+export function filePublicKey(path: string | undefined, client?: Client): string | undefined {
+  if (path?.startsWith(KEYRING_ENTRY)) {
+    const pem = client?.keyring?.lookup(path.slice(KEYRING_ENTRY.length));
+    return pem === undefined ? undefined : publicHalfOf(pem);
+  }
   if (path === undefined || !existsSync(path) || !statSync(path).isFile()) return undefined;
   return publicHalfOf(readFileSync(path, 'utf8'));
 }
@@ -31,7 +38,7 @@ export function readProfile(client: Client): ProfileState {
   const values = (readJson(path) as { profiles?: Record<string, Record<string, string | undefined>> }).profiles?.[PROFILE] ?? {};
   const keyId = values['keys.keyId'];
   const privateKeyFile = values['keys.privateKeyFile'];
-  const holds = filePublicKey(privateKeyFile);
+  const holds = filePublicKey(privateKeyFile, client);
   return { ...(keyId ? { keyId } : {}), ...(privateKeyFile ? { privateKeyFile } : {}), ...(holds ? { filePublicKey: holds } : {}) };
 }
 
@@ -51,9 +58,13 @@ function directoriesBelow(root: string): string[] {
   return dirs;
 }
 
-/** The public halves of every private key the client holds: PEM files anywhere below its root, and the application's key. */
+/** The public halves of every private key the client holds: PEM files anywhere below its root, its keyring, and the application's key. */
 export function heldByClient(client: Client): Set<string> {
   const held = heldPublicKeys(...directoriesBelow(client.root));
+  for (const pem of client.keyring?.secrets() ?? []) {
+    const half = publicHalfOf(pem);
+    if (half !== undefined) held.add(half);
+  }
   const app = readApp(client);
   if (app?.publicKey) held.add(app.publicKey);
   return held;

@@ -12,6 +12,8 @@ export interface Started {
   configDir: string;
   cwd: string;
   interruption?: Interruption;
+  /** More environment: the client's keyring. */
+  env?: Record<string, string>;
 }
 
 export interface Finished {
@@ -33,11 +35,11 @@ function killSafely(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runTrident({ argv, configDir, cwd, interruption }: Started): Promise<Finished> {
+export function runTrident({ argv, configDir, cwd, interruption, env }: Started): Promise<Finished> {
   const crash = interruption?.kind === 'checkpoint' ? { [CRASH_ENV]: interruption.point } : {};
   const child = spawn(process.execPath, [BIN, ...argv], {
     cwd,
-    env: childEnv({ configDir, env: crash }),
+    env: childEnv({ configDir, env: { ...env, ...crash } }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

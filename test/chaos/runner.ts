@@ -45,7 +45,13 @@ class ScheduleRun {
   async launch(label: string, client: Client, argv: string[], interruption?: Interruption): Promise<ProcessRecord> {
     const startedMs = this.now();
     const eventsAtStart = this.sandbox.control.events().length;
-    const finished = await runTrident({ argv, configDir: client.configDir, cwd: client.root, ...(interruption ? { interruption } : {}) });
+    const finished = await runTrident({
+      argv,
+      configDir: client.configDir,
+      cwd: client.root,
+      ...(interruption ? { interruption } : {}),
+      ...(client.keyring ? { env: client.keyring.env } : {}),
+    });
     const file = reportedFile(finished.stdout);
     const record: ProcessRecord = {
       label,
@@ -58,7 +64,7 @@ class ScheduleRun {
       eventsAtStart,
       eventsAtExit: this.sandbox.control.events().length,
       profileAtExit: readProfile(client),
-      reportedFiles: file === undefined ? {} : { [file]: filePublicKey(file) ?? null },
+      reportedFiles: file === undefined ? {} : { [file]: filePublicKey(file, client) ?? null },
     };
     if (finished.timedOut) this.harness.push(`${label} (client ${client.index}) ran past ${PROCESS_BOUND_MS} ms and was killed`);
     this.processes.push(record);
@@ -97,8 +103,9 @@ async function idleWithin(sandbox: KeysSandbox, ms: number): Promise<boolean> {
 export async function runSchedule(schedule: Schedule): Promise<Observation> {
   const workDir = mkdtempSync(join(tmpdir(), `trident-chaos-${schedule.seed}-`));
   const sandbox = await startKeysSandbox({ dir: join(workDir, 'sandbox') });
+  let clients: Client[] = [];
   try {
-    const clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir)));
+    clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir)));
     const run = new ScheduleRun(sandbox, clients);
     for (const [s, step] of schedule.steps.entries()) {
       if (step.fault) sandbox.server.faults.add(faultRule(step.fault));
@@ -157,6 +164,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
       harness: run.harness,
     };
   } finally {
+    for (const client of clients) await client.keyring?.stop();
     await sandbox.close();
   }
 }

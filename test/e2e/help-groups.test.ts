@@ -59,7 +59,11 @@ describe('trident help <command>...', () => {
 
   it.each([
     [['nosuch'], 'nosuch', 'commands of "trident": keys, time, catalog, config, status, api, sandbox, completion, version'],
-    [['keys', 'nosuch'], 'nosuch', 'commands of "trident keys": list, create, generate, delete, rotate, audit, prune'],
+    [
+      ['keys', 'nosuch'],
+      'nosuch',
+      'commands of "trident keys": list, create, generate, delete, rotate, audit, prune, move-to-keyring, move-to-file',
+    ],
     [['keys', 'list', 'extra'], 'extra', '"trident keys list" has no commands'],
   ])('help %j is a usage error of one line and a hint', async (names, unknown, hint) => {
     const result = await runCli(['help', ...names]);

@@ -50,6 +50,7 @@ const SKIP: Record<string, string> = {
   'trident keys generate --name mover --scopes read,write::transfer --url demo': "the exchange's demo environment is on the internet",
   'trident time login --email me@example.com --account-id 1':
     'asks for the password at a hidden terminal prompt (the --password-stdin line logs in the same way)',
+  'trident keys move-to-keyring': 'needs an OS keyring: keyring-move.test.ts runs it against a real Secret Service',
   'trident completion bash > ~/.local/share/bash-completion/completions/trident': "writes into the user's ~/.local",
   'trident completion zsh > "${fpath[1]}/_trident"': "writes into zsh's $fpath",
   'trident completion fish > ~/.config/fish/completions/trident.fish': "writes into the user's ~/.config",

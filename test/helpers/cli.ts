@@ -33,6 +33,9 @@ export function childEnv(options: CliOptions): Record<string, string | undefined
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     TRIDENT_CONFIG_DIR: options.configDir ?? tempConfigDir(),
+    // Keys and tokens go to files unless a test asks otherwise: not the machine's keyring, and no note about
+    // its absence. The keyring's tests (keyring-session.ts) set auto or keyring themselves.
+    TRIDENT_CREDENTIAL_STORE: 'file',
     ...options.env,
   };
 }

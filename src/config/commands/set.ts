@@ -2,15 +2,19 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
+import { isKeyringReference } from '../../core/credentials/reference.js';
 import { assertSettingKey } from '../../core/files/settings.js';
 import { settingsHelp } from '../settings-help.js';
 
-/** Paths are kept absolute: cron and CI run trident from another directory than the one it was set up in. */
+/**
+ * Paths are kept absolute: cron and CI run trident from another directory than the one it was set up in. A
+ * keyring entry (keyring:<service>/<account>) is no path.
+ */
 const PATH_SETTINGS: readonly string[] = ['keys.privateKeyFile', 'caFile'];
 
 export async function run(ctx: Context, _opts: object, key: string, value: string): Promise<void> {
   const setting = assertSettingKey(key);
-  const stored = PATH_SETTINGS.includes(setting) && value !== '' ? resolve(value) : value;
+  const stored = PATH_SETTINGS.includes(setting) && value !== '' && !isKeyringReference(value) ? resolve(value) : value;
   // A misspelt --profile or TRIDENT_PROFILE would otherwise make a new profile without a word.
   const creating = !ctx.settings.store.hasProfile(ctx.profile);
   await ctx.settings.store.update(ctx.profile, { [setting]: stored });

@@ -19,16 +19,28 @@ export const SETTINGS = {
     description: "base URL of the key service (…/trade-api/v2), or production or demo for the exchange's environments",
   },
   'keys.keyId': { env: 'TRIDENT_KEY_ID', description: 'id of the key that signs requests' },
-  'keys.privateKeyFile': { env: 'TRIDENT_PRIVATE_KEY_FILE', description: 'PEM file of that key' },
+  'keys.privateKeyFile': {
+    env: 'TRIDENT_PRIVATE_KEY_FILE',
+    description: "where that key's private half is: a PEM file, or keyring:<service>/<account> in the OS keyring",
+  },
   'time.url': { env: 'TRIDENT_TIME_URL', url: true, description: 'base URL of the time tracker (…/api/v1)' },
   'time.authScheme': {
     default: 'bearer',
     choices: ['bearer', 'raw', 'x-api-token'],
     description: 'how the token is sent',
   },
+  'time.tokenLocation': {
+    description: 'where time login stored the token: keyring:<service>/<account>, else <config dir>/tokens/<profile>.json',
+  },
   'time.userAgent': { default: 'trident-cli', description: 'the one User-Agent sent to the time tracker' },
   'catalog.url': { env: 'TRIDENT_CATALOG_URL', url: true, description: 'base URL of the catalog service' },
   caFile: { env: 'TRIDENT_CA_FILE', description: 'extra CA certificates (PEM), added to the system roots' },
+  credentialStore: {
+    env: 'TRIDENT_CREDENTIAL_STORE',
+    default: 'auto',
+    choices: ['auto', 'keyring', 'file'],
+    description: 'where new private keys and tokens go: the OS keyring, 0600 files, or auto (the keyring if one answers; files under CI)',
+  },
   output: { env: 'TRIDENT_OUTPUT', choices: ['table', 'json', 'ndjson', 'csv', 'tsv'], description: 'default output format' },
 } as const satisfies Record<string, SettingSpec>;
 

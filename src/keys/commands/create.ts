@@ -89,10 +89,10 @@ export function register(parent: Command, bind: Binder): void {
     .command('create')
     .summary('create a key from a public key, or from a pair made here')
     .description(
-      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (0600, by default in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file. A pair made here is sent under a tagged name (<name>~<8 hex>, new for each request); an uploaded key keeps the name as given.',
+      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (by default in the OS keyring, else 0600 in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file. A pair made here is sent under a tagged name (<name>~<8 hex>, new for each request); an uploaded key keeps the name as given.',
     )
     .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
-    .option('--out <file>', 'where to store the generated private key; default <config dir>/keys/<api_key>.pem')
+    .option('--out <file>', 'store the generated private key in this file instead of the keyring or <config dir>/keys/')
     .addOption(new Option('--bits <n>', 'RSA key size for a pair generated here (default 2048)').choices(RSA_BITS.map(String)));
   examples(addNewKeyOptions(command).action(bind(run)), [
     'trident keys create --name laptop',

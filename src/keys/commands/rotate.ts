@@ -159,7 +159,7 @@ export function register(parent: Command, bind: Binder): void {
       'name of the new key (default: <old name>-rotated-<UTC time>); trident adds a tag, ~<8 hex>, new for each request',
     )
     .option('--local', 'make the key pair here and upload only its public half, instead of having the service generate it')
-    .option('--out <file>', 'where to store the new private key; default <config dir>/keys/<api_key>.pem')
+    .option('--out <file>', 'store the new private key in this file instead of the keyring or <config dir>/keys/')
     .addOption(new Option('--keep-old', 'do not delete the old key (nor its file)').conflicts('keepOldFor'))
     .option(
       '--keep-old-for <age>',

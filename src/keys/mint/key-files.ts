@@ -1,18 +1,16 @@
-// Where private keys live on this machine: `<config dir>/keys/<api_key>.pem` unless --out says otherwise,
-// always 0600, written atomically, never over an existing file unless forced.
+// Where private keys live on this machine: in the OS keyring as `keyring:trident/keys/<api_key>` or in
+// `<config dir>/keys/<api_key>.pem` (core/credentials/choose.ts decides which), unless --out names a file;
+// files always 0600, written atomically, never over an existing one unless forced.
 import { randomBytes } from 'node:crypto';
 // fs.promises loads node:fs/promises on first use: commands that only read settings and keys skip it.
 import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
+import { credentialStore } from '../../core/credentials/choose.js';
+import type { CredentialPlaces } from '../../core/credentials/places.js';
+import { keyringReference } from '../../core/credentials/reference.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
-import {
-  moveSecretFile,
-  preflightSecretDir,
-  preflightSecretPath,
-  writeSecretFile,
-  type SecretWriteOptions,
-} from '../../core/files/secret-file.js';
+import { preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
 
 /** `--out -`: the PEM goes to stdout. */
 export const STDOUT = '-';
@@ -26,6 +24,23 @@ export function defaultKeyPath(ctx: Context, apiKey: string): string {
   return join(keysDir(ctx), `${apiKey.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`);
 }
 
+/** The keyring entry of a key: `keyring:trident/keys/<api_key>`. */
+export function keyringKeyReference(apiKey: string): string {
+  return keyringReference(`keys/${apiKey}`);
+}
+
+/** Where a new key with no --out goes: its keyring entry or its file in <config dir>/keys/. */
+export function defaultKeyPlace(ctx: Context, apiKey: string): string {
+  return credentialStore(ctx) === 'keyring' ? keyringKeyReference(apiKey) : defaultKeyPath(ctx, apiKey);
+}
+
+/** Every place a key with no --out may have been stored by this or an earlier command. */
+export function defaultKeyPlaces(ctx: Context, apiKey: string): string[] {
+  return [defaultKeyPlace(ctx, apiKey), keyringKeyReference(apiKey), defaultKeyPath(ctx, apiKey)].filter(
+    (place, index, all) => all.indexOf(place) === index,
+  );
+}
+
 /** The file a new key goes to: `--out` (absolute), or undefined for the default path (known only with the id). */
 export function outPath(out: string | undefined): string | undefined {
   return out === undefined || out === STDOUT ? undefined : resolve(out);
@@ -36,6 +51,8 @@ export function preflightKeyTarget(ctx: Context, out: string | undefined, option
   if (out === STDOUT) return;
   const path = outPath(out);
   if (path === undefined) {
+    // The keyring, if chosen, is asked now: an explicit keyring that cannot be used stops the command here.
+    credentialStore(ctx);
     assertConfigDir(ctx.configDir, 'keys', 'directory');
     preflightSecretDir(keysDir(ctx));
   } else {
@@ -43,13 +60,10 @@ export function preflightKeyTarget(ctx: Context, out: string | undefined, option
   }
 }
 
-export async function storePrivateKey(path: string, pem: string, options: SecretWriteOptions = {}): Promise<void> {
-  await writeSecretFile(path, pem, options);
-}
-
 /**
- * A private key written (0600, complete) under a provisional name in the directory of its final place,
- * for a key whose id is not known yet. `place` moves it into its final place; `discard` removes it.
+ * A private key written (0600, complete) under a provisional name in the directory of its final place (the
+ * keys directory for a keyring entry), for a key whose id is not known yet. `place` moves it into its final
+ * place, file or keyring entry; `discard` removes it.
  */
 export interface StagedKey {
   path: string;
@@ -57,13 +71,13 @@ export interface StagedKey {
   discard(): Promise<void>;
 }
 
-export async function stagePrivateKey(dir: string, pem: string): Promise<StagedKey> {
+export async function stagePrivateKey(dir: string, pem: string, places: CredentialPlaces): Promise<StagedKey> {
   const path = join(dir, `pending-${Date.now()}-${randomBytes(4).toString('hex')}.pem`);
   await writeSecretFile(path, pem);
   const staged: StagedKey = {
     path,
     async place(finalPath, options = {}) {
-      await moveSecretFile(staged.path, finalPath, options);
+      await places.moveFile(staged.path, finalPath, options);
       staged.path = finalPath;
     },
     discard: () => fs.unlink(staged.path).catch(() => undefined),

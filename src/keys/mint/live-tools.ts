@@ -1,11 +1,13 @@
-// The mint's tools for a real run: the command's client, probes signed by a candidate key, files on disk.
+// The mint's tools for a real run: the command's client, probes signed by a candidate key, files on disk and
+// entries of the OS keyring.
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError } from '../../core/errors.js';
 import type { KeysClient } from '../client.js';
 import { openKeysClient, signerFromFile, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
 import type { Signer } from '../signing.js';
-import { defaultKeyPath } from './key-files.js';
+import { credentialPlaces } from '../../core/credentials/places.js';
+import { defaultKeyPlace, defaultKeyPlaces } from './key-files.js';
 import type { MintTools } from './settle.js';
 
 /** `clientFor` makes a client signed by another key (the rotation's deps, or the connection's). */
@@ -31,10 +33,12 @@ export function mintTools(
         },
       );
     },
-    keyPath: (id) => defaultKeyPath(ctx, id),
-    readKey(id, path) {
+    keyPath: (id) => defaultKeyPlace(ctx, id),
+    defaultPlaces: (id) => defaultKeyPlaces(ctx, id),
+    places: credentialPlaces(ctx.env),
+    readKey(id, place) {
       try {
-        return signerFromFile(ctx, id, path).privateKey;
+        return signerFromFile(ctx, id, place).privateKey;
       } catch {
         return undefined;
       }

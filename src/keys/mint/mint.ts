@@ -7,7 +7,7 @@ import { ExitCode, TridentError } from '../../core/errors.js';
 import { fileSystemFailure } from '../../core/files/file-system-failure.js';
 import { DEFAULT_SCOPES, type ApiKey, type CreatedKey, type NewKey } from '../client.js';
 import { deleteUnheldKey, type MintFailure } from './delete-unheld.js';
-import { STDOUT, stagePrivateKey, storePrivateKey, type StagedKey } from './key-files.js';
+import { STDOUT, stagePrivateKey, type StagedKey } from './key-files.js';
 import { privateKeyFromPem, type KeyPairPem } from './keypair.js';
 import { answerLost, settleLostAnswer } from './lost-answer.js';
 import { removePending, writePending, type PendingEntry } from './pending.js';
@@ -105,7 +105,7 @@ async function keepGenerated(
   if (broken) throw await undo(broken);
   try {
     if (file === STDOUT) await steps.deliver!(pem);
-    else await storePrivateKey(file, pem, { force: request.force });
+    else await tools.places.write(file, pem, { force: request.force });
   } catch (error) {
     throw await undo(storeFailure(id, file === STDOUT ? 'stdout' : file, error));
   }
@@ -137,7 +137,7 @@ async function placeStaged(
 export async function mintKey(tools: MintTools, request: MintRequest, steps: MintSteps = {}): Promise<MintedKey> {
   const verb = request.pair || request.upload ? 'create' : 'generate';
   const sentName = request.upload ? request.key.name : taggedName(request.key.name);
-  const staged = request.pair ? await stagePrivateKey(request.pair.stagingDir, request.pair.pem.privateKeyPem) : undefined;
+  const staged = request.pair ? await stagePrivateKey(request.pair.stagingDir, request.pair.pem.privateKeyPem, tools.places) : undefined;
   let pending: PendingEntry;
   try {
     pending = await writePending(

@@ -5,7 +5,8 @@
 // nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import { moveSecretFile, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
+import type { CredentialPlaces } from '../../core/credentials/places.js';
+import { removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { Checkpoint } from '../crash-points.js';
 import { keyIdProblem } from '../key-ids.js';
@@ -16,10 +17,14 @@ export interface MintTools {
   client: Pick<KeysClient, 'list' | 'generate' | 'create' | 'delete'>;
   /** True when a request signed by `privateKey` as key `id` is accepted. */
   accepts(id: string, privateKey: KeyObject): Promise<boolean>;
-  /** <config dir>/keys/<api_key>.pem */
+  /** Where a new key with no --out goes: its keyring entry or <config dir>/keys/<api_key>.pem. */
   keyPath(id: string): string;
-  /** The private key in `path`, or undefined if it is not a readable one. */
-  readKey(id: string, path: string): KeyObject | undefined;
+  /** Every place a key with no --out may have been put, by this command or an earlier one. */
+  defaultPlaces(id: string): string[];
+  /** The private key at `place` (a file or a keyring entry), or undefined if it is not a readable one. */
+  readKey(id: string, place: string): KeyObject | undefined;
+  /** Files and keyring entries. */
+  places: CredentialPlaces;
   now(): Date;
   configDir: string;
   /** The key service's base URL, as records name it. */
@@ -50,44 +55,51 @@ function candidatesOf(record: PendingRecord, keys: ApiKey[]): ApiKey[] {
   return keys.filter((key) => key.name === record.sent_name && !before.has(key.api_key));
 }
 
-/** Where a generated key's private half is if it was stored before the process died. */
-function storedFile(record: PendingRecord, id: string, tools: MintTools): string | undefined {
-  if (record.target_file === '-') return undefined;
-  return record.target_file ?? tools.keyPath(id);
+/** Where a key's private half may be if it was stored before the process died. */
+function storedPlaces(record: PendingRecord, id: string, tools: MintTools): string[] {
+  if (record.target_file === '-') return [];
+  return record.target_file !== null ? [record.target_file] : tools.defaultPlaces(id);
 }
 
-async function holds(tools: MintTools, id: string, file: string | undefined): Promise<boolean> {
-  const privateKey = file !== undefined && existsSync(file) ? tools.readKey(id, file) : undefined;
-  return privateKey !== undefined && (await tools.accepts(id, privateKey));
+/** The first of `places` that holds the key's private half. */
+async function heldAt(tools: MintTools, id: string, places: string[]): Promise<string | undefined> {
+  for (const place of places) {
+    const privateKey = tools.places.peek(place) !== undefined ? tools.readKey(id, place) : undefined;
+    if (privateKey !== undefined && (await tools.accepts(id, privateKey))) return place;
+  }
+  return undefined;
 }
 
 /**
  * A key kept by a settlement has its private half at <config dir>/keys/<api_key>.pem, a name no later write can
  * take: the command that settles may go on to write its own new key to the --out the record named, with --force.
  */
-async function placeKept(staged: string, keyPath: string): Promise<string> {
+async function placeKept(tools: MintTools, staged: string, keyPath: string): Promise<string> {
   try {
-    await moveSecretFile(staged, keyPath);
+    await tools.places.moveFile(staged, keyPath);
     return keyPath;
   } catch {
     return staged;
   }
 }
 
-/** The same for a generated key stored at its --out: a copy goes to <config dir>/keys/<api_key>.pem too. */
-async function keepCopy(file: string, keyPath: string): Promise<string> {
-  if (existsSync(keyPath)) return keyPath;
+/** The same for a generated key stored at its --out: a copy goes to its default place too. */
+async function keepCopy(tools: MintTools, place: string, id: string): Promise<string> {
+  const defaults = tools.defaultPlaces(id);
+  if (defaults.includes(place)) return place;
+  const keyPath = tools.keyPath(id);
+  if (tools.places.peek(keyPath) !== undefined) return keyPath;
   try {
-    await writeSecretFile(keyPath, readFileSync(file));
+    await tools.places.write(keyPath, tools.places.read(place)!);
     return keyPath;
   } catch {
-    return file;
+    return place;
   }
 }
 
-async function deleteKey(tools: MintTools, id: string, file?: string): Promise<KeyOutcome> {
+async function deleteKey(tools: MintTools, id: string, place?: string): Promise<KeyOutcome> {
   await tools.client.delete(id);
-  if (file !== undefined) await removeSecretFile(file);
+  if (place !== undefined) await tools.places.remove(place);
   return { id, outcome: 'deleted' };
 }
 
@@ -101,11 +113,10 @@ async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools
       outcomes.push({ id, outcome: 'unknown' });
       continue;
     }
-    const file = storedFile(record, id, tools);
-    const held = await holds(tools, id, file);
-    if (held && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: await keepCopy(file!, tools.keyPath(id)) });
+    const held = await heldAt(tools, id, storedPlaces(record, id, tools));
+    if (held !== undefined && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: await keepCopy(tools, held, id) });
     else if (!proven) outcomes.push({ id, outcome: 'unknown' });
-    else outcomes.push(await deleteKey(tools, id, held ? file : undefined));
+    else outcomes.push(await deleteKey(tools, id, held));
   }
   return outcomes;
 }
@@ -119,24 +130,24 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
     const usable = keyIdProblem(id) === undefined;
     if (stagedKey !== undefined && !found && usable && (await tools.accepts(id, stagedKey))) {
       found = true;
-      const target = record.target_file ?? tools.keyPath(id);
       // A move cut short leaves the same key in both places.
-      const placedAlready = existsSync(target) && readFileSync(target).equals(readFileSync(staged));
+      const pem = readFileSync(staged, 'utf8');
+      const target =
+        storedPlaces(record, id, tools).find((place) => tools.places.peek(place) === pem) ?? record.target_file ?? tools.keyPath(id);
+      const placedAlready = tools.places.peek(target) === pem;
       if (record.unwanted) {
         outcomes.push(await deleteKey(tools, id, placedAlready ? target : undefined));
         await removeSecretFile(staged);
         continue;
       }
       if (placedAlready) await removeSecretFile(staged);
-      outcomes.push({ id, outcome: 'kept', file: placedAlready ? target : await placeKept(staged, tools.keyPath(id)) });
+      outcomes.push({ id, outcome: 'kept', file: placedAlready ? target : await placeKept(tools, staged, tools.keyPath(id)) });
       continue;
     }
     // The staged half is gone: it was moved into place before the process died, or never written.
-    const file = record.target_file ?? tools.keyPath(id);
-    if (stagedKey === undefined && usable && (await holds(tools, id, file)))
-      outcomes.push(
-        record.unwanted ? await deleteKey(tools, id, file) : { id, outcome: 'kept', file: await keepCopy(file, tools.keyPath(id)) },
-      );
+    const held = stagedKey === undefined && usable ? await heldAt(tools, id, storedPlaces(record, id, tools)) : undefined;
+    if (held !== undefined)
+      outcomes.push(record.unwanted ? await deleteKey(tools, id, held) : { id, outcome: 'kept', file: await keepCopy(tools, held, id) });
     else outcomes.push({ id, outcome: 'unknown' });
   }
   if (!found && stagedKey !== undefined && mayStillAppear(record, tools.now())) return { kind: 'not yet' };

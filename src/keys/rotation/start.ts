@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
+import { isKeyringReference } from '../../core/credentials/reference.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import { preflightSecretDir } from '../../core/files/secret-file.js';
 import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, type ConnectionOptions, type KeysConnection } from '../connection.js';
@@ -127,8 +128,8 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   preflightSecretDir(rotationsDir(ctx.configDir));
   preflightPending(ctx.configDir);
   if (keepOldForS !== undefined) preflightOverlap(ctx.configDir);
-  const oldKeyFile =
-    connection.signer.source === PRIVATE_KEY_ENV ? null : resolve(ctx.settings.get('keys.privateKeyFile', opts.privateKey)!);
+  const oldPlace = ctx.settings.get('keys.privateKeyFile', opts.privateKey)!;
+  const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : isKeyringReference(oldPlace) ? oldPlace : resolve(oldPlace);
   const stored = ctx.settings.store.values(ctx.profile);
   return {
     owner,

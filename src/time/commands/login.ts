@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
-import { addUrlOption, storedTokenPath, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
+import { addUrlOption, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
 import { INPUT_CAPS, readStreamCapped } from '../../core/files/capped-read.js';
 import { keepIssuedToken } from '../issued-token.js';
-import { preflightTokenPath } from '../token-store.js';
+import { isKeyringReference } from '../../core/credentials/reference.js';
+import { preflightTokenPlace } from '../token-store.js';
 
 export interface LoginOptions extends UrlFlag {
   email?: string;
@@ -17,8 +18,7 @@ export interface LoginOptions extends UrlFlag {
 /** `POST /auth` with email and password; the token goes to the profile's 0600 token file, never to stdout. */
 export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const baseUrl = timeBaseUrl(ctx, opts.url);
-  const path = storedTokenPath(ctx);
-  preflightTokenPath(ctx.configDir, path);
+  const path = preflightTokenPlace(ctx);
   const email = (opts.email ?? (await askEmail(ctx))).trim();
   if (email === '') throw usageError('the email must not be empty');
   const password = opts.passwordStdin
@@ -37,7 +37,9 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
     createdAt: ctx.now().toISOString(),
   });
 
-  ctx.log.info(`logged in as ${email}; token stored in ${path} (mode 0600), bound to User-Agent "${userAgent}"`);
+  ctx.log.info(
+    `logged in as ${email}; token stored in ${path}${isKeyringReference(path) ? '' : ' (mode 0600)'}, bound to User-Agent "${userAgent}"`,
+  );
   await rememberService(ctx, opts);
   if (ctx.env.TRIDENT_TIME_TOKEN) ctx.log.warn('TRIDENT_TIME_TOKEN is set and is used instead of the stored token');
   await ctx.output.object({

@@ -18,7 +18,7 @@ export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> 
   const client = await timeClient(ctx, baseUrl, token);
   const revoked = await client.revoke();
   const path = storedTokenPath(ctx);
-  const removed = token.source === 'stored' ? await removeToken(path) : false;
+  const removed = token.source === 'stored' ? await removeToken(ctx) : false;
 
   ctx.log.info(revoked ? 'token revoked' : 'the service no longer knew the token');
   if (removed) ctx.log.info(`removed ${path}`);

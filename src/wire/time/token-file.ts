@@ -1,5 +1,5 @@
-// The token `time login` obtained, one file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
-// in a 0700 directory. No OS keyring is available on the machines this runs on, so the file is the store.
+// The token `time login` obtained, as a file per profile: `<config dir>/tokens/<profile>.json`, mode 0600
+// in a 0700 directory (the same text goes to the OS keyring where time login puts it there).
 // It also remembers the User-Agent the token was created with: the service destroys a token used from another.
 // The sandbox writes one for its own profile, so that the time commands reach it as they reach the service.
 import { join } from 'node:path';
@@ -18,6 +18,10 @@ export function tokenPath(configDir: string, profile: string): string {
   return join(configDir, 'tokens', `${profile}.json`);
 }
 
+export function serializeToken(stored: StoredToken): string {
+  return `${JSON.stringify(stored, null, 2)}\n`;
+}
+
 export async function saveToken(path: string, stored: StoredToken): Promise<void> {
-  await writeSecretFile(path, `${JSON.stringify(stored, null, 2)}\n`, { force: true });
+  await writeSecretFile(path, serializeToken(stored), { force: true });
 }

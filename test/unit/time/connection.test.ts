@@ -64,23 +64,22 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
 
 describe('stored token file', () => {
   it('is written 0600 in a 0700 directory and replaced on the next login', async () => {
-    const { configDir } = fakeContext();
+    const { ctx, configDir } = fakeContext();
     await store(configDir, 'first');
     await store(configDir, 'second');
     const path = tokenPath(configDir, 'default');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(configDir, 'tokens')).mode & 0o777).toBe(0o700);
-    expect(loadToken(configDir, 'default')).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
+    expect(loadToken(ctx)).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
   });
 
   it('warns when others can read it', async () => {
-    const { configDir } = fakeContext();
+    const { ctx, configDir, stderr } = fakeContext();
     await store(configDir, 'tok');
     const path = tokenPath(configDir, 'default');
     chmodSync(path, 0o644);
-    const warnings: string[] = [];
-    loadToken(configDir, 'default', (message) => warnings.push(message));
-    expect(warnings[0]).toContain('chmod 600');
+    loadToken(ctx);
+    expect(stderr()).toContain('chmod 600');
   });
 });
 

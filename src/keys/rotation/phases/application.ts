@@ -1,7 +1,8 @@
 // The application's phases, entered only with --deploy or --verify: the new key deployed and the application
 // checked with it, and on the way back the old key deployed again. Each runs one hook and records it (its exit
 // code, never its output).
-import { readFileSync } from 'node:fs';
+import { credentialPlaces } from '../../../core/credentials/places.js';
+import { isKeyringReference } from '../../../core/credentials/reference.js';
 import { ExitCode, TridentError } from '../../../core/errors.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { DEFAULT_HOOK_TIMEOUT_S, describeOutcome, hookSucceeded, runHook, type HookStep } from '../hooks.js';
@@ -17,7 +18,8 @@ interface DeployedKey {
 
 export async function deployNewKey(session: RotationSession): Promise<TridentError | undefined> {
   const file = session.journal.private_key_file!;
-  const failure = await hook(session, 'deploy', { api_key: session.newKey().api_key, file, pem: readFileSync(file, 'utf8') });
+  const pem = credentialPlaces(session.ctx.env).read(file);
+  const failure = await hook(session, 'deploy', { api_key: session.newKey().api_key, file, pem });
   if (!failure) await session.enter('deployed');
   return failure;
 }
@@ -32,7 +34,7 @@ export async function verifyApp(session: RotationSession): Promise<TridentError 
 export async function redeployOldKey(session: RotationSession): Promise<void> {
   const j = session.journal;
   const { api_key: oldId, private_key_file: file } = j.old_key;
-  const pem = file === null ? session.ctx.env[PRIVATE_KEY_ENV] : readFileSync(file, 'utf8');
+  const pem = file === null ? session.ctx.env[PRIVATE_KEY_ENV] : credentialPlaces(session.ctx.env).read(file);
   if (!pem) {
     const unset = `the old key ${oldId} came from ${PRIVATE_KEY_ENV}, which is not set now: the application cannot get it back`;
     throw new TridentError(ExitCode.auth, unset, { hint: `set ${PRIVATE_KEY_ENV} to its PEM again` });
@@ -56,7 +58,9 @@ async function hook(session: RotationSession, step: HookStep, deployed: Deployed
   const timeoutMs = (session.options.hookTimeoutS ?? j.hooks!.timeout_s ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
   const flag = step === 'verify' ? '--verify' : '--deploy';
   ctx.log.info(`rotate: running the ${flag} command (${step}, key ${deployed.api_key})`);
-  const key = { keyId: deployed.api_key, keyFile: deployed.file, pem: deployed.pem };
+  // A key in the keyring has no file to name: the hook gets its PEM on stdin only.
+  const keyFile = deployed.file !== null && isKeyringReference(deployed.file) ? null : deployed.file;
+  const key = { keyId: deployed.api_key, keyFile, pem: deployed.pem };
   const both = { oldKeyId: j.old_key.api_key, newKeyId: session.newKey().api_key };
   const outcome = await runHook({ command, step, ...key, ...both, timeoutMs, cwd: j.hooks!.cwd }, ctx.env, ctx.io.stderr, onSpawn);
   j.hook = undefined;

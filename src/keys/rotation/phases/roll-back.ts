@@ -1,7 +1,7 @@
 // Undoing a rotation: the application given the old key again, the profile restored, the new key deleted on
-// the service (signed by the old key) and its private key file removed.
+// the service (signed by the old key) and its private half removed (its file or keyring entry).
 import { ExitCode, TridentError } from '../../../core/errors.js';
-import { removeSecretFile } from '../../../core/files/secret-file.js';
+import { credentialPlaces } from '../../../core/credentials/places.js';
 import { forgetKey } from '../../key-ages.js';
 import { PHASES, removeJournal, type Phase } from '../journal.js';
 import { since, type RotationResult, type RotationSession } from '../session.js';
@@ -71,6 +71,6 @@ async function deleteNewKeys(session: RotationSession, from: Phase): Promise<voi
 
 async function removeNewKeyFiles(session: RotationSession): Promise<void> {
   const file = session.journal.new_key ? session.journal.private_key_file : undefined;
-  const removed = file !== undefined && (await removeSecretFile(file));
+  const removed = file !== undefined && (await credentialPlaces(session.ctx.env).remove(file));
   session.record({ step: 'remove-new-files', status: removed ? 'done' : 'skipped', ms: 0, files: removed ? [file] : [] });
 }

@@ -1,0 +1,138 @@
+// The OS keyring (macOS Keychain, the Secret Service on Linux, Windows Credential Manager) through
+// @napi-rs/keyring, always in a child process with a deadline. The library's calls block: a D-Bus peer that
+// accepts a connection and never answers would hang them, and the whole process with them. A child can be
+// killed when its time is up; it also keeps the native addon out of every command that never uses the keyring.
+/** How long one keyring call may take, child start included, before the keyring counts as not answering. */
+export const KEYRING_DEADLINE_MS = 5000;
+
+export interface KeyringEntry {
+  service: string;
+  account: string;
+}
+
+type Request =
+  { op: 'probe' } | { op: 'get' | 'delete'; entry: KeyringEntry } | { op: 'put'; entry: KeyringEntry; secret: string; force: boolean };
+
+type Reply = { value: string | boolean | null } | { error: string; exists?: boolean };
+
+/** The keyring could not be used: not there, locked, refusing, or silent past the deadline. */
+export class KeyringFailure extends Error {
+  constructor(
+    readonly reason: string,
+    /** put without force: the entry exists already. */
+    readonly exists = false,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * What the child runs. Its source text is handed to `node -e`, so it uses nothing of this module: the library
+ * is required from beside this file (dist/ or src/), as the parent would find it. On Linux the entry is pinned
+ * to the Secret Service: the kernel keyring the library would fall back to forgets everything at logout.
+ */
+function childMain(): void {
+  const fs = process.getBuiltinModule('node:fs');
+  const from = process.argv[1]!;
+  const reply = (answer: unknown) => process.stdout.write(JSON.stringify(answer));
+  try {
+    const request = JSON.parse(fs.readFileSync(0, 'utf8')) as Request;
+    const { Entry } = process.getBuiltinModule('node:module').createRequire(from)('@napi-rs/keyring') as typeof import('@napi-rs/keyring');
+    const open = (entry: KeyringEntry) => new Entry(entry.service, entry.account, { linux: { store: 'secret-service' } });
+    if (request.op === 'probe') {
+      // A locked or read-only keyring fails on the write, so the probe writes, reads back and removes.
+      const entry = open({ service: 'trident', account: `probe-${process.pid}` });
+      entry.setPassword('probe');
+      const back = entry.getPassword();
+      entry.deletePassword();
+      reply(back === 'probe' ? { value: true } : { error: 'the keyring did not give back what was written' });
+    } else if (request.op === 'put') {
+      const entry = open(request.entry);
+      if (!request.force && entry.getPassword() !== null) {
+        reply({ error: 'an entry of that name exists already', exists: true });
+        return;
+      }
+      entry.setPassword(request.secret);
+      reply(entry.getPassword() === request.secret ? { value: true } : { error: 'the keyring did not give back what was written' });
+    } else {
+      const entry = open(request.entry);
+      reply({ value: request.op === 'get' ? entry.getPassword() : entry.deletePassword() });
+    }
+  } catch (error) {
+    reply({ error: String((error as Error)?.message ?? error) });
+  }
+}
+
+const CHILD_SOURCE = `(${childMain.toString()})()`;
+
+/** The first line of a library message, without its "Platform failure:"-style prefixes repeated. */
+const firstLine = (text: string) => text.split('\n')[0]!.trim().slice(0, 300);
+
+/**
+ * One keyring per process: once it has failed to answer in time, every later call fails at once, so that a
+ * command with several credentials waits for one deadline, not one each.
+ */
+export class Keyring {
+  private silent: string | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly deadlineMs = KEYRING_DEADLINE_MS,
+  ) {}
+
+  /** Undefined when the keyring takes a write; else why not. */
+  unusable(): string | undefined {
+    try {
+      this.call({ op: 'probe' });
+      return undefined;
+    } catch (error) {
+      return (error as KeyringFailure).reason;
+    }
+  }
+
+  /** The secret, or undefined when there is no such entry. */
+  get(entry: KeyringEntry): string | undefined {
+    const value = this.call({ op: 'get', entry });
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** Writes the secret and reads it back; refuses to replace an entry unless forced. */
+  put(entry: KeyringEntry, secret: string, force = false): void {
+    this.call({ op: 'put', entry, secret, force });
+  }
+
+  /** True if an entry was removed. */
+  delete(entry: KeyringEntry): boolean {
+    return this.call({ op: 'delete', entry }) === true;
+  }
+
+  private call(request: Request): string | boolean | null {
+    if (this.silent !== undefined) throw new KeyringFailure(this.silent);
+    // Without a session bus there is no Secret Service to ask: said at once, without starting a child.
+    if (process.platform === 'linux' && !this.env.DBUS_SESSION_BUS_ADDRESS)
+      throw new KeyringFailure('no D-Bus session to reach a Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)');
+    // Loaded here: a command whose credentials are files never needs it.
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
+    // The secret travels on stdin: a command line can be read by every user of the machine.
+    const child = spawnSync(process.execPath, ['-e', CHILD_SOURCE, __filename], {
+      input: JSON.stringify(request),
+      env: this.env,
+      timeout: this.deadlineMs,
+      killSignal: 'SIGKILL',
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    if ((child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+      this.silent = `the OS keyring did not answer within ${this.deadlineMs / 1000} s`;
+      throw new KeyringFailure(this.silent);
+    }
+    let reply: Reply;
+    try {
+      reply = JSON.parse(child.stdout) as Reply;
+    } catch {
+      throw new KeyringFailure(firstLine(child.error?.message ?? (child.stderr || `the keyring helper exited with ${child.status}`)));
+    }
+    if ('error' in reply) throw new KeyringFailure(firstLine(reply.error), reply.exists);
+    return reply.value;
+  }
+}
