@@ -57,6 +57,12 @@ function announceOnce(input: StoreChoiceInput, reason: string): void {
   }
 }
 
+/** Whether new credentials may have gone to the keyring under this setting, without asking the keyring. */
+export function mayChooseKeyring(ctx: Pick<CredentialContext, 'env' | 'settings'>): boolean {
+  const value = ctx.settings.resolve('credentialStore').value ?? 'auto';
+  return value === 'keyring' || (value === 'auto' && !isSet(ctx.env.CI));
+}
+
 /** What choosing needs of a command's Context (which core does not import). */
 export interface CredentialContext {
   env: NodeJS.ProcessEnv;

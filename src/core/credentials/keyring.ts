@@ -11,9 +11,12 @@ export interface KeyringEntry {
 }
 
 type Request =
-  { op: 'probe' } | { op: 'get' | 'delete'; entry: KeyringEntry } | { op: 'put'; entry: KeyringEntry; secret: string; force: boolean };
+  | { op: 'probe' }
+  | { op: 'get' | 'delete'; entry: KeyringEntry }
+  | { op: 'put'; entry: KeyringEntry; secret: string; force: boolean }
+  | { op: 'has'; entries: KeyringEntry[] };
 
-type Reply = { value: string | boolean | null } | { error: string; exists?: boolean };
+type Reply = { value: string | boolean | null | boolean[] } | { error: string; exists?: boolean };
 
 /** The keyring could not be used: not there, locked, refusing, or silent past the deadline. */
 export class KeyringFailure extends Error {
@@ -54,6 +57,8 @@ function childMain(): void {
       }
       entry.setPassword(request.secret);
       reply(entry.getPassword() === request.secret ? { value: true } : { error: 'the keyring did not give back what was written' });
+    } else if (request.op === 'has') {
+      reply({ value: request.entries.map((entry) => open(entry).getPassword() !== null) });
     } else {
       const entry = open(request.entry);
       reply({ value: request.op === 'get' ? entry.getPassword() : entry.deletePassword() });
@@ -106,7 +111,14 @@ export class Keyring {
     return this.call({ op: 'delete', entry }) === true;
   }
 
-  private call(request: Request): string | boolean | null {
+  /** Which of the entries exist, asked in one call; their secrets never leave the child. */
+  has(entries: KeyringEntry[]): boolean[] {
+    if (entries.length === 0) return [];
+    const value = this.call({ op: 'has', entries });
+    return Array.isArray(value) ? value : entries.map(() => false);
+  }
+
+  private call(request: Request): string | boolean | null | boolean[] {
     if (this.silent !== undefined) throw new KeyringFailure(this.silent);
     // Without a session bus there is no Secret Service to ask: said at once, without starting a child.
     if (process.platform === 'linux' && !this.env.DBUS_SESSION_BUS_ADDRESS)

@@ -41,6 +41,11 @@ export function defaultKeyPlaces(ctx: Context, apiKey: string): string[] {
   );
 }
 
+/** Whether `place` is one trident chose for the key (its keyring entry or <config dir>/keys/<api_key>.pem): it goes with the key. */
+export function isTridentsOwnPlace(ctx: Context, apiKey: string, place: string): boolean {
+  return place === keyringKeyReference(apiKey) || place === resolve(defaultKeyPath(ctx, apiKey));
+}
+
 /** The file a new key goes to: `--out` (absolute), or undefined for the default path (known only with the id). */
 export function outPath(out: string | undefined): string | undefined {
   return out === undefined || out === STDOUT ? undefined : resolve(out);

@@ -6,13 +6,13 @@
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
-import { isInConfigDir } from '../../core/files/config-files.js';
+import { credentialPlaces } from '../../core/credentials/places.js';
 import { takePidLock } from '../../core/files/pid-lock.js';
-import { removeSecretFile } from '../../core/files/secret-file.js';
 import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
 import { forgetKey, formatAge } from '../key-ages.js';
+import { isTridentsOwnPlace } from '../mint/key-files.js';
 import { journalsOfKey } from '../rotation/journal.js';
 import { isDue, listOverlaps, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
 
@@ -73,7 +73,8 @@ async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise
     await checkpoint('prune-deleted');
   }
   const file = record.private_key_file;
-  if (record.file_created_by_trident && file !== null && isInConfigDir(ctx.configDir, 'keys', file)) await removeSecretFile(file);
+  if (record.file_created_by_trident && file !== null && isTridentsOwnPlace(ctx, record.api_key, file))
+    await credentialPlaces(ctx.env).remove(file);
   await forgetKey(ctx, record.api_key);
   await removeOverlap(entry);
   ctx.log.info(`prune: key ${record.api_key} ${outcome === 'deleted' ? 'deleted' : 'was gone already'} (kept until ${record.kept_until})`);

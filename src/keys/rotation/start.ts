@@ -10,7 +10,7 @@ import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import { preflightSecretDir } from '../../core/files/secret-file.js';
 import { PRIVATE_KEY_ENV, keysBaseUrl, resolveConnection, type ConnectionOptions, type KeysConnection } from '../connection.js';
 import { settleEarlierRequests } from '../settled-client.js';
-import { STDOUT, defaultKeyPath, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
+import { STDOUT, isTridentsOwnPlace, outPath, preflightKeyTarget, stagingDir } from '../mint/key-files.js';
 import { Rotation } from './machine.js';
 import type { RotationDeps } from './deps.js';
 import { logStep } from './steps.js';
@@ -136,7 +136,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
     journalPath: path,
     connection,
     oldKeyFile,
-    oldFileCreatedByTrident: oldKeyFile !== null && oldKeyFile === resolve(defaultKeyPath(ctx, keyId)),
+    oldFileCreatedByTrident: oldKeyFile !== null && isTridentsOwnPlace(ctx, keyId, oldKeyFile),
     ...(owner.mode === 'profile' ? { profileBefore: { keyId: stored['keys.keyId'], privateKeyFile: stored['keys.privateKeyFile'] } } : {}),
     method: opts.local ? 'local' : 'generate',
     ...(name !== undefined ? { name } : {}),

@@ -1,7 +1,7 @@
 // The last phases: the old key deleted on the service (signed by the new key), then the local clean-up that
 // ends every rotation that went forward, with or without that delete.
 import { ExitCode, TridentError } from '../../../core/errors.js';
-import { removeSecretFile } from '../../../core/files/secret-file.js';
+import { credentialPlaces } from '../../../core/credentials/places.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
 import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
@@ -66,7 +66,7 @@ async function recordOverlap(session: RotationSession, keepForS: number): Promis
   });
 }
 
-/** Local clean-up: the old key's file goes only if trident wrote it and the old key is gone. */
+/** Local clean-up: the old key's private half (file or keyring entry) goes only if trident chose its place and the old key is gone. */
 export async function finishRotation(session: RotationSession): Promise<RotationResult> {
   const j = session.journal;
   if (j.keep_old_for_s !== undefined) await recordOverlap(session, j.keep_old_for_s);
@@ -74,14 +74,14 @@ export async function finishRotation(session: RotationSession): Promise<Rotation
   const file = j.old_key.private_key_file;
   const start = performance.now();
   if (j.old_key_deleted && j.old_key.file_created_by_trident && file !== null) {
-    await removeSecretFile(file);
+    await credentialPlaces(session.ctx.env).remove(file);
     session.record({ step: 'remove-old-file', status: 'done', ms: since(start), file });
   } else {
     const reason = !j.old_key_deleted
       ? 'the old key was not deleted'
       : file === null
         ? `the old key came from ${PRIVATE_KEY_ENV}`
-        : "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
+        : "it is not trident's own place for the key (its keyring entry or <config dir>/keys/<api_key>.pem): a file elsewhere is left to you";
     session.record({ step: 'remove-old-file', status: 'skipped', ms: 0, file: file ?? undefined, reason });
   }
   await removeJournal(session.path);
