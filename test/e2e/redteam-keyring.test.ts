@@ -1,0 +1,70 @@
+// Red-team findings on the keyring moves: a move removes the old place of the profile's key only when no other
+// profile still names that place, so that two profiles sharing one key file or keyring entry both keep signing.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { describeWithTools } from '../helpers/system-tools.js';
+
+let sandbox: KeysSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', () => {
+  let keyring: KeyringSession;
+  beforeAll(async () => {
+    keyring = await startKeyringSession();
+  });
+  afterAll(() => keyring.stop());
+
+  const env = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });
+
+  /** Profile default and profile "twin" both use one new key, kept in a file. */
+  async function sharedKey(configDir: string): Promise<{ id: string; file: string }> {
+    const made = await runKeys(sandbox, ['generate', '--name', 'shared', '--use', '-o', 'json'], {
+      configDir,
+      env: { ...keyring.env, TRIDENT_CREDENTIAL_STORE: 'file' },
+    });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const { api_key: id, private_key_file: file } = JSON.parse(made.stdout);
+    const path = join(configDir, 'settings.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8'));
+    settings.profiles.twin = { ...settings.profiles.default };
+    writeFileSync(path, JSON.stringify(settings), { mode: 0o600 });
+    return { id, file };
+  }
+
+  const listAs = (configDir: string, profile: string) =>
+    runCli(['--profile', profile, 'keys', 'list', '-o', 'json'], { configDir, env: env() });
+
+  it('move-to-keyring leaves the key file another profile names; move-to-file leaves the entry another profile names', async () => {
+    const configDir = tempConfigDir();
+    const { id, file } = await sharedKey(configDir);
+
+    const toKeyring = await runCli(['keys', 'move-to-keyring', '-o', 'json'], { configDir, env: env() });
+    expect(toKeyring.exitCode, toKeyring.stderr).toBe(0);
+    expect(JSON.parse(toKeyring.stdout)).toMatchObject({ api_key: id, from: file, removed: false });
+    expect(toKeyring.stderr).toBe(
+      `profile "default" now keeps key ${id} in keyring:trident/keys/${id}; ${file} stays: profile "twin" still uses it\n`,
+    );
+    expect(existsSync(file)).toBe(true);
+    const twin = await listAs(configDir, 'twin');
+    expect(twin.exitCode, twin.stderr).toBe(0);
+
+    // Now both profiles name the keyring entry; moving one of them back to a file keeps the entry.
+    const twinToKeyring = await runCli(['--profile', 'twin', 'keys', 'move-to-keyring'], { configDir, env: env() });
+    expect(twinToKeyring.exitCode, twinToKeyring.stderr).toBe(0);
+    const out = join(configDir, 'elsewhere.pem');
+    const toFile = await runCli(['keys', 'move-to-file', '--out', out, '-o', 'json'], { configDir, env: env() });
+    expect(toFile.exitCode, toFile.stderr).toBe(0);
+    expect(JSON.parse(toFile.stdout)).toMatchObject({ api_key: id, removed: false });
+    expect(keyring.lookup(`keys/${id}`)).toBeDefined();
+    const after = await listAs(configDir, 'twin');
+    expect(after.exitCode, after.stderr).toBe(0);
+  });
+});
