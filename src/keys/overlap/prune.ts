@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
 import { credentialPlaces } from '../../core/credentials/places.js';
 import { takePidLock } from '../../core/files/pid-lock.js';
+import { SettingsStore } from '../../core/files/settings.js';
 import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
@@ -33,11 +34,15 @@ export interface PruneRun {
   codes: number[];
 }
 
-/** Which profiles (or the flags and environment) use each key id now. */
+/**
+ * Which profiles (or the flags and environment) use each key id now. The settings are read afresh each time,
+ * not from this process's copy: another shell may point a profile at a kept key while earlier deletes run.
+ */
 function usersOfKeys(ctx: Context, connection: KeysConnection, fromProfile: boolean): Map<string, string[]> {
   const users = new Map<string, string[]>();
   const add = (keyId: string | undefined, who: string) => keyId && users.set(keyId, [...(users.get(keyId) ?? []), who]);
-  for (const profile of ctx.settings.store.profiles()) add(ctx.settings.store.get(profile, 'keys.keyId'), `profile "${profile}"`);
+  const store = new SettingsStore(ctx.settings.store.dir);
+  for (const profile of store.profiles()) add(store.get(profile, 'keys.keyId'), `profile "${profile}"`);
   if (!fromProfile) add(connection.signer.keyId, 'the key id given by --key-id or TRIDENT_KEY_ID');
   return users;
 }
@@ -104,7 +109,6 @@ export async function pruneOverlaps(
   opts: { dryRun: boolean; keyIdFromProfile: boolean },
   client: () => Promise<KeysClient>,
 ): Promise<PruneRun> {
-  const users = usersOfKeys(ctx, connection, opts.keyIdFromProfile);
   const entries = listOverlaps(ctx.configDir).sort((a, b) => Date.parse(a.record.kept_until) - Date.parse(b.record.kept_until));
   const run: PruneRun = { results: [], codes: [] };
   const now = ctx.now();
@@ -125,7 +129,7 @@ export async function pruneOverlaps(
       push({ ...summary(entry), result: 'not due' });
       continue;
     }
-    const usedBy = users.get(record.api_key);
+    const usedBy = usersOfKeys(ctx, connection, opts.keyIdFromProfile).get(record.api_key);
     if (usedBy && !record.deleted) {
       const hint = `point ${usedBy[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
       push(refusal(ctx, entry, 'in use', `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);
