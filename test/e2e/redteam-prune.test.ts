@@ -1,6 +1,7 @@
 // Red-team findings on keys prune: a profile pointed at a kept key while a prune is running (another shell's
-// `config set`, between two deletes of that prune) makes the key in use, and the prune must not delete it.
-import { readFileSync, writeFileSync } from 'node:fs';
+// `config set`, between two deletes of that prune) makes the key in use, and the prune must not delete it; a
+// record whose fields are not of the types trident writes is refused, never half believed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
@@ -64,4 +65,30 @@ describe('keys prune racing a profile switched to a kept key', () => {
     const list = await keysAs(world, 'c', ['list', '-o', 'json']);
     expect(list.exitCode, list.stderr).toBe(0);
   }, 30_000);
+
+  it.each([
+    ['a kept_until that is no time trident wrote', { kept_until: '0' }],
+    ['a kept_until of another form', { kept_until: 'Nov 1 2000' }],
+    ['a deleted that is not true or false', { deleted: 'no' }],
+    ['a private_key_file that is no path', { private_key_file: 12 }],
+  ] as Array<[string, Record<string, unknown>]>)('a record with %s is refused (exit 2), nothing deleted', async (_, change) => {
+    const world = fleet(sandbox, ['a', 'b']);
+    const old = await rotateKeeping(world, 'a');
+    makeDue(world, old, 60_000);
+    // Profile b uses the kept key: a record taken as deleted would lose its file.
+    const settingsPath = join(world.configDir, 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
+    settings.profiles.b = { ...settings.profiles.b, 'keys.keyId': old, 'keys.privateKeyFile': join(world.configDir, 'keys', `${old}.pem`) };
+    writeFileSync(settingsPath, JSON.stringify(settings), { mode: 0o600 });
+    const record = JSON.parse(readFileSync(recordPath(world, old), 'utf8'));
+    writeFileSync(recordPath(world, old), JSON.stringify({ ...record, kept_until: '2000-01-01T00:00:00.000Z', ...change }), {
+      mode: 0o600,
+    });
+    const result = await keysAs(world, 'a', ['prune', '-o', 'json']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`the overlap record ${recordPath(world, old)} is not one this version of trident understands`);
+    expect(exists(old)).toBe(true);
+    expect(existsSync(join(world.configDir, 'keys', `${old}.pem`))).toBe(true);
+    expect(existsSync(recordPath(world, old))).toBe(true);
+  });
 });
