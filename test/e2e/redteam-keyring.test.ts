@@ -1,11 +1,13 @@
-// Red-team findings on the keyring moves: a move removes the old place of the profile's key only when no other
-// profile still names that place, so that two profiles sharing one key file or keyring entry both keep signing.
+// Red-team findings on the keyring: a move removes the old place of the profile's key only when no other profile
+// still names that place, so that two profiles sharing one key file or keyring entry both keep signing; and a key
+// bound for the keyring by a killed generate is never deleted by a settlement that could not ask the keyring.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { keyExists, keysNamed, pendingFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
@@ -66,5 +68,39 @@ describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', 
     expect(keyring.lookup(`keys/${id}`)).toBeDefined();
     const after = await listAs(configDir, 'twin');
     expect(after.exitCode, after.stderr).toBe(0);
+  });
+});
+
+describeWithTools(KEYRING_TOOLS, 'a key stored in the keyring by a killed generate, settled while the keyring cannot be asked', () => {
+  let keyring: KeyringSession;
+  beforeAll(async () => {
+    keyring = await startKeyringSession();
+  });
+  afterAll(() => keyring.stop());
+
+  it('keys list with no D-Bus session keeps the key and its record; the next one with the keyring keeps it for good', async () => {
+    const configDir = tempConfigDir();
+    const killed = await runKeys(sandbox, ['generate', '--name', 'stored-then-killed'], {
+      configDir,
+      env: { ...keyring.env, [CRASH_ENV]: 'stored' },
+    });
+    expect(killed.exitCode).not.toBe(0);
+    const [made] = keysNamed(sandbox, 'stored-then-killed');
+    expect(keyring.lookup(`keys/${made!.api_key}`)).toMatch(/PRIVATE KEY-----/);
+
+    // Over ssh, say: no session bus, so the keyring cannot be asked whether it holds the key.
+    const blind = await runKeys(sandbox, ['list'], { configDir, env: { ...keyring.env, DBUS_SESSION_BUS_ADDRESS: undefined } });
+    expect(keyExists(sandbox, made!.api_key)).toBe(true);
+    expect(pendingFiles(configDir)).toHaveLength(1);
+    expect(blind.stderr).toContain(
+      `not settled yet (cannot tell whether keyring:trident/keys/${made!.api_key} holds the key's private half: `,
+    );
+    expect(blind.stderr).not.toMatch(/deleted key/);
+
+    const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain(`kept key ${made!.api_key}, its private key in keyring:trident/keys/${made!.api_key}`);
+    expect(keyExists(sandbox, made!.api_key)).toBe(true);
+    expect(pendingFiles(configDir)).toEqual([]);
   });
 });
