@@ -1,6 +1,7 @@
 // Red-team findings on the keyring: a move removes the old place of the profile's key only when no other profile
 // still names that place, so that two profiles sharing one key file or keyring entry both keep signing; and a key
-// bound for the keyring by a killed generate is never deleted by a settlement that could not ask the keyring.
+// bound for the keyring by a killed generate is never deleted by a settlement that could not ask the keyring; and a
+// prune that cannot reach a kept key's entry fails that record (exit 4), not the whole run as a bug.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -103,4 +104,44 @@ describeWithTools(KEYRING_TOOLS, 'a key stored in the keyring by a killed genera
     expect(keyExists(sandbox, made!.api_key)).toBe(true);
     expect(pendingFiles(configDir)).toEqual([]);
   });
+});
+
+describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry cannot be reached', () => {
+  let keyring: KeyringSession;
+  beforeAll(async () => {
+    keyring = await startKeyringSession();
+  });
+  afterAll(() => keyring.stop());
+
+  const env = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });
+
+  it('the key deleted, exit 4 naming the entry (not a bug), the record kept; the next prune with the keyring removes both', async () => {
+    const configDir = tempConfigDir();
+    const made = await runKeys(sandbox, ['generate', '--name', 'kept-in-keyring', '--use', '-o', 'json'], { configDir, env: keyring.env });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const old = JSON.parse(made.stdout).api_key;
+    const rotated = await runCli(['keys', 'rotate', '--yes', '--keep-old-for', '1h'], { configDir, env: env() });
+    expect(rotated.exitCode, rotated.stderr).toBe(0);
+    // The new key signs from a file, so that the prune can sign without the keyring.
+    expect((await runCli(['keys', 'move-to-file'], { configDir, env: env() })).exitCode).toBe(0);
+    const record = join(configDir, 'overlap', `${old}.json`);
+    const due = { ...JSON.parse(readFileSync(record, 'utf8')), kept_until: new Date(Date.now() - 60_000).toISOString() };
+    writeFileSync(record, JSON.stringify(due), { mode: 0o600 });
+
+    const blind = await runCli(['keys', 'prune', '-o', 'json'], { configDir, env: { ...env(), DBUS_SESSION_BUS_ADDRESS: undefined } });
+    expect(blind.exitCode).toBe(4);
+    expect(blind.stderr).not.toMatch(/bug/);
+    expect(blind.stderr).toContain(
+      `trident: key ${old} was deleted, but its keyring entry keyring:trident/keys/${old} could not be removed`,
+    );
+    expect(JSON.parse(blind.stdout)).toMatchObject([{ api_key: old, result: 'failed' }]);
+    expect(keyExists(sandbox, old)).toBe(false);
+    expect(existsSync(record)).toBe(true);
+
+    const again = await runCli(['keys', 'prune', '-o', 'json'], { configDir, env: env() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject([{ api_key: old, result: 'already deleted' }]);
+    expect(keyring.lookup(`keys/${old}`)).toBeUndefined();
+    expect(existsSync(record)).toBe(false);
+  }, 60_000);
 });
