@@ -1,7 +1,8 @@
 // Red-team findings on the keyring: a move removes the old place of the profile's key only when no other profile
 // still names that place, so that two profiles sharing one key file or keyring entry both keep signing; and a key
 // bound for the keyring by a killed generate is never deleted by a settlement that could not ask the keyring; and a
-// prune that cannot reach a kept key's entry fails that record (exit 4), not the whole run as a bug.
+// prune or a rotation that cannot reach an old key's entry fails with exit 4 and keeps its record or journal, not
+// as a bug.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -143,5 +144,31 @@ describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry c
     expect(JSON.parse(again.stdout)).toMatchObject([{ api_key: old, result: 'already deleted' }]);
     expect(keyring.lookup(`keys/${old}`)).toBeUndefined();
     expect(existsSync(record)).toBe(false);
+  }, 60_000);
+
+  it('rotate --resume after the old key was deleted, the keyring out of reach: exit 4 (not a bug), the journal kept; resumed with it, done', async () => {
+    const configDir = tempConfigDir();
+    const made = await runKeys(sandbox, ['generate', '--name', 'resumed-blind', '--use', '-o', 'json'], { configDir, env: keyring.env });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const old = JSON.parse(made.stdout).api_key;
+    const killed = await runCli(['keys', 'rotate', '--yes'], { configDir, env: { ...env(), [CRASH_ENV]: 'old-deleted' } });
+    expect(killed.exitCode).not.toBe(0);
+    expect(keyExists(sandbox, old)).toBe(false);
+
+    const blind = await runCli(['keys', 'rotate', '--resume', '--yes'], {
+      configDir,
+      env: { ...env(), DBUS_SESSION_BUS_ADDRESS: undefined },
+    });
+    expect(blind.exitCode).toBe(4);
+    expect(blind.stderr).not.toMatch(/bug/);
+    expect(blind.stderr).toContain(
+      `trident: the old key is deleted, but its keyring entry keyring:trident/keys/${old} could not be removed`,
+    );
+    expect(existsSync(join(configDir, 'rotations', `key-${old}.json`))).toBe(true);
+
+    const resumed = await runCli(['keys', 'rotate', '--resume', '--yes', '-o', 'json'], { configDir, env: env() });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).outcome).toBe('rotated');
+    expect(keyring.lookup(`keys/${old}`)).toBeUndefined();
   }, 60_000);
 });
