@@ -84,7 +84,8 @@ describe('keys rotate', () => {
     expect(JSON.parse(result.stdout).steps.at(-1)).toMatchObject({
       step: 'remove-old-file',
       status: 'skipped',
-      reason: "it is not trident's own key file (<config dir>/keys/<api_key>.pem): a file elsewhere is left to you",
+      reason:
+        "it is not trident's own place for the key (its keyring entry or <config dir>/keys/<api_key>.pem): a file elsewhere is left to you",
     });
   });
 
