@@ -1,7 +1,9 @@
 // keys move-to-keyring and keys move-to-file: the profile's private key from one place to the other, with no
 // moment where it is nowhere. The new place is written and read back, then the profile is pointed at it, and
 // only then is the old place removed: an interruption anywhere leaves the key where the profile says, and at
-// worst a copy in the other place as well. A file the user keeps outside the config dir is left where it is.
+// worst a copy in the other place as well. A file the user keeps outside the config dir is left where it is, and
+// so is a place another profile names: the two profiles share the key, and the other one still signs from there.
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { credentialPlaces } from '../core/credentials/places.js';
 import { isKeyringReference } from '../core/credentials/reference.js';
@@ -19,7 +21,8 @@ export type MovedKey = {
   removed: boolean;
 };
 
-export type MoveResult = { moved: MovedKey } | { already: { profile: string; api_key: string; place: string } };
+/** `sharedWith`: the other profiles that name the old place, which is why it stayed. */
+export type MoveResult = { moved: MovedKey; sharedWith: string[] } | { already: { profile: string; api_key: string; place: string } };
 
 /** The key the profile itself records (not a flag's or the environment's): the one a move changes. */
 function profileKey(ctx: Context): { keyId: string; place: string } {
@@ -31,6 +34,14 @@ function profileKey(ctx: Context): { keyId: string; place: string } {
       hint: 'give the profile a key first: trident keys generate --name <name> --use',
     });
   return { keyId, place };
+}
+
+/** The other profiles whose private key is at `place`: a move of this profile's key must leave it to them. */
+function otherProfilesAt(ctx: Context, place: string): string[] {
+  const store = ctx.settings.store;
+  const same = (other: string | undefined) =>
+    other !== undefined && (isKeyringReference(place) ? other === place : !isKeyringReference(other) && resolve(other) === resolve(place));
+  return store.profiles().filter((profile) => profile !== ctx.profile && same(store.get(profile, 'keys.privateKeyFile')));
 }
 
 /**
@@ -54,8 +65,9 @@ export async function moveProfileKey(
   if (places.read(to) !== pem) throw new TridentError(ExitCode.usage, `${to} did not give back the key written to it; nothing was changed`);
   await ctx.settings.store.update(ctx.profile, { 'keys.privateKeyFile': to });
   const ours = isKeyringReference(from) || isInConfigDir(ctx.configDir, 'keys', from);
-  const removed = ours && (await places.remove(from));
-  return { moved: { profile: ctx.profile, api_key: keyId, from, to, removed } };
+  const sharedWith = ours ? otherProfilesAt(ctx, from) : [];
+  const removed = ours && sharedWith.length === 0 && (await places.remove(from));
+  return { moved: { profile: ctx.profile, api_key: keyId, from, to, removed }, sharedWith };
 }
 
 /** Says what was done, on stderr, and prints the result. */
@@ -66,8 +78,12 @@ export async function reportMove(ctx: Context, result: MoveResult): Promise<void
     await ctx.output.object({ profile, api_key: id, from: place, to: place, removed: false });
     return;
   }
-  const { moved } = result;
-  const left = moved.removed ? '' : `; ${moved.from} is yours and stays: remove it once nothing else uses it`;
+  const { moved, sharedWith } = result;
+  const left = moved.removed
+    ? ''
+    : sharedWith.length > 0
+      ? `; ${moved.from} stays: ${sharedWith.map((profile) => `profile "${profile}"`).join(' and ')} still use${sharedWith.length === 1 ? 's' : ''} it`
+      : `; ${moved.from} is yours and stays: remove it once nothing else uses it`;
   ctx.log.info(`profile "${moved.profile}" now keeps key ${moved.api_key} in ${moved.to}${left}`);
   await ctx.output.object(moved);
 }

@@ -7,6 +7,7 @@ import { openKeysClient, signerFromFile, type KeysConnection } from '../connecti
 import { crashHook } from '../crash-points.js';
 import type { Signer } from '../signing.js';
 import { credentialPlaces } from '../../core/credentials/places.js';
+import { credentialStore } from '../../core/credentials/choose.js';
 import { defaultKeyPlace, defaultKeyPlaces } from './key-files.js';
 import type { MintTools } from './settle.js';
 
@@ -35,6 +36,7 @@ export function mintTools(
     },
     keyPath: (id) => defaultKeyPlace(ctx, id),
     defaultPlaces: (id) => defaultKeyPlaces(ctx, id),
+    defaultsToKeyring: () => credentialStore(ctx) === 'keyring',
     places: credentialPlaces(ctx.env),
     readKey(id, place) {
       try {

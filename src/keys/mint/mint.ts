@@ -150,6 +150,7 @@ export async function mintKey(tools: MintTools, request: MintRequest, steps: Min
         scopes: request.key.scopes ?? DEFAULT_SCOPES,
         ...(staged ? { staged_file: staged.path } : {}),
         target_file: request.target,
+        ...(request.target === null && tools.defaultsToKeyring() ? { keyring: true } : {}),
         force: Boolean(request.force),
         ...(request.upload ? { uploaded: true } : {}),
         ...(request.rotation !== undefined ? { rotation: request.rotation } : {}),

@@ -30,6 +30,11 @@ export interface PendingRecord {
   staged_file?: string;
   /** --out as an absolute path, "-" for stdout, null for <config dir>/keys/<api_key>.pem. */
   target_file: string | null;
+  /**
+   * The key's default place was its keyring entry: a settlement that cannot ask the keyring cannot tell whether
+   * the key is held, so it waits for one that answers rather than deleting a key whose private half is there.
+   */
+  keyring?: boolean;
   force?: boolean;
   /** create --public-key: the private half is the user's own, wherever they keep it. */
   uploaded?: boolean;

@@ -5,7 +5,10 @@
 // nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
+import { KeyringFailure } from '../../core/credentials/keyring.js';
 import type { CredentialPlaces } from '../../core/credentials/places.js';
+import { isKeyringReference } from '../../core/credentials/reference.js';
+import { ExitCode, TridentError } from '../../core/errors.js';
 import { removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { Checkpoint } from '../crash-points.js';
@@ -21,6 +24,8 @@ export interface MintTools {
   keyPath(id: string): string;
   /** Every place a key with no --out may have been put, by this command or an earlier one. */
   defaultPlaces(id: string): string[];
+  /** Whether a key with no --out goes to its keyring entry (asked only when a key is minted). */
+  defaultsToKeyring(): boolean;
   /** The private key at `place` (a file or a keyring entry), or undefined if it is not a readable one. */
   readKey(id: string, place: string): KeyObject | undefined;
   /** Files and keyring entries. */
@@ -61,13 +66,27 @@ function storedPlaces(record: PendingRecord, id: string, tools: MintTools): stri
   return record.target_file !== null ? [record.target_file] : tools.defaultPlaces(id);
 }
 
-/** The first of `places` that holds the key's private half. */
-async function heldAt(tools: MintTools, id: string, places: string[]): Promise<string | undefined> {
+/**
+ * The first of `places` that holds the key's private half. For a key bound for the keyring (and wanted), a
+ * keyring that cannot be asked (no session bus over ssh, locked) is no proof of absence: exit 4, and the record
+ * stays for a command that can ask it.
+ */
+async function heldAt(tools: MintTools, record: PendingRecord, id: string, places: string[]): Promise<string | undefined> {
   for (const place of places) {
-    const privateKey = tools.places.peek(place) !== undefined ? tools.readKey(id, place) : undefined;
+    const strict = record.keyring === true && !record.unwanted && isKeyringReference(place);
+    const privateKey = (strict ? readKeyring(tools, place) : tools.places.peek(place)) !== undefined ? tools.readKey(id, place) : undefined;
     if (privateKey !== undefined && (await tools.accepts(id, privateKey))) return place;
   }
   return undefined;
+}
+
+function readKeyring(tools: MintTools, place: string): string | undefined {
+  try {
+    return tools.places.read(place);
+  } catch (error) {
+    if (!(error instanceof KeyringFailure)) throw error;
+    throw new TridentError(ExitCode.auth, `cannot tell whether ${place} holds the key's private half: ${error.reason}`);
+  }
 }
 
 /**
@@ -113,7 +132,7 @@ async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools
       outcomes.push({ id, outcome: 'unknown' });
       continue;
     }
-    const held = await heldAt(tools, id, storedPlaces(record, id, tools));
+    const held = await heldAt(tools, record, id, storedPlaces(record, id, tools));
     if (held !== undefined && !record.unwanted) outcomes.push({ id, outcome: 'kept', file: await keepCopy(tools, held, id) });
     else if (!proven) outcomes.push({ id, outcome: 'unknown' });
     else outcomes.push(await deleteKey(tools, id, held));
@@ -145,7 +164,7 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
       continue;
     }
     // The staged half is gone: it was moved into place before the process died, or never written.
-    const held = stagedKey === undefined && usable ? await heldAt(tools, id, storedPlaces(record, id, tools)) : undefined;
+    const held = stagedKey === undefined && usable ? await heldAt(tools, record, id, storedPlaces(record, id, tools)) : undefined;
     if (held !== undefined)
       outcomes.push(record.unwanted ? await deleteKey(tools, id, held) : { id, outcome: 'kept', file: await keepCopy(tools, held, id) });
     else outcomes.push({ id, outcome: 'unknown' });

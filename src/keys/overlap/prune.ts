@@ -6,8 +6,10 @@
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
+import { KeyringFailure } from '../../core/credentials/keyring.js';
 import { credentialPlaces } from '../../core/credentials/places.js';
 import { takePidLock } from '../../core/files/pid-lock.js';
+import { SettingsStore } from '../../core/files/settings.js';
 import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
@@ -33,11 +35,15 @@ export interface PruneRun {
   codes: number[];
 }
 
-/** Which profiles (or the flags and environment) use each key id now. */
+/**
+ * Which profiles (or the flags and environment) use each key id now. The settings are read afresh each time,
+ * not from this process's copy: another shell may point a profile at a kept key while earlier deletes run.
+ */
 function usersOfKeys(ctx: Context, connection: KeysConnection, fromProfile: boolean): Map<string, string[]> {
   const users = new Map<string, string[]>();
   const add = (keyId: string | undefined, who: string) => keyId && users.set(keyId, [...(users.get(keyId) ?? []), who]);
-  for (const profile of ctx.settings.store.profiles()) add(ctx.settings.store.get(profile, 'keys.keyId'), `profile "${profile}"`);
+  const store = new SettingsStore(ctx.settings.store.dir);
+  for (const profile of store.profiles()) add(store.get(profile, 'keys.keyId'), `profile "${profile}"`);
   if (!fromProfile) add(connection.signer.keyId, 'the key id given by --key-id or TRIDENT_KEY_ID');
   return users;
 }
@@ -59,6 +65,28 @@ function refusal(ctx: Context, entry: OverlapEntry, result: 'in use' | 'rotating
 
 const summary = ({ record }: OverlapEntry) => ({ api_key: record.api_key, profile: record.profile, kept_until: record.kept_until });
 
+const CLEANUP_LEFT = 'PRUNE_CLEANUP_LEFT';
+
+/**
+ * A keyring that cannot be asked (no session bus, locked) fails this record only: the key is gone and its record
+ * says so, and the next prune that can reach the keyring removes the entry and the record.
+ */
+async function removePrivateHalf(ctx: Context, apiKey: string, place: string): Promise<void> {
+  try {
+    await credentialPlaces(ctx.env).remove(place);
+  } catch (error) {
+    if (!(error instanceof KeyringFailure)) throw error;
+    throw new TridentError(
+      ExitCode.auth,
+      `key ${apiKey} was deleted, but its keyring entry ${place} could not be removed (${error.reason})`,
+      {
+        hint: 'unlock the OS keyring (or start its session) and run trident keys prune again: it removes the entry and the record',
+        code: CLEANUP_LEFT,
+      },
+    );
+  }
+}
+
 /** The key's delete, journaled in its record, then the local clean-up. */
 async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise<KeysClient>): Promise<PruneResult> {
   const checkpoint = crashHook(ctx.env);
@@ -74,7 +102,7 @@ async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise
   }
   const file = record.private_key_file;
   if (record.file_created_by_trident && file !== null && isTridentsOwnPlace(ctx, record.api_key, file))
-    await credentialPlaces(ctx.env).remove(file);
+    await removePrivateHalf(ctx, record.api_key, file);
   await forgetKey(ctx, record.api_key);
   await removeOverlap(entry);
   ctx.log.info(`prune: key ${record.api_key} ${outcome === 'deleted' ? 'deleted' : 'was gone already'} (kept until ${record.kept_until})`);
@@ -84,9 +112,12 @@ async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise
 function failed(ctx: Context, entry: OverlapEntry, error: TridentError): PruneResult {
   const id = entry.record.api_key;
   const unknown: boolean = outcomeUnknown(error);
-  const message = unknown
-    ? `the delete of key ${id} has an unknown outcome (${error.message}): its record is kept`
-    : `key ${id} was not deleted: ${error.message}`;
+  const message =
+    error.code === CLEANUP_LEFT
+      ? error.message
+      : unknown
+        ? `the delete of key ${id} has an unknown outcome (${error.message}): its record is kept`
+        : `key ${id} was not deleted: ${error.message}`;
   const hint = unknown
     ? 'run trident keys prune again: it sends the delete again, and a key found gone counts as deleted'
     : (error.hint ?? 'run trident keys prune again later: the record is kept');
@@ -104,7 +135,6 @@ export async function pruneOverlaps(
   opts: { dryRun: boolean; keyIdFromProfile: boolean },
   client: () => Promise<KeysClient>,
 ): Promise<PruneRun> {
-  const users = usersOfKeys(ctx, connection, opts.keyIdFromProfile);
   const entries = listOverlaps(ctx.configDir).sort((a, b) => Date.parse(a.record.kept_until) - Date.parse(b.record.kept_until));
   const run: PruneRun = { results: [], codes: [] };
   const now = ctx.now();
@@ -125,7 +155,7 @@ export async function pruneOverlaps(
       push({ ...summary(entry), result: 'not due' });
       continue;
     }
-    const usedBy = users.get(record.api_key);
+    const usedBy = usersOfKeys(ctx, connection, opts.keyIdFromProfile).get(record.api_key);
     if (usedBy && !record.deleted) {
       const hint = `point ${usedBy[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
       push(refusal(ctx, entry, 'in use', `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);

@@ -45,6 +45,14 @@ export const overlapDir = (configDir: string): string => join(configDir, OVERLAP
 
 export const overlapPath = (configDir: string, apiKey: string): string => join(overlapDir(configDir), `${checkKeyId(apiKey)}.json`);
 
+/** A time as trident writes it (toISOString): Date.parse would also take "0" or "Nov 1", and prune too early. */
+const isIsoTime = (value: unknown): boolean =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(value) && Number.isFinite(Date.parse(value));
+
+/**
+ * Every field prune acts on has the type trident wrote: a `deleted` of "no" would be taken as true, skip the
+ * check that no profile uses the key, and remove its private half.
+ */
 function isRecord(value: unknown): value is OverlapRecord {
   const record = value as OverlapRecord;
   return (
@@ -54,7 +62,11 @@ function isRecord(value: unknown): value is OverlapRecord {
     typeof record.api_key === 'string' &&
     typeof record.url === 'string' &&
     typeof record.rotated_to === 'string' &&
-    Number.isFinite(Date.parse(record.kept_until))
+    isIsoTime(record.kept_until) &&
+    (record.private_key_file === null || typeof record.private_key_file === 'string') &&
+    typeof record.file_created_by_trident === 'boolean' &&
+    (record.deleting_since === undefined || isIsoTime(record.deleting_since)) &&
+    (record.deleted === undefined || typeof record.deleted === 'boolean')
   );
 }
 

@@ -43,6 +43,7 @@ it('finds profiles, the environment, trident key files, kept keys and rotations;
     rotated_to: 'K1',
     kept_until: '2030-01-01T00:00:00Z',
     private_key_file: kept,
+    file_created_by_trident: false,
   });
   configFile(join(configDir, 'rotations', 'key-K5.json'), {
     version: 2,

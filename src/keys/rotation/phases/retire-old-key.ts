@@ -1,6 +1,7 @@
 // The last phases: the old key deleted on the service (signed by the new key), then the local clean-up that
 // ends every rotation that went forward, with or without that delete.
 import { ExitCode, TridentError } from '../../../core/errors.js';
+import { KeyringFailure } from '../../../core/credentials/keyring.js';
 import { credentialPlaces } from '../../../core/credentials/places.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
@@ -66,6 +67,21 @@ async function recordOverlap(session: RotationSession, keepForS: number): Promis
   });
 }
 
+/**
+ * A keyring that cannot be asked (no session bus, locked) stops the clean-up with exit 4: the old key is gone, and
+ * the journal stays, so that --resume with the keyring reachable removes the entry and ends the rotation.
+ */
+async function removeOldPrivateHalf(session: RotationSession, file: string): Promise<void> {
+  try {
+    await credentialPlaces(session.ctx.env).remove(file);
+  } catch (error) {
+    if (!(error instanceof KeyringFailure)) throw error;
+    throw new TridentError(ExitCode.auth, `the old key is deleted, but its keyring entry ${file} could not be removed (${error.reason})`, {
+      hint: 'unlock the OS keyring (or start its session)',
+    });
+  }
+}
+
 /** Local clean-up: the old key's private half (file or keyring entry) goes only if trident chose its place and the old key is gone. */
 export async function finishRotation(session: RotationSession): Promise<RotationResult> {
   const j = session.journal;
@@ -74,7 +90,7 @@ export async function finishRotation(session: RotationSession): Promise<Rotation
   const file = j.old_key.private_key_file;
   const start = performance.now();
   if (j.old_key_deleted && j.old_key.file_created_by_trident && file !== null) {
-    await credentialPlaces(session.ctx.env).remove(file);
+    await removeOldPrivateHalf(session, file);
     session.record({ step: 'remove-old-file', status: 'done', ms: since(start), file });
   } else {
     const reason = !j.old_key_deleted

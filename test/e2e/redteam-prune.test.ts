@@ -1,0 +1,94 @@
+// Red-team findings on keys prune: a profile pointed at a kept key while a prune is running (another shell's
+// `config set`, between two deletes of that prune) makes the key in use, and the prune must not delete it; a
+// record whose fields are not of the types trident writes is refused, never half believed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { fleet, keysAs, profileKeyId, type Fleet } from '../helpers/keys-fleet.js';
+import { startSandbox } from '../helpers/keys-sandbox.js';
+
+let sandbox: KeysSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(() => sandbox.server.faults.clear());
+afterAll(() => sandbox.close());
+
+const recordPath = (world: Fleet, id: string) => join(world.configDir, 'overlap', `${id}.json`);
+const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);
+
+/** Moves a record's due time `agoMs` into the past. */
+function makeDue(world: Fleet, id: string, agoMs: number): void {
+  const record = JSON.parse(readFileSync(recordPath(world, id), 'utf8'));
+  writeFileSync(recordPath(world, id), JSON.stringify({ ...record, kept_until: new Date(Date.now() - agoMs).toISOString() }), {
+    mode: 0o600,
+  });
+}
+
+async function rotateKeeping(world: Fleet, profile: string): Promise<string> {
+  const old = profileKeyId(world, profile);
+  const result = await keysAs(world, profile, ['rotate', '--keep-old-for', '1h', '--yes', '-o', 'json']);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return old;
+}
+
+describe('keys prune racing a profile switched to a kept key', () => {
+  it('a profile pointed at the second due key while the first is being deleted: the second is kept, exit 2', async () => {
+    const world = fleet(sandbox, ['a', 'b', 'c']);
+    const first = await rotateKeeping(world, 'a');
+    const second = await rotateKeeping(world, 'b');
+    makeDue(world, first, 120_000);
+    makeDue(world, second, 60_000);
+    // The first delete is held long enough for another shell to point profile c at the second kept key.
+    sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(first), fault: { kind: 'delay', ms: 1500 } });
+    const held = sandbox.server.faults.next();
+    const prune = spawnCli(['--profile', 'a', 'keys', 'prune', '-o', 'json'], { configDir: world.configDir });
+    await held;
+    const file = join(world.configDir, 'keys', `${second}.pem`);
+    for (const [key, value] of [
+      ['keys.keyId', second],
+      ['keys.privateKeyFile', file],
+    ]) {
+      const set = await runCli(['--profile', 'c', 'config', 'set', key!, value!], { configDir: world.configDir });
+      expect(set.exitCode, set.stderr).toBe(0);
+    }
+    const result = await prune;
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`key ${second} is due for pruning but profile "c" uses it now`);
+    const results = JSON.parse(String(result.stdout));
+    expect(results).toContainEqual(expect.objectContaining({ api_key: first, result: 'deleted' }));
+    expect(results).toContainEqual(expect.objectContaining({ api_key: second, result: 'in use' }));
+    expect(exists(first)).toBe(false);
+    expect(exists(second)).toBe(true);
+    const list = await keysAs(world, 'c', ['list', '-o', 'json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+  }, 30_000);
+
+  it.each([
+    ['a kept_until that is no time trident wrote', { kept_until: '0' }],
+    ['a kept_until of another form', { kept_until: 'Nov 1 2000' }],
+    ['a deleted that is not true or false', { deleted: 'no' }],
+    ['a private_key_file that is no path', { private_key_file: 12 }],
+  ] as Array<[string, Record<string, unknown>]>)('a record with %s is refused (exit 2), nothing deleted', async (_, change) => {
+    const world = fleet(sandbox, ['a', 'b']);
+    const old = await rotateKeeping(world, 'a');
+    makeDue(world, old, 60_000);
+    // Profile b uses the kept key: a record taken as deleted would lose its file.
+    const settingsPath = join(world.configDir, 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
+    settings.profiles.b = { ...settings.profiles.b, 'keys.keyId': old, 'keys.privateKeyFile': join(world.configDir, 'keys', `${old}.pem`) };
+    writeFileSync(settingsPath, JSON.stringify(settings), { mode: 0o600 });
+    const record = JSON.parse(readFileSync(recordPath(world, old), 'utf8'));
+    writeFileSync(recordPath(world, old), JSON.stringify({ ...record, kept_until: '2000-01-01T00:00:00.000Z', ...change }), {
+      mode: 0o600,
+    });
+    const result = await keysAs(world, 'a', ['prune', '-o', 'json']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`the overlap record ${recordPath(world, old)} is not one this version of trident understands`);
+    expect(exists(old)).toBe(true);
+    expect(existsSync(join(world.configDir, 'keys', `${old}.pem`))).toBe(true);
+    expect(existsSync(recordPath(world, old))).toBe(true);
+  });
+});
