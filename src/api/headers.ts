@@ -27,6 +27,11 @@ export const OWN_HEADERS: Record<string, OwnHeader> = {
     what: "trident's User-Agent (the time tracker binds its token to it)",
     hint: 'set another with: trident config set time.userAgent NAME',
   }),
+  // A header reaches the service itself: a proxy's credentials there would be handed to the wrong party.
+  ...own(['proxy-authorization'], {
+    what: "a proxy's credentials (from HTTPS_PROXY/HTTP_PROXY)",
+    hint: 'put them in the proxy URL: HTTPS_PROXY=http://user:password@proxy:port',
+  }),
   ...own(['host', 'content-length', 'transfer-encoding', 'connection'], {
     what: 'how the request is framed',
     hint: 'trident sets it from the URL and the body',

@@ -107,6 +107,7 @@ describe('-H headers', () => {
       TIMESTAMP_HEADER,
       'Authorization',
       'X-Api-Token',
+      'Proxy-Authorization',
       'user-agent',
       'HOST',
       'Content-Length',
