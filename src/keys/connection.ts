@@ -9,8 +9,7 @@ import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError } from '../core/errors.js';
 import { isInConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
-import { KeyringFailure } from '../core/credentials/keyring.js';
-import { credentialPlaces } from '../core/credentials/places.js';
+import { credentialPlaces, keyringOutOfReach } from '../core/credentials/places.js';
 import { isKeyringReference } from '../core/credentials/reference.js';
 import { resolveKeysUrl } from './base-url.js';
 import { KeysClient } from './client.js';
@@ -76,10 +75,11 @@ function readKeyringKey(ctx: Context, reference: string): string {
   try {
     pem = credentialPlaces(ctx.env).read(reference);
   } catch (error) {
-    if (!(error instanceof KeyringFailure)) throw error;
-    throw new TridentError(ExitCode.auth, `cannot read the private key ${reference}: ${error.reason}`, {
-      hint: 'unlock the OS keyring (or start its session) and run the command again',
-    });
+    throw keyringOutOfReach(
+      error,
+      (reason) => `cannot read the private key ${reference}: ${reason}`,
+      'unlock the OS keyring (or start its session) and run the command again',
+    );
   }
   if (pem === undefined)
     throw new TridentError(ExitCode.auth, `missing credential: the private key ${reference} is not in the OS keyring`, {

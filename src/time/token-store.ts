@@ -5,8 +5,7 @@
 import { statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { credentialStore } from '../core/credentials/choose.js';
-import { KeyringFailure } from '../core/credentials/keyring.js';
-import { credentialPlaces } from '../core/credentials/places.js';
+import { credentialPlaces, keyringOutOfReach } from '../core/credentials/places.js';
 import { isKeyringReference, keyringReference } from '../core/credentials/reference.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
@@ -59,10 +58,11 @@ function readKeyringToken(ctx: Context, place: string): string {
     const text = credentialPlaces(ctx.env).read(place);
     if (text !== undefined) return text;
   } catch (error) {
-    if (!(error instanceof KeyringFailure)) throw error;
-    throw new TridentError(ExitCode.auth, `cannot read the time token ${place}: ${error.reason}`, {
-      hint: `unlock the OS keyring (or start its session), or ${relogin}`,
-    });
+    throw keyringOutOfReach(
+      error,
+      (reason) => `cannot read the time token ${place}: ${reason}`,
+      `unlock the OS keyring (or start its session), or ${relogin}`,
+    );
   }
   throw new TridentError(ExitCode.auth, `missing credential: the time token ${place} is not in the OS keyring`, { hint: relogin });
 }

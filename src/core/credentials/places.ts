@@ -2,10 +2,22 @@
 // of the OS keyring. A write to the keyring is read back before it counts; a move removes the old place only
 // after the new one holds the same secret, so that an interruption leaves the secret in one place at least.
 import { readFileSync } from 'node:fs';
-import { usageError } from '../errors.js';
+import { ExitCode, TridentError, usageError } from '../errors.js';
 import { moveSecretFile, removeSecretFile, writeSecretFile, type SecretWriteOptions } from '../files/secret-file.js';
 import { Keyring, KeyringFailure } from './keyring.js';
 import { keyringEntry } from './reference.js';
+
+/**
+ * A failed keyring call as the command's error: a keyring that cannot be asked (no session bus, locked, silent)
+ * keeps a credential out of reach, exit 4, and `message` gets its reason. Anything else is thrown on as it is.
+ */
+export function keyringOutOfReach(error: unknown, message: (reason: string) => string, hint?: string, code?: string): TridentError {
+  if (!(error instanceof KeyringFailure)) throw error;
+  return new TridentError(ExitCode.auth, message(error.reason), {
+    ...(hint !== undefined ? { hint } : {}),
+    ...(code !== undefined ? { code } : {}),
+  });
+}
 
 export class CredentialPlaces {
   constructor(readonly keyring: Keyring) {}

@@ -1,12 +1,10 @@
 // What keys audit says of each key of the account: its age and where that comes from, where its private half
 // is held here, and the flags a policy can fail on.
-import { join } from 'node:path';
 import type { Context } from '../../context.js';
-import { listConfigDir } from '../../core/files/config-files.js';
 import { usageError } from '../../core/errors.js';
 import type { ApiKey } from '../client.js';
 import { keyAges } from '../key-ages.js';
-import { pendingDir, readPending } from '../mint/pending.js';
+import { listPending } from '../mint/pending.js';
 import { listOverlaps } from '../overlap/records.js';
 import { journalsOfKey } from '../rotation/journal.js';
 import { privateHalfHolders, type Holder, type SignerOutsideProfiles } from './holders.js';
@@ -38,15 +36,7 @@ export function parseFailOn(text: string | undefined, maxAge: number | undefined
 }
 
 /** The names of the keys that a mint under way (a pending record) is making: their id is not known yet. */
-function namesBeingMade(ctx: Context): Set<string> {
-  const names = new Set<string>();
-  for (const file of listConfigDir(ctx.configDir, 'pending', 'pending records directory')) {
-    if (!file.endsWith('.json')) continue;
-    const entry = readPending(ctx.configDir, join(pendingDir(ctx.configDir), file));
-    if (entry) names.add(entry.record.sent_name);
-  }
-  return names;
-}
+const namesBeingMade = (ctx: Context): Set<string> => new Set(listPending(ctx.configDir).map((entry) => entry.record.sent_name));
 
 export function auditRows(
   ctx: Context,

@@ -21,6 +21,8 @@ const COLUMNS: Array<Column<PruneResult>> = [
   { header: 'result', value: (row) => row.result },
 ];
 
+const NOTHING_KEPT = 'prune: no old key is kept by a rotation (keys rotate --keep-old-for): nothing to prune';
+
 const FIELDS = ['api_key', 'profile', 'kept_until', 'result', 'error'];
 
 const record = (row: PruneResult) => ({ ...row, error: row.error ?? null });
@@ -29,7 +31,7 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
   const connection = resolveConnection(ctx, opts);
   const keyIdFromProfile = ctx.settings.resolve('keys.keyId', opts.keyId).source === 'profile';
   if (!assertConfigDir(ctx.configDir, 'overlap', 'overlap records directory')) {
-    ctx.log.info('prune: no old key is kept by a rotation (keys rotate --keep-old-for): nothing to prune');
+    ctx.log.info(NOTHING_KEPT);
     await ctx.output.list([], COLUMNS, record, FIELDS);
     return 0;
   }
@@ -40,7 +42,7 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
     let client: KeysClient | undefined;
     const open = async () => (client ??= await openSettledClient(ctx, connection));
     const { results, codes } = await pruneOverlaps(ctx, connection, { dryRun: Boolean(opts.dryRun), keyIdFromProfile }, open);
-    if (results.length === 0) ctx.log.info('prune: no old key is kept by a rotation (keys rotate --keep-old-for): nothing to prune');
+    if (results.length === 0) ctx.log.info(NOTHING_KEPT);
     await ctx.output.list(results, COLUMNS, record, FIELDS);
     return batchExitCode(codes);
   } finally {

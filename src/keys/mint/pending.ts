@@ -173,6 +173,14 @@ export function releasePending(entry: PendingEntry): void {
   }
 }
 
+/** Every record no process has claimed for settling, as it is on disk. */
+export function listPending(configDir: string): PendingEntry[] {
+  return listConfigDir(configDir, 'pending', PENDING_DIR)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => readPending(configDir, join(pendingDir(configDir), name)))
+    .filter((entry): entry is PendingEntry => entry !== undefined);
+}
+
 /** Cheap test before anything is loaded: is there any record at all? */
 export function anyPending(configDir: string): boolean {
   return listConfigDir(configDir, 'pending', PENDING_DIR).some((name) => name.includes('.json'));

@@ -5,10 +5,8 @@
 // nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import { KeyringFailure } from '../../core/credentials/keyring.js';
-import type { CredentialPlaces } from '../../core/credentials/places.js';
+import { keyringOutOfReach, type CredentialPlaces } from '../../core/credentials/places.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
-import { ExitCode, TridentError } from '../../core/errors.js';
 import { removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { Checkpoint } from '../crash-points.js';
@@ -84,8 +82,7 @@ function readKeyring(tools: MintTools, place: string): string | undefined {
   try {
     return tools.places.read(place);
   } catch (error) {
-    if (!(error instanceof KeyringFailure)) throw error;
-    throw new TridentError(ExitCode.auth, `cannot tell whether ${place} holds the key's private half: ${error.reason}`);
+    throw keyringOutOfReach(error, (reason) => `cannot tell whether ${place} holds the key's private half: ${reason}`);
   }
 }
 

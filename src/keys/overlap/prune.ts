@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
-import { KeyringFailure } from '../../core/credentials/keyring.js';
-import { credentialPlaces } from '../../core/credentials/places.js';
+import { credentialPlaces, keyringOutOfReach } from '../../core/credentials/places.js';
 import { takePidLock } from '../../core/files/pid-lock.js';
 import { SettingsStore } from '../../core/files/settings.js';
 import type { KeysClient } from '../client.js';
@@ -75,14 +74,11 @@ async function removePrivateHalf(ctx: Context, apiKey: string, place: string): P
   try {
     await credentialPlaces(ctx.env).remove(place);
   } catch (error) {
-    if (!(error instanceof KeyringFailure)) throw error;
-    throw new TridentError(
-      ExitCode.auth,
-      `key ${apiKey} was deleted, but its keyring entry ${place} could not be removed (${error.reason})`,
-      {
-        hint: 'unlock the OS keyring (or start its session) and run trident keys prune again: it removes the entry and the record',
-        code: CLEANUP_LEFT,
-      },
+    throw keyringOutOfReach(
+      error,
+      (reason) => `key ${apiKey} was deleted, but its keyring entry ${place} could not be removed (${reason})`,
+      'unlock the OS keyring (or start its session) and run trident keys prune again: it removes the entry and the record',
+      CLEANUP_LEFT,
     );
   }
 }

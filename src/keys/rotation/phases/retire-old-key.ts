@@ -1,8 +1,7 @@
 // The last phases: the old key deleted on the service (signed by the new key), then the local clean-up that
 // ends every rotation that went forward, with or without that delete.
 import { ExitCode, TridentError } from '../../../core/errors.js';
-import { KeyringFailure } from '../../../core/credentials/keyring.js';
-import { credentialPlaces } from '../../../core/credentials/places.js';
+import { credentialPlaces, keyringOutOfReach } from '../../../core/credentials/places.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
 import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
@@ -75,10 +74,11 @@ async function removeOldPrivateHalf(session: RotationSession, file: string): Pro
   try {
     await credentialPlaces(session.ctx.env).remove(file);
   } catch (error) {
-    if (!(error instanceof KeyringFailure)) throw error;
-    throw new TridentError(ExitCode.auth, `the old key is deleted, but its keyring entry ${file} could not be removed (${error.reason})`, {
-      hint: 'unlock the OS keyring (or start its session)',
-    });
+    throw keyringOutOfReach(
+      error,
+      (reason) => `the old key is deleted, but its keyring entry ${file} could not be removed (${reason})`,
+      'unlock the OS keyring (or start its session)',
+    );
   }
 }
 
