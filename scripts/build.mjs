@@ -47,6 +47,25 @@ const vendored = {
 };
 
 /**
+ * commander loads node:child_process (and with it node:dgram) as it is loaded, for subcommands that are programs
+ * of their own, which trident has none of: every command would pay for loading them. commander gets its spawn on
+ * first use instead.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'lazy-child-process', namespace: 'lazy-child-process' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+    }));
+  },
+};
+
+/**
  * The file of a vendored library exports what `import()` of the package gives: the default export of an ES module
  * package (conf) stands for the whole module, as a CommonJS package's exports do.
  */
@@ -71,7 +90,7 @@ await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
   external: ['better-sqlite3', 'jq-wasm'],
-  plugins: [vendored],
+  plugins: [vendored, lazyChildProcess],
   define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(forTests) },
 });
 // esbuild writes non-ASCII text as escapes, except in regular expressions. A single non-ASCII character and Node
