@@ -1,7 +1,7 @@
 // Service answers as JSON: every answer is parsed here, so that none gets past that nests deeper than what
 // prints it can walk, and so that integers beyond 2^53 can be kept exact where a service has ids that large.
 import { parseWithBigIntegers } from './big-integers.js';
-import { scanJson } from './scan.js';
+import { bigIntegerSpans } from './scan.js';
 
 /**
  * The deepest nesting of arrays and objects an answer may have. Real answers of the services are a few levels
@@ -20,16 +20,27 @@ export type JsonProblem = 'not-json' | 'too-deep';
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; problem: JsonProblem };
 
 export function parseJson(text: string, options: JsonOptions = {}): ParsedJson {
-  const scan = scanJson(text, MAX_JSON_DEPTH, options.bigIntegers);
-  if (scan.tooDeep) return { ok: false, problem: 'too-deep' };
   let value: unknown;
   try {
+    // V8 parses any depth without recursing: the depth is checked on the value.
     value = JSON.parse(text);
   } catch {
     return { ok: false, problem: 'not-json' };
   }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: 'too-deep' };
+  if (!options.bigIntegers) return { ok: true, value };
   // Parsed once as it came first: only valid JSON is rewritten, so the rewriting never makes JSON of what was none.
-  return { ok: true, value: scan.bigIntegers.length === 0 ? value : parseWithBigIntegers(text, scan.bigIntegers) };
+  const spans = bigIntegerSpans(text);
+  return { ok: true, value: spans.length === 0 ? value : parseWithBigIntegers(text, spans) };
+}
+
+/** Whether arrays and objects nest in `value` more than `depth` levels deep (the walk goes no deeper than that). */
+function nestsDeeperThan(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth === 0) return true;
+  if (Array.isArray(value)) return value.some((item) => nestsDeeperThan(item, depth - 1));
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], depth - 1)) return true;
+  return false;
 }
 
 /** The value, or undefined when the text is not JSON fit to use (an error body read for its message). */

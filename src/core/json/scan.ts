@@ -1,40 +1,27 @@
-// One pass over a JSON text before it is parsed, for what JSON.parse takes in silently: nesting deeper than
-// what comes after it can walk (JSON.stringify, jq and the table renderer recurse, and overflow their stacks
-// long before JSON.parse does), and integer literals beyond 2^53, which JSON.parse rounds.
-// Only structure is read: a string is skipped whole, so digits and brackets inside one never count.
-
-export interface JsonScan {
-  /** More than the allowed arrays and objects open inside one another (the scan stops there). */
-  tooDeep: boolean;
-  /** Where each integer literal beyond Number.MAX_SAFE_INTEGER starts and ends, when they are sought. */
-  bigIntegers: Array<[start: number, end: number]>;
-}
+// Where a JSON text holds integer literals beyond 2^53, which JSON.parse rounds: one pass over the text, for the
+// answers whose ids can be that large. Only structure is read: a string is skipped whole, so digits inside one
+// never count.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MINUS = 0x2d;
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
 
-export function scanJson(text: string, maxDepth: number, findBigIntegers = false): JsonScan {
-  const bigIntegers: JsonScan['bigIntegers'] = [];
+/** Where each integer literal beyond Number.MAX_SAFE_INTEGER starts and ends, outside strings. */
+export function bigIntegerSpans(text: string): Array<[start: number, end: number]> {
+  const spans: Array<[number, number]> = [];
   const length = text.length;
-  let depth = 0;
   for (let at = 0; at < length; at += 1) {
     const c = text.charCodeAt(at);
     if (c === QUOTE) {
       at = closingQuote(text, at);
-    } else if (c === 0x5b || c === 0x7b) {
-      depth += 1;
-      if (depth > maxDepth) return { tooDeep: true, bigIntegers };
-    } else if (c === 0x5d || c === 0x7d) {
-      depth -= 1;
-    } else if (findBigIntegers && (isDigit(c) || c === MINUS)) {
+    } else if (isDigit(c) || c === MINUS) {
       const end = numberEnd(text, at);
-      if (isBigInteger(text.slice(at, end))) bigIntegers.push([at, end]);
+      if (isBigInteger(text.slice(at, end))) spans.push([at, end]);
       at = end - 1;
     }
   }
-  return { tooDeep: false, bigIntegers };
+  return spans;
 }
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;

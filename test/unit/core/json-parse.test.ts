@@ -22,7 +22,23 @@ describe('parseJson: nesting', () => {
     expect(parseJson(`["\\\\",${nested(MAX_JSON_DEPTH)}]`)).toEqual({ ok: false, problem: 'too-deep' });
   });
 
+  it('refuses an answer nested 100,000 levels deep as too deep, without overflowing a stack', () => {
+    expect(parseJson(nested(200_000))).toEqual({ ok: false, problem: 'too-deep' });
+    expect(parseJson(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toEqual({ ok: false, problem: 'too-deep' });
+  });
+
+  it('finds the one branch that goes too deep among wide shallow ones, in arrays and in objects', () => {
+    const wide = Array.from({ length: 1000 }, (_, at) => ({ id: at, tags: ['a', 'b'], meta: { n: at } }));
+    expect(parseJson(JSON.stringify({ items: wide }))).toMatchObject({ ok: true });
+    expect(parseJson(JSON.stringify({ items: wide, deep: JSON.parse(nested(MAX_JSON_DEPTH)) }))).toEqual({
+      ok: false,
+      problem: 'too-deep',
+    });
+    expect(parseJson(JSON.stringify([...wide, JSON.parse(nested(MAX_JSON_DEPTH))]))).toEqual({ ok: false, problem: 'too-deep' });
+  });
+
   it('tells text that is not JSON from JSON nested too deeply', () => {
+    expect(parseJson(`[${nested(MAX_JSON_DEPTH * 4).slice(0, -1)}`)).toEqual({ ok: false, problem: 'not-json' });
     expect(parseJson('<html>')).toEqual({ ok: false, problem: 'not-json' });
     expect(parseJson('')).toEqual({ ok: false, problem: 'not-json' });
     expect(parseJson('{"a":')).toEqual({ ok: false, problem: 'not-json' });
