@@ -1,6 +1,6 @@
 // Tables for people: a list, or one record as field names and values, fitted to the terminal (see
 // table-fit.ts), or as blocks when even what must stay does not fit (blocks.ts). table-fit, blocks and
-// cli-table3 are loaded only when a table is drawn.
+// box-table are loaded only when a table is drawn.
 import { printable } from './cells.js';
 import { keyOf, type Column } from './columns.js';
 
@@ -94,26 +94,14 @@ async function asBlocks(labels: string[], records: string[][], width: number, co
  * several lines (wrapped text): then every row is ruled off, so a continuation line is never read as a row.
  */
 async function draw(head: string[] | undefined, rows: string[][], colWidths: number[], color: boolean): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+  const { boxTable } = await import('./box-table.js');
   const bold = (text: string) => boldText(text, color);
   const ruled = head !== undefined && rows.some((row) => row.some((cell) => cell.includes('\n')));
-  const table = new Table({
-    head: (head ?? []).map(bold),
-    style: { head: [], border: [] },
-    colWidths,
-    wordWrap: false,
-    ...(ruled ? {} : { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } }),
-  });
-  for (const cells of rows) table.push(head ? cells : [bold(cells[0]!), ...cells.slice(1)]);
-  const lines = table.toString().split('\n');
-  // The header keeps a rule under it.
-  if (head && head.length > 0 && !ruled && lines.length > 3)
-    lines.splice(2, 0, lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤'));
-  return `${lines.join('\n')}\n`;
+  const cells = head ? rows : rows.map((row) => [bold(row[0]!), ...row.slice(1)]);
+  return `${boxTable((head ?? []).map(bold), cells, colWidths, ruled)}\n`;
 }
 
-// Bold is applied here rather than through cli-table3's style, whose colour library decides on its own
-// whether the terminal supports colour: --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb must decide.
+// Bold follows --no-color, NO_COLOR, FORCE_COLOR and TERM=dumb, as the caller decided them.
 function boldText(text: string, color: boolean): string {
   return color
     ? text
