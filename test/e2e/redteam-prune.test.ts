@@ -1,10 +1,12 @@
 // Red-team findings on keys prune: a profile pointed at a kept key while a prune is running (another shell's
 // `config set`, between two deletes of that prune) makes the key in use, and the prune must not delete it; a
-// record whose fields are not of the types trident writes is refused, never half believed.
+// profile is never pointed at a key the prune has begun to delete; a record whose fields are not of the types
+// trident writes is refused, never half believed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { fleet, keysAs, profileKeyId, type Fleet } from '../helpers/keys-fleet.js';
 import { startSandbox } from '../helpers/keys-sandbox.js';
@@ -65,6 +67,61 @@ describe('keys prune racing a profile switched to a kept key', () => {
     const list = await keysAs(world, 'c', ['list', '-o', 'json']);
     expect(list.exitCode, list.stderr).toBe(0);
   }, 30_000);
+
+  it('a profile pointed at a key whose DELETE is on its way: config set is refused (exit 2), the profile unchanged, the key deleted', async () => {
+    const world = fleet(sandbox, ['a', 'c']);
+    const kept = await rotateKeeping(world, 'a');
+    makeDue(world, kept, 60_000);
+    const before = profileKeyId(world, 'c');
+    sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(kept), fault: { kind: 'delay', ms: 1500 } });
+    const held = sandbox.server.faults.next();
+    const prune = spawnCli(['--profile', 'a', 'keys', 'prune', '-o', 'json'], { configDir: world.configDir });
+    await held;
+    const set = await runCli(['--profile', 'c', 'config', 'set', 'keys.keyId', kept], { configDir: world.configDir });
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).toMatch(new RegExp(`^trident: key ${kept} is being deleted by trident keys prune \\(since [0-9T:.-]+Z\\)\nhint: `));
+    expect(profileKeyId(world, 'c')).toBe(before);
+    const result = await prune;
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(exists(kept)).toBe(false);
+    const again = await runCli(['--profile', 'c', 'config', 'set', 'keys.keyId', kept], { configDir: world.configDir });
+    expect(again.exitCode).toBe(0); // record gone with the key: the service itself now answers for it
+  }, 30_000);
+
+  // Seeded schedules of the same race, the config set started at another moment of the prune each time: whoever
+  // wins, no profile is left naming a key the service no longer has. The DELETE is held well past the config
+  // set's start, so that the prune's record is still there when the config set looks (once a prune has finished,
+  // the key is simply one the service does not have, which no local command can know). A failing seed is
+  // printed and replays the same delays.
+  it.each([1, 2, 3, 4, 5, 6])(
+    'schedule %i: a prune and a config set of the key it deletes, at random moments',
+    async (seed) => {
+      const random = new Rng(seed);
+      const setAfterMs = random.int(0, 600);
+      const deleteDelayMs = setAfterMs + random.int(1000, 1500);
+      const why = `seed ${seed}: DELETE held ${deleteDelayMs} ms, config set ${setAfterMs} ms after the prune started`;
+      const world = fleet(sandbox, ['a', 'c']);
+      const kept = await rotateKeeping(world, 'a');
+      makeDue(world, kept, 60_000);
+      sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(kept), fault: { kind: 'delay', ms: deleteDelayMs } });
+      const prune = spawnCli(['--profile', 'a', 'keys', 'prune', '-o', 'json'], { configDir: world.configDir });
+      await new Promise((resolve) => setTimeout(resolve, setAfterMs));
+      const set = await runCli(['--profile', 'c', 'config', 'set', 'keys.keyId', kept], { configDir: world.configDir });
+      const pruned = await prune;
+      const results = JSON.parse(String(pruned.stdout)) as Array<{ api_key: string; result: string }>;
+      const outcome = results.find((result) => result.api_key === kept)?.result;
+      if (set.exitCode === 0) {
+        // The profile was pointed at the key before the prune journaled its delete: the prune kept it.
+        expect([outcome, pruned.exitCode, exists(kept)], why).toEqual(['in use', 2, true]);
+      } else {
+        expect(set.exitCode, why).toBe(2);
+        expect(set.stderr, why).toMatch(new RegExp(`^trident: key ${kept} (is being|was) deleted by trident keys prune`));
+        expect([outcome, pruned.exitCode, exists(kept)], why).toEqual(['deleted', 0, false]);
+      }
+      for (const profile of ['a', 'c']) expect(exists(profileKeyId(world, profile)), `${why}: profile ${profile}`).toBe(true);
+    },
+    30_000,
+  );
 
   it.each([
     ['a kept_until that is no time trident wrote', { kept_until: '0' }],

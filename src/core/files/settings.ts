@@ -8,11 +8,11 @@ import { readConfigFile } from './config-files.js';
 import { assertTrustedDir } from './file-trust.js';
 import { fileSystemFailure } from './file-system-failure.js';
 import { ensurePrivateDir } from './private-dir.js';
+import { PROFILE_NAME, parseSettings, type ProfileValues, type SettingsFile } from './settings-file.js';
 import {
   SETTING_KEYS,
   SETTINGS,
   assertSettingKey,
-  isSettingKey,
   validateValue,
   type ResolvedSetting,
   type SettingKey,
@@ -22,7 +22,6 @@ import {
 export { SETTINGS, SETTING_KEYS, assertSettingKey, isSettingKey, validateValue } from './setting-keys.js';
 export type { ResolvedSetting, SettingKey, SettingSource } from './setting-keys.js';
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const SETTINGS_FILE = 'settings.json';
 
 export function assertProfileName(name: string): string {
@@ -64,13 +63,6 @@ function userHome(): string {
       'set TRIDENT_CONFIG_DIR to an absolute path',
     );
   }
-}
-
-type ProfileValues = Partial<Record<SettingKey, string>>;
-interface SettingsFile {
-  /** The profile used when neither --profile nor TRIDENT_PROFILE names one (`trident config use`). */
-  profile?: string;
-  profiles?: Record<string, ProfileValues>;
 }
 
 /** The settings file: every profile's stored values. */
@@ -140,8 +132,15 @@ export class SettingsStore {
     return this.read().profiles?.[profile]?.[key];
   }
 
-  /** Sets and unsets several values of one profile in one atomic write (undefined unsets). */
-  async update(profile: string, changes: Partial<Record<SettingKey, string | undefined>>): Promise<void> {
+  /**
+   * Sets and unsets several values of one profile in one atomic write (undefined unsets). `check` sees the
+   * profile's values as they are about to be written, under the lock: what it throws stops the write.
+   */
+  async update(
+    profile: string,
+    changes: Partial<Record<SettingKey, string | undefined>>,
+    check?: (next: Readonly<ProfileValues>) => void,
+  ): Promise<void> {
     assertProfileName(profile);
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) validateValue(assertSettingKey(key), value);
@@ -152,6 +151,7 @@ export class SettingsStore {
         if (value === undefined) delete next[key];
         else next[key] = value;
       }
+      check?.(next);
       profiles[profile] = next;
       return true;
     });
@@ -168,17 +168,14 @@ export class SettingsStore {
   }
 
   /**
-   * Every change reads, changes and writes the whole file: under a lock (a `settings.json.lock` directory,
-   * proper-lockfile), so that two trident processes writing at once (a rotation switching its profile and a
-   * `config set` in another shell) both keep their change. `mutate` returns whether it changed anything.
+   * Every change reads, changes and writes the whole file: under the settings lock, so that two trident processes
+   * writing at once (a rotation switching its profile and a `config set` in another shell) both keep their change.
+   * `mutate` returns whether it changed anything.
    */
   private async change(mutate: (file: SettingsFile & { profiles: Record<string, ProfileValues> }) => boolean): Promise<boolean> {
-    const [{ default: Conf }, { withLock }] = await Promise.all([import('conf'), import('./settings-lock.js')]);
-    const file = join(this.dir, SETTINGS_FILE);
+    const { default: Conf } = await import('conf');
     try {
-      assertTrustedDir(this.dir, 'config directory');
-      ensurePrivateDir(this.dir);
-      return await withLock(file, () => {
+      return await this.whileLocked(() => {
         this.cache = undefined;
         // Checked under the lock: a broken or foreign file is never rewritten.
         this.read();
@@ -199,53 +196,30 @@ export class SettingsStore {
       });
     } catch (error) {
       if (error instanceof TridentError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOCKED')
-        throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
       throw fileSystemFailure(error, this.path) ?? error;
     } finally {
       this.cache = undefined;
     }
   }
-}
 
-/** The settings file's JSON, refused (exit 2) unless it is an object of profiles holding strings. */
-function parseSettings(text: string, path: string): SettingsFile {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw usageError(`cannot read settings ${path}: ${(error as Error).message}`, 'fix or remove the file');
-  }
-  const problem = settingsProblem(parsed);
-  if (problem) throw usageError(`cannot read settings ${path}: ${problem}`, 'fix or remove the file');
-  return parsed as SettingsFile;
-}
-
-function settingsProblem(parsed: unknown): string | undefined {
-  if (!isRecord(parsed)) return `expected a JSON object, found ${kindOf(parsed)}`;
-  if (parsed.profile !== undefined && (typeof parsed.profile !== 'string' || !PROFILE_NAME.test(parsed.profile))) {
-    return `"profile" must be the name of a profile, found ${typeof parsed.profile === 'string' ? JSON.stringify(parsed.profile) : kindOf(parsed.profile)}`;
-  }
-  if (parsed.profiles === undefined) return undefined;
-  if (!isRecord(parsed.profiles)) return `"profiles" must be an object, found ${kindOf(parsed.profiles)}`;
-  for (const [name, values] of Object.entries(parsed.profiles)) {
-    if (!isRecord(values)) return `profile "${name}" must be an object, found ${kindOf(values)}`;
-    for (const [key, value] of Object.entries(values)) {
-      if (isSettingKey(key) && typeof value !== 'string') return `${key} of profile "${name}" must be a string, found ${kindOf(value)}`;
+  /**
+   * Runs `work` under the settings lock (a `settings.json.lock` directory, proper-lockfile): no trident changes
+   * the settings meanwhile, so what `work` reads of them (afresh, with a store of its own) stays true until it
+   * returns. keys prune makes sure no profile uses a key, and journals its delete, within one such stretch.
+   */
+  async whileLocked<T>(work: () => T | Promise<T>): Promise<T> {
+    const { withLock } = await import('./settings-lock.js');
+    const file = join(this.dir, SETTINGS_FILE);
+    assertTrustedDir(this.dir, 'config directory');
+    ensurePrivateDir(this.dir);
+    try {
+      return await withLock(file, work);
+    } catch (error) {
+      if (!(error instanceof TridentError) && (error as NodeJS.ErrnoException).code === 'ELOCKED')
+        throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
+      throw error;
     }
   }
-  return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** The effective settings of one invocation: flags, then environment, then the profile, then defaults. */

@@ -62,6 +62,11 @@ function refusal(ctx: Context, entry: OverlapEntry, result: 'in use' | 'rotating
   return { ...summary(entry), result, error: why };
 }
 
+function inUse(ctx: Context, entry: OverlapEntry, users: string[]): PruneResult {
+  const hint = `point ${users[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
+  return refusal(ctx, entry, 'in use', `${users.join(' and ')} uses it now`, hint);
+}
+
 const summary = ({ record }: OverlapEntry) => ({ api_key: record.api_key, profile: record.profile, kept_until: record.kept_until });
 
 const CLEANUP_LEFT = 'PRUNE_CLEANUP_LEFT';
@@ -83,13 +88,34 @@ async function removePrivateHalf(ctx: Context, apiKey: string, place: string): P
   }
 }
 
+/**
+ * Journals the delete in the record (`deleting_since`) unless a profile uses the key now: both under the settings
+ * lock, so that no profile can be pointed at the key in between (`config set` refuses a key being deleted).
+ */
+async function markDeleting(ctx: Context, entry: OverlapEntry, usedBy: () => string[] | undefined): Promise<OverlapEntry | string[]> {
+  return ctx.settings.store.whileLocked(async () => {
+    const users = usedBy();
+    if (users) return users;
+    return saveOverlap(ctx.configDir, { ...entry.record, deleting_since: ctx.now().toISOString() });
+  });
+}
+
 /** The key's delete, journaled in its record, then the local clean-up. */
-async function pruneOne(ctx: Context, entry: OverlapEntry, client: () => Promise<KeysClient>): Promise<PruneResult> {
+async function pruneOne(
+  ctx: Context,
+  entry: OverlapEntry,
+  client: () => Promise<KeysClient>,
+  usedBy: () => string[] | undefined,
+): Promise<PruneResult> {
   const checkpoint = crashHook(ctx.env);
   let { record } = entry;
   let outcome: PruneOutcome = 'already deleted';
   if (!record.deleted) {
-    record = (await saveOverlap(ctx.configDir, { ...record, deleting_since: record.deleting_since ?? ctx.now().toISOString() })).record;
+    if (record.deleting_since === undefined) {
+      const marked = await markDeleting(ctx, entry, usedBy);
+      if (Array.isArray(marked)) return inUse(ctx, entry, marked);
+      record = marked.record;
+    }
     await checkpoint('prune-deleting');
     const answer = await (await client()).delete(record.api_key);
     outcome = answer === 'deleted' ? 'deleted' : 'already deleted';
@@ -151,10 +177,10 @@ export async function pruneOverlaps(
       push({ ...summary(entry), result: 'not due' });
       continue;
     }
-    const usedBy = usersOfKeys(ctx, connection, opts.keyIdFromProfile).get(record.api_key);
-    if (usedBy && !record.deleted) {
-      const hint = `point ${usedBy[0]} at another key (trident keys rotate), or remove ${entry.path} to keep the key for good`;
-      push(refusal(ctx, entry, 'in use', `${usedBy.join(' and ')} uses it now`, hint), ExitCode.usage);
+    const usedBy = () => usersOfKeys(ctx, connection, opts.keyIdFromProfile).get(record.api_key);
+    const users = record.deleted ? undefined : usedBy();
+    if (users) {
+      push(inUse(ctx, entry, users), ExitCode.usage);
       continue;
     }
     const journal = record.deleted ? undefined : journalsOfKey(ctx.configDir, record.api_key)[0];
@@ -168,7 +194,8 @@ export async function pruneOverlaps(
       continue;
     }
     try {
-      push(await pruneOne(ctx, entry, client));
+      const result = await pruneOne(ctx, entry, client, usedBy);
+      push(result, result.result === 'in use' ? ExitCode.usage : undefined);
     } catch (error) {
       if (!(error instanceof TridentError)) throw error;
       push(failed(ctx, entry, error), error.exitCode);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
 import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
-import { checkKeyId } from '../key-ids.js';
+import { checkKeyId, keyIdProblem } from '../key-ids.js';
 
 export interface OverlapRecord {
   version: 1;
@@ -116,3 +116,21 @@ export async function removeOverlap(entry: OverlapEntry): Promise<void> {
 
 /** Whether a record's time has come at `now`. */
 export const isDue = (record: OverlapRecord, now: Date): boolean => Date.parse(record.kept_until) <= now.getTime();
+
+/**
+ * Refuses to point a profile at a kept key that `keys prune` has begun to delete (exit 2). Called under the
+ * settings lock, which prune holds while it makes sure that no profile uses the key and journals its delete:
+ * a profile is never left naming a key that prune is deleting.
+ */
+export function refuseKeyBeingDeleted(configDir: string, keyId: string | undefined): void {
+  // An id that cannot name a file has no record (and is refused where it is used).
+  if (!keyId || keyIdProblem(keyId) !== undefined) return;
+  const record = readOverlap(configDir, overlapPath(configDir, keyId))?.record;
+  if (record?.deleting_since === undefined && !record?.deleted) return;
+  throw usageError(
+    record.deleted
+      ? `key ${keyId} was deleted by trident keys prune`
+      : `key ${keyId} is being deleted by trident keys prune (since ${record.deleting_since})`,
+    'point the profile at a key the service still has: trident keys list shows them',
+  );
+}
