@@ -46,6 +46,8 @@ function keysArgs(command: Command, run: RunContext): string[] {
       return ['rotate', `--${command.verb}`, '--yes', ...JSON_OUT];
     case 'prune':
       return ['prune', ...JSON_OUT];
+    case 'reuse':
+      throw new Error('a reuse is two config sets, which the runner makes from the records on disk');
   }
 }
 

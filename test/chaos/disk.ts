@@ -81,3 +81,23 @@ export function overlapRecordsLeft(client: Client): string[] {
   const dir = join(client.configDir, 'overlap');
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
 }
+
+/** The keys the client's overlap records keep, the earliest due first, with where each one's private half is. */
+export function keptKeys(client: Client): Array<{ id: string; file: string | null }> {
+  const dir = join(client.configDir, 'overlap');
+  return overlapRecordsLeft(client)
+    .flatMap((name) => {
+      try {
+        const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+          api_key: string;
+          private_key_file: string | null;
+          kept_until: string;
+        };
+        return [record];
+      } catch {
+        return []; // being replaced, or removed meanwhile
+      }
+    })
+    .sort((a, b) => Date.parse(a.kept_until) - Date.parse(b.kept_until))
+    .map((record) => ({ id: record.api_key, file: record.private_key_file }));
+}

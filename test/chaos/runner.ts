@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tridentArgs } from './argv.js';
 import { armHookKill, setUpClient, type Client } from './clients.js';
-import { filePublicKey, heldByClient, journalsLeft, overlapRecordsLeft, readApp, readProfile } from './disk.js';
+import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
 import { PROCESS_BOUND_MS, runTrident } from './process.js';
@@ -80,6 +80,15 @@ class ScheduleRun {
       this.harness.push(`hook processes ${killed.join(', ')} still ran ${PROCESS_BOUND_MS} ms ${when} and were killed`);
   }
 
+  /** The profile pointed back at the key the client's earliest overlap record keeps; nothing when none is kept. */
+  async reuse(client: Client, label: string): Promise<void> {
+    const kept = keptKeys(client)[0];
+    if (!kept) return;
+    const set = await this.launch(`${label}.key`, client, ['config', 'set', 'keys.keyId', kept.id]);
+    if (set.finished.exitCode === 0 && kept.file !== null)
+      await this.launch(`${label}.file`, client, ['config', 'set', 'keys.privateKeyFile', kept.file]);
+  }
+
   /** --resume or --abort until no journal is left (bounded), then keys list, which settles pending records. */
   async settle(client: Client, action: 'resume' | 'abort'): Promise<void> {
     for (let attempt = 1; attempt <= SETTLE_ATTEMPTS && journalsLeft(client).length > 0; attempt++) {
@@ -114,6 +123,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           await sleep(planned.delayMs);
           const client = clients[planned.client]!;
           const label = `step${s + 1}.run${r + 1}`;
+          if (planned.command.verb === 'reuse') return run.reuse(client, label);
           if (planned.interruption?.kind === 'in-hook') armHookKill(client, true);
           const argv = tridentArgs(planned.command, {
             client,

@@ -45,4 +45,16 @@ describe('scheduleFor', () => {
     expect([...points].sort()).toEqual(['prune-deleted', 'prune-deleting']);
     expect(prunes.some((run) => run.interruption?.kind === 'signal')).toBe(true);
   });
+
+  it('points profiles back at kept keys, a good part of them in a step where the same client prunes', () => {
+    const steps = Array.from({ length: 300 }, (_, seed) => scheduleFor(seed)).flatMap((schedule) => schedule.steps);
+    const reusing = steps.filter((step) => step.runs.some((run) => run.command.verb === 'reuse'));
+    const racing = reusing.filter((step) =>
+      step.runs.some(
+        (run) => run.command.verb === 'prune' && step.runs.some((other) => other.command.verb === 'reuse' && other.client === run.client),
+      ),
+    );
+    expect(racing.length).toBeGreaterThanOrEqual(12);
+    expect(racing.length).toBeGreaterThan(reusing.length / 3);
+  });
 });

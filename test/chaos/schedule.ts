@@ -18,7 +18,9 @@ export type HookStep = 'deploy' | 'verify' | 'rollback';
 export type Command =
   | { verb: 'generate' | 'create'; name: string; out: boolean }
   | { verb: 'rotate'; name?: string; local: boolean; keepOld: boolean; keepOldFor?: string }
-  | { verb: 'resume' | 'abort' | 'prune' };
+  | { verb: 'resume' | 'abort' | 'prune' }
+  /** The profile pointed back at a key a rotation kept (`config set keys.keyId`, then `keys.privateKeyFile`), as a person would. */
+  | { verb: 'reuse' };
 
 export interface Run {
   client: number;
@@ -167,6 +169,25 @@ function withOverlap(seed: number, steps: Step[], clients: number): Step[] {
   });
 }
 
+/**
+ * Profiles pointed back at a kept key, from a stream of their own (every seed keeps what it drew before): mostly
+ * where the race is, in a step where a client that kept an old key in an earlier step prunes, started about when
+ * the prune sends its delete.
+ */
+function withReuse(seed: number, steps: Step[], clients: number): Step[] {
+  const random = new Rng(seed ^ 0x5e7b4c1d);
+  const kept = new Set<number>();
+  return steps.map((step) => {
+    const prune = step.runs.find((run) => run.command.verb === 'prune' && kept.has(run.client));
+    for (const run of step.runs) if (run.command.verb === 'rotate' && run.command.keepOldFor !== undefined) kept.add(run.client);
+    if (step.runs.length >= 3 || !(prune ? random.chance(0.8) : random.chance(0.03))) return step;
+    const reuse: Run = prune
+      ? { client: prune.client, delayMs: Math.max(0, prune.delayMs + random.int(-100, 500)), command: { verb: 'reuse' } }
+      : { client: random.int(0, clients - 1), delayMs: random.int(0, 1500), command: { verb: 'reuse' } };
+    return { ...step, runs: [...step.runs, reuse] };
+  });
+}
+
 export function scheduleFor(seed: number): Schedule {
   const random = new Rng(seed);
   const sharedName = random.chance(0.5);
@@ -185,5 +206,5 @@ export function scheduleFor(seed: number): Schedule {
     const planned = fault(random);
     return { runs, ...(planned ? { fault: planned } : {}) };
   });
-  return { seed, clients, steps: withOverlap(seed, steps, clients.length) };
+  return { seed, clients, steps: withReuse(seed, withOverlap(seed, steps, clients.length), clients.length) };
 }

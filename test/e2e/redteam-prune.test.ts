@@ -84,21 +84,22 @@ describe('keys prune racing a profile switched to a kept key', () => {
     const result = await prune;
     expect(result.exitCode, String(result.stderr)).toBe(0);
     expect(exists(kept)).toBe(false);
+    // The record is gone with the key; the prune's note of it still refuses the key, saying when it went.
     const again = await runCli(['--profile', 'c', 'config', 'set', 'keys.keyId', kept], { configDir: world.configDir });
-    expect(again.exitCode).toBe(0); // record gone with the key: the service itself now answers for it
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`^trident: key ${kept} was deleted by trident keys prune at [0-9T:.-]+Z\\nhint: `));
+    expect(profileKeyId(world, 'c')).toBe(before);
   }, 30_000);
 
-  // Seeded schedules of the same race, the config set started at another moment of the prune each time: whoever
-  // wins, no profile is left naming a key the service no longer has. The DELETE is held well past the config
-  // set's start, so that the prune's record is still there when the config set looks (once a prune has finished,
-  // the key is simply one the service does not have, which no local command can know). A failing seed is
-  // printed and replays the same delays.
-  it.each([1, 2, 3, 4, 5, 6])(
+  // Seeded schedules of the same race, the config set started at another moment of the prune each time (before
+  // it looks at the profiles, while its DELETE is held, after it has finished): whoever wins, no profile is left
+  // naming a key the service no longer has. A failing seed is printed and replays the same delays.
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
     'schedule %i: a prune and a config set of the key it deletes, at random moments',
     async (seed) => {
       const random = new Rng(seed);
-      const setAfterMs = random.int(0, 600);
-      const deleteDelayMs = setAfterMs + random.int(1000, 1500);
+      const setAfterMs = random.int(0, 1200);
+      const deleteDelayMs = random.int(0, 600);
       const why = `seed ${seed}: DELETE held ${deleteDelayMs} ms, config set ${setAfterMs} ms after the prune started`;
       const world = fleet(sandbox, ['a', 'c']);
       const kept = await rotateKeeping(world, 'a');
@@ -122,6 +123,22 @@ describe('keys prune racing a profile switched to a kept key', () => {
     },
     30_000,
   );
+
+  it('forgets its notes of deleted keys after a week, and one that does not say when, at the next prune', async () => {
+    const world = fleet(sandbox, ['a']);
+    const note = (id: string) => join(world.configDir, 'overlap', `${id}.pruned`);
+    await rotateKeeping(world, 'a');
+    const day = 24 * 3600 * 1000;
+    writeFileSync(note('old'), `${new Date(Date.now() - 8 * day).toISOString()}\n`, { mode: 0o600 });
+    writeFileSync(note('recent'), `${new Date(Date.now() - 6 * day).toISOString()}\n`, { mode: 0o600 });
+    writeFileSync(note('garbled'), 'yesterday\n', { mode: 0o600 });
+    const result = await keysAs(world, 'a', ['prune', '-o', 'json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect([existsSync(note('old')), existsSync(note('recent')), existsSync(note('garbled'))]).toEqual([false, true, false]);
+    const refused = await runCli(['--profile', 'a', 'config', 'set', 'keys.keyId', 'recent'], { configDir: world.configDir });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('key recent was deleted by trident keys prune at ');
+  });
 
   it.each([
     ['a kept_until that is no time trident wrote', { kept_until: '0' }],

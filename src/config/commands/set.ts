@@ -4,7 +4,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { assertSettingKey } from '../../core/files/settings.js';
-import { refuseKeyBeingDeleted } from '../../keys/overlap/records.js';
+import { profileKeyCheck } from '../../keys/profile-key-change.js';
 import { settingsHelp } from '../settings-help.js';
 
 /**
@@ -18,9 +18,7 @@ export async function run(ctx: Context, _opts: object, key: string, value: strin
   const stored = PATH_SETTINGS.includes(setting) && value !== '' && !isKeyringReference(value) ? resolve(value) : value;
   // A misspelt --profile or TRIDENT_PROFILE would otherwise make a new profile without a word.
   const creating = !ctx.settings.store.hasProfile(ctx.profile);
-  // Checked under the settings lock, which keys prune holds while it makes sure no profile uses a key it deletes.
-  const check = setting === 'keys.keyId' ? () => refuseKeyBeingDeleted(ctx.configDir, stored) : undefined;
-  await ctx.settings.store.update(ctx.profile, { [setting]: stored }, check);
+  await ctx.settings.store.update(ctx.profile, { [setting]: stored }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
   if (creating) ctx.log.info(`created profile "${ctx.profile}" (it did not exist; see trident config profiles)`);
   ctx.log.info(`set ${setting} in profile "${ctx.profile}"${stored !== value ? ` to ${stored}` : ''}`);
 }

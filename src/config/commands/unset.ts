@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/files/settings.js';
+import { profileKeyCheck } from '../../keys/profile-key-change.js';
 import { settingsHelp } from '../settings-help.js';
 
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
   const setting = assertSettingKey(key);
-  await ctx.settings.store.update(ctx.profile, { [setting]: undefined });
+  await ctx.settings.store.update(ctx.profile, { [setting]: undefined }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
   ctx.log.info(`unset ${setting} in profile "${ctx.profile}"`);
 }
 

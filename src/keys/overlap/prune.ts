@@ -15,7 +15,7 @@ import { crashHook } from '../crash-points.js';
 import { forgetKey, formatAge } from '../key-ages.js';
 import { isTridentsOwnPlace } from '../mint/key-files.js';
 import { journalsOfKey } from '../rotation/journal.js';
-import { isDue, listOverlaps, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
+import { forgetOldPrunes, isDue, listOverlaps, notePruned, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
 
 export type PruneOutcome = 'deleted' | 'already deleted' | 'would delete' | 'not due' | 'in use' | 'rotating' | 'other service' | 'failed';
 
@@ -126,6 +126,7 @@ async function pruneOne(
   if (record.file_created_by_trident && file !== null && isTridentsOwnPlace(ctx, record.api_key, file))
     await removePrivateHalf(ctx, record.api_key, file);
   await forgetKey(ctx, record.api_key);
+  await notePruned(ctx.configDir, record.api_key, ctx.now());
   await removeOverlap(entry);
   ctx.log.info(`prune: key ${record.api_key} ${outcome === 'deleted' ? 'deleted' : 'was gone already'} (kept until ${record.kept_until})`);
   return { ...summary(entry), result: outcome };
@@ -160,6 +161,7 @@ export async function pruneOverlaps(
   const entries = listOverlaps(ctx.configDir).sort((a, b) => Date.parse(a.record.kept_until) - Date.parse(b.record.kept_until));
   const run: PruneRun = { results: [], codes: [] };
   const now = ctx.now();
+  if (!opts.dryRun) await forgetOldPrunes(ctx.configDir, now);
   for (const entry of entries) {
     const { record } = entry;
     const push = (result: PruneResult, code?: number) => {

@@ -118,19 +118,49 @@ export async function removeOverlap(entry: OverlapEntry): Promise<void> {
 export const isDue = (record: OverlapRecord, now: Date): boolean => Date.parse(record.kept_until) <= now.getTime();
 
 /**
- * Refuses to point a profile at a kept key that `keys prune` has begun to delete (exit 2). Called under the
- * settings lock, which prune holds while it makes sure that no profile uses the key and journals its delete:
- * a profile is never left naming a key that prune is deleting.
+ * What a prune leaves of a key it deleted when it removes the record: `<api_key>.pruned`, holding when. For a
+ * while (PRUNED_KEPT_MS), `config set keys.keyId` refuses the key saying so: a command started from the record a
+ * moment before the prune finished would otherwise point a profile at a key the service no longer has.
+ */
+const prunedPath = (configDir: string, apiKey: string): string => join(overlapDir(configDir), `${checkKeyId(apiKey)}.pruned`);
+
+/** How long a prune's note of a deleted key is kept. */
+export const PRUNED_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+export async function notePruned(configDir: string, apiKey: string, at: Date): Promise<void> {
+  await writeSecretFile(prunedPath(configDir, apiKey), `${at.toISOString()}\n`, { force: true });
+}
+
+/** When a prune deleted the key, if it did so within PRUNED_KEPT_MS. */
+function prunedAt(configDir: string, apiKey: string): string | undefined {
+  const at = readConfigFile(configDir, prunedPath(configDir, apiKey), 'note of a pruned key')?.trim();
+  return isIsoTime(at) ? at : undefined;
+}
+
+/** Removes the notes of keys deleted longer than PRUNED_KEPT_MS ago (and any that do not say when). */
+export async function forgetOldPrunes(configDir: string, now: Date): Promise<void> {
+  for (const name of listConfigDir(configDir, OVERLAP, OVERLAP_DIR).filter((entry) => entry.endsWith('.pruned'))) {
+    const at = prunedAt(configDir, name.slice(0, -'.pruned'.length));
+    if (at === undefined || now.getTime() - Date.parse(at) > PRUNED_KEPT_MS) await removeSecretFile(join(overlapDir(configDir), name));
+  }
+}
+
+/**
+ * Refuses to point a profile at a kept key that `keys prune` has begun to delete or has deleted (exit 2).
+ * Called under the settings lock, which prune holds while it makes sure that no profile uses the key and
+ * journals its delete: a profile is never left naming a key that prune deletes.
  */
 export function refuseKeyBeingDeleted(configDir: string, keyId: string | undefined): void {
   // An id that cannot name a file has no record (and is refused where it is used).
   if (!keyId || keyIdProblem(keyId) !== undefined) return;
   const record = readOverlap(configDir, overlapPath(configDir, keyId))?.record;
-  if (record?.deleting_since === undefined && !record?.deleted) return;
-  throw usageError(
-    record.deleted
-      ? `key ${keyId} was deleted by trident keys prune`
-      : `key ${keyId} is being deleted by trident keys prune (since ${record.deleting_since})`,
-    'point the profile at a key the service still has: trident keys list shows them',
-  );
+  const pruned = prunedAt(configDir, keyId);
+  const why = record?.deleted
+    ? `was deleted by trident keys prune`
+    : record?.deleting_since !== undefined
+      ? `is being deleted by trident keys prune (since ${record.deleting_since})`
+      : pruned !== undefined
+        ? `was deleted by trident keys prune at ${pruned}`
+        : undefined;
+  if (why) throw usageError(`key ${keyId} ${why}`, 'point the profile at a key the service still has: trident keys list shows them');
 }

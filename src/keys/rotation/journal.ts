@@ -176,6 +176,16 @@ export function journalsOfKey(configDir: string, keyId: string): Array<{ path: s
     );
 }
 
+/** The journal of a rotation of `profile` in progress, if any. */
+export function journalOfProfile(configDir: string, profile: string): { path: string; journal: Journal } | undefined {
+  const dir = rotationsDir(configDir);
+  for (const name of listConfigDir(configDir, 'rotations', ROTATIONS_DIR).filter((entry) => entry.endsWith('.json'))) {
+    const journal = readJournal(configDir, join(dir, name));
+    if (journal?.owner.mode === 'profile' && journal.owner.profile === profile) return { path: join(dir, name), journal };
+  }
+  return undefined;
+}
+
 export function inProgressError(path: string, journal: Journal): TridentError {
   return new TridentError(
     ExitCode.usage,
