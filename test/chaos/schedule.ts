@@ -172,18 +172,20 @@ function withOverlap(seed: number, steps: Step[], clients: number): Step[] {
 /**
  * Profiles pointed back at a kept key, from a stream of their own (every seed keeps what it drew before): mostly
  * where the race is, in a step where a client that kept an old key in an earlier step prunes, started about when
- * the prune sends its delete.
+ * the prune sends its delete. Only clients without an application: pointing the profile back leaves the
+ * application on the new key, which is the person's doing, not trident's.
  */
-function withReuse(seed: number, steps: Step[], clients: number): Step[] {
+function withReuse(seed: number, steps: Step[], clients: ClientPlan[]): Step[] {
   const random = new Rng(seed ^ 0x5e7b4c1d);
   const kept = new Set<number>();
+  const plain = clients.flatMap((client, index) => (client.hooks ? [] : [index]));
   return steps.map((step) => {
-    const prune = step.runs.find((run) => run.command.verb === 'prune' && kept.has(run.client));
+    const prune = step.runs.find((run) => run.command.verb === 'prune' && kept.has(run.client) && plain.includes(run.client));
     for (const run of step.runs) if (run.command.verb === 'rotate' && run.command.keepOldFor !== undefined) kept.add(run.client);
-    if (step.runs.length >= 3 || !(prune ? random.chance(0.8) : random.chance(0.03))) return step;
+    if (step.runs.length >= 3 || plain.length === 0 || !(prune ? random.chance(0.8) : random.chance(0.03))) return step;
     const reuse: Run = prune
       ? { client: prune.client, delayMs: Math.max(0, prune.delayMs + random.int(-100, 500)), command: { verb: 'reuse' } }
-      : { client: random.int(0, clients - 1), delayMs: random.int(0, 1500), command: { verb: 'reuse' } };
+      : { client: random.pick(plain), delayMs: random.int(0, 1500), command: { verb: 'reuse' } };
     return { ...step, runs: [...step.runs, reuse] };
   });
 }
@@ -206,5 +208,5 @@ export function scheduleFor(seed: number): Schedule {
     const planned = fault(random);
     return { runs, ...(planned ? { fault: planned } : {}) };
   });
-  return { seed, clients, steps: withReuse(seed, withOverlap(seed, steps, clients.length), clients.length) };
+  return { seed, clients, steps: withReuse(seed, withOverlap(seed, steps, clients.length), clients) };
 }
