@@ -8,11 +8,11 @@ import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
 import { credentialPlaces, keyringOutOfReach } from '../../core/credentials/places.js';
 import { takePidLock } from '../../core/files/pid-lock.js';
-import { SettingsStore } from '../../core/files/settings.js';
 import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
 import { forgetKey, formatAge } from '../key-ages.js';
+import { profilesUsing } from '../key-users.js';
 import { isTridentsOwnPlace } from '../mint/key-files.js';
 import { journalsOfKey } from '../rotation/journal.js';
 import { forgetOldPrunes, isDue, listOverlaps, notePruned, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
@@ -34,17 +34,11 @@ export interface PruneRun {
   codes: number[];
 }
 
-/**
- * Which profiles (or the flags and environment) use each key id now. The settings are read afresh each time,
- * not from this process's copy: another shell may point a profile at a kept key while earlier deletes run.
- */
-function usersOfKeys(ctx: Context, connection: KeysConnection, fromProfile: boolean): Map<string, string[]> {
-  const users = new Map<string, string[]>();
-  const add = (keyId: string | undefined, who: string) => keyId && users.set(keyId, [...(users.get(keyId) ?? []), who]);
-  const store = new SettingsStore(ctx.settings.store.dir);
-  for (const profile of store.profiles()) add(store.get(profile, 'keys.keyId'), `profile "${profile}"`);
-  if (!fromProfile) add(connection.signer.keyId, 'the key id given by --key-id or TRIDENT_KEY_ID');
-  return users;
+/** Which profiles (or the flags and environment) use the key now: another shell may point a profile at a kept key while earlier deletes run. */
+function usersOfKey(ctx: Context, connection: KeysConnection, fromProfile: boolean, keyId: string): string[] | undefined {
+  const users = profilesUsing(ctx.settings.store.dir, keyId);
+  if (!fromProfile && connection.signer.keyId === keyId) users.push('the key id given by --key-id or TRIDENT_KEY_ID');
+  return users.length > 0 ? users : undefined;
 }
 
 /** One prune at a time per config dir: a second one is refused, never waited for (cron runs it again later). */
@@ -179,7 +173,7 @@ export async function pruneOverlaps(
       push({ ...summary(entry), result: 'not due' });
       continue;
     }
-    const usedBy = () => usersOfKeys(ctx, connection, opts.keyIdFromProfile).get(record.api_key);
+    const usedBy = () => usersOfKey(ctx, connection, opts.keyIdFromProfile, record.api_key);
     const users = record.deleted ? undefined : usedBy();
     if (users) {
       push(inUse(ctx, entry, users), ExitCode.usage);

@@ -31,6 +31,7 @@ import { preflightPending } from '../mint/pending.js';
 import { untagged } from '../mint/tag.js';
 import { parseAge } from '../key-ages.js';
 import { preflightOverlap } from '../overlap/records.js';
+import { profilesUsing } from '../key-users.js';
 
 export interface RotateOptions extends ConnectionOptions {
   name?: string;
@@ -110,6 +111,19 @@ function assertNothingInProgress(ctx: Context, path: string, keyId: string): voi
   if (other) throw inProgressError(other.path, other.journal);
 }
 
+/**
+ * The old key is deleted at the end: refused (exit 2) when another profile of the config dir uses it too, which
+ * would be left with a deleted key. (One that is pointed at it later is seen again before the delete.)
+ */
+function refuseKeyOfOtherProfiles(ctx: Context, keyId: string, owner: KeyOwner): void {
+  const others = profilesUsing(ctx.settings.store.dir, keyId, owner.mode === 'profile' ? owner.profile : undefined);
+  if (others.length === 0) return;
+  throw usageError(
+    `key ${keyId} is also used by ${others.join(' and ')}: a rotation deletes the old key, which would leave ${others.length > 1 ? 'them' : 'it'} with a deleted key`,
+    `rotate with --keep-old (or --keep-old-for <age>) and point ${others[0]} at the new key afterwards, or point ${others[0]} at another key first`,
+  );
+}
+
 /** Everything that can be checked before a request: credentials, a rotation in progress, where files go. */
 export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   if (opts.out === STDOUT) throw usageError('rotate stores the new private key in a file: --out - is not available');
@@ -128,6 +142,8 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
   preflightSecretDir(rotationsDir(ctx.configDir));
   preflightPending(ctx.configDir);
   if (keepOldForS !== undefined) preflightOverlap(ctx.configDir);
+  const keepOld = Boolean(opts.keepOld) || keepOldForS !== undefined;
+  if (!keepOld) refuseKeyOfOtherProfiles(ctx, keyId, owner);
   const oldPlace = ctx.settings.get('keys.privateKeyFile', opts.privateKey)!;
   const oldKeyFile = connection.signer.source === PRIVATE_KEY_ENV ? null : isKeyringReference(oldPlace) ? oldPlace : resolve(oldPlace);
   const stored = ctx.settings.store.values(ctx.profile);
@@ -142,7 +158,7 @@ export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
     ...(name !== undefined ? { name } : {}),
     targetFile,
     stagingDir: resolve(stagingDir(ctx, opts.out)),
-    keepOld: Boolean(opts.keepOld) || keepOldForS !== undefined,
+    keepOld,
     ...(keepOldForS !== undefined ? { keepOldForS } : {}),
   };
 }

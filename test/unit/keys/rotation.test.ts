@@ -47,6 +47,53 @@ function go(world: World, action: 'resume' | 'abort', crashAt?: string, env?: No
 }
 
 const journalOf = (world: World): Journal => JSON.parse(readFileSync(JOURNAL(world), 'utf8'));
+
+/** Points `profile` at `keyId` (undefined: at no key) in the world's settings file, as another shell would. */
+function setProfile(world: World, profile: string, keyId: string | undefined): void {
+  const path = join(world.configDir, 'settings.json');
+  const settings = JSON.parse(readFileSync(path, 'utf8'));
+  settings.profiles[profile] = { ...settings.profiles.ci, 'keys.keyId': keyId };
+  writeFileSync(path, JSON.stringify(settings), { mode: 0o600 });
+}
+
+describe('another profile using the key being rotated', () => {
+  it('is refused before anything is sent (exit 2), unless the old key is kept', async () => {
+    const world = newWorld();
+    setProfile(world, 'ops', world.oldId);
+    const refused = await rejectionOf(Promise.resolve().then(() => planRotation(contextFor(world), {})));
+    expect(refused.exitCode).toBe(ExitCode.usage);
+    expect(refused.message).toBe(
+      `key ${world.oldId} is also used by profile "ops": a rotation deletes the old key, which would leave it with a deleted key`,
+    );
+    expect((refused as TridentError).hint).toContain(
+      'rotate with --keep-old (or --keep-old-for <age>) and point profile "ops" at the new key',
+    );
+    expect([...world.service.keys.keys()]).toEqual([world.oldId]);
+    const kept = await start(world, { keepOld: true });
+    expect(kept.outcome).toBe('rotated');
+    expect(world.service.keys.has(world.oldId)).toBe(true);
+  });
+
+  it('pointed at the old key while the rotation runs: the old key is not deleted, said so, and both keys stay valid', async () => {
+    const world = newWorld();
+    const checkpoints: string[] = [];
+    const deps = fakeDeps(world, undefined, checkpoints);
+    const checkpoint = deps.checkpoint;
+    deps.checkpoint = async (point) => {
+      if (point === 'verified') setProfile(world, 'ops', world.oldId);
+      await checkpoint(point);
+    };
+    const ctx = contextFor(world);
+    const result = await (await beginRotation(ctx, planRotation(ctx, {}), deps)).run();
+    expect([result.outcome, result.exitCode]).toEqual(['rotated', ExitCode.ok]);
+    const newId = profileKey(world)['keys.keyId']!;
+    expect(newId).not.toBe(world.oldId);
+    expect([world.service.keys.has(world.oldId), world.service.keys.has(newId)]).toEqual([true, true]);
+    expect(world.stderr.join('')).toContain(`the old key ${world.oldId} was not deleted: profile "ops" uses it now; both keys are valid`);
+    expect(existsSync(world.oldFile)).toBe(true);
+    expect(existsSync(JOURNAL(world))).toBe(false);
+  });
+});
 describe('the rotation journal', () => {
   it('is written before and after every step, 0600, and gone at the end', async () => {
     const world = newWorld();
@@ -364,6 +411,7 @@ describe('failures along the way', () => {
 
   it('a key whose PEM came from TRIDENT_PRIVATE_KEY needs it again to abort', async () => {
     const world = newWorld();
+    setProfile(world, 'ci', undefined); // the environment's key, which no profile uses
     const env = {
       TRIDENT_KEYS_URL: 'https://keys.test',
       TRIDENT_KEY_ID: world.oldId,

@@ -4,14 +4,27 @@ import { ExitCode, TridentError } from '../../../core/errors.js';
 import { credentialPlaces, keyringOutOfReach } from '../../../core/credentials/places.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
+import { profilesUsing } from '../../key-users.js';
 import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
 import { removeJournal, type StepRecord } from '../journal.js';
 import { since, type RotationResult, type RotationSession } from '../session.js';
 
-/** 404 counts as deleted. A failure ends the rotation with both keys valid, and says so. */
+/**
+ * 404 counts as deleted. A failure ends the rotation with both keys valid, and says so. So does another profile
+ * that uses the old key now: looked at under the settings lock, against a `config set` of that profile, which
+ * refuses a key a rotation in progress names.
+ */
 export async function deleteOldKey(session: RotationSession): Promise<RotationResult | undefined> {
   const j = session.journal;
   const old = j.old_key.api_key;
+  const owner = j.owner.mode === 'profile' ? j.owner.profile : undefined;
+  const others = await session.ctx.settings.store.whileLocked(() => profilesUsing(session.ctx.settings.store.dir, old, owner));
+  if (others.length > 0) {
+    const why = `${others.join(' and ')} uses it now`;
+    session.record({ step: 'delete-old', status: 'skipped', ms: 0, api_key: old, reason: why });
+    session.warn(`the old key ${old} was not deleted: ${why}; both keys are valid`);
+    return finishRotation(session);
+  }
   const start = performance.now();
   let outcome: string;
   try {
