@@ -8,7 +8,7 @@ import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { processStartTime } from '../../src/core/process-identity.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { audit, fleet, keysAs, profileKeyId, writeProfiles, type Fleet } from '../helpers/keys-fleet.js';
+import { audit, fleet, keysAs, makeDue, overlapRecordPath, rotateKeeping, writeProfiles, type Fleet } from '../helpers/keys-fleet.js';
 import { requestsFrom, startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
@@ -18,27 +18,10 @@ beforeAll(async () => {
 afterEach(() => sandbox.server.faults.clear());
 afterAll(() => sandbox.close());
 
-const recordPath = (world: Fleet, id: string) => join(world.configDir, 'overlap', `${id}.json`);
+const recordPath = overlapRecordPath;
 const readRecord = (world: Fleet, id: string) => JSON.parse(readFileSync(recordPath(world, id), 'utf8'));
 const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);
 const deletesOf = (id: string) => sandbox.control.events().filter((event) => event.type === 'delete' && event.id === id);
-
-/** Moves a record's due time into the past, as the clock passing it would. */
-function makeDue(world: Fleet, id: string): void {
-  const record = readRecord(world, id);
-  writeFileSync(recordPath(world, id), JSON.stringify({ ...record, kept_until: new Date(Date.now() - 60_000).toISOString() }), {
-    mode: 0o600,
-  });
-}
-
-/** Rotates the profile's key with --keep-old-for 1h; returns the old and the new key. */
-async function rotateKeeping(world: Fleet, profile: string): Promise<{ old: string; fresh: string; until: string }> {
-  const old = profileKeyId(world, profile);
-  const result = await keysAs(world, profile, ['rotate', '--keep-old-for', '1h', '--yes', '-o', 'json']);
-  expect(result.exitCode, result.stderr).toBe(0);
-  const report = JSON.parse(result.stdout);
-  return { old, fresh: report.new_key.api_key, until: report.kept_until };
-}
 
 const prune = (world: Fleet, profile: string, args: string[] = [], env: Record<string, string> = {}) =>
   keysAs(world, profile, ['prune', '-o', 'json', ...args], { env });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { fleet, keysAs, profileKeyId, type Fleet } from '../helpers/keys-fleet.js';
+import { fleet, keysAs, makeDue, overlapRecordPath, profileKeyId, rotateKeeping } from '../helpers/keys-fleet.js';
 import { startSandbox } from '../helpers/keys-sandbox.js';
 
 let sandbox: KeysSandbox;
@@ -18,29 +18,14 @@ beforeAll(async () => {
 afterEach(() => sandbox.server.faults.clear());
 afterAll(() => sandbox.close());
 
-const recordPath = (world: Fleet, id: string) => join(world.configDir, 'overlap', `${id}.json`);
+const recordPath = overlapRecordPath;
 const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);
-
-/** Moves a record's due time `agoMs` into the past. */
-function makeDue(world: Fleet, id: string, agoMs: number): void {
-  const record = JSON.parse(readFileSync(recordPath(world, id), 'utf8'));
-  writeFileSync(recordPath(world, id), JSON.stringify({ ...record, kept_until: new Date(Date.now() - agoMs).toISOString() }), {
-    mode: 0o600,
-  });
-}
-
-async function rotateKeeping(world: Fleet, profile: string): Promise<string> {
-  const old = profileKeyId(world, profile);
-  const result = await keysAs(world, profile, ['rotate', '--keep-old-for', '1h', '--yes', '-o', 'json']);
-  expect(result.exitCode, result.stderr).toBe(0);
-  return old;
-}
 
 describe('keys prune racing a profile switched to a kept key', () => {
   it('a profile pointed at the second due key while the first is being deleted: the second is kept, exit 2', async () => {
     const world = fleet(sandbox, ['a', 'b', 'c']);
-    const first = await rotateKeeping(world, 'a');
-    const second = await rotateKeeping(world, 'b');
+    const first = (await rotateKeeping(world, 'a')).old;
+    const second = (await rotateKeeping(world, 'b')).old;
     makeDue(world, first, 120_000);
     makeDue(world, second, 60_000);
     // The first delete is held long enough for another shell to point profile c at the second kept key.
@@ -70,7 +55,7 @@ describe('keys prune racing a profile switched to a kept key', () => {
 
   it('a profile pointed at a key whose DELETE is on its way: config set is refused (exit 2), the profile unchanged, the key deleted', async () => {
     const world = fleet(sandbox, ['a', 'c']);
-    const kept = await rotateKeeping(world, 'a');
+    const kept = (await rotateKeeping(world, 'a')).old;
     makeDue(world, kept, 60_000);
     const before = profileKeyId(world, 'c');
     sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(kept), fault: { kind: 'delay', ms: 1500 } });
@@ -102,7 +87,7 @@ describe('keys prune racing a profile switched to a kept key', () => {
       const deleteDelayMs = random.int(0, 600);
       const why = `seed ${seed}: DELETE held ${deleteDelayMs} ms, config set ${setAfterMs} ms after the prune started`;
       const world = fleet(sandbox, ['a', 'c']);
-      const kept = await rotateKeeping(world, 'a');
+      const kept = (await rotateKeeping(world, 'a')).old;
       makeDue(world, kept, 60_000);
       sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(kept), fault: { kind: 'delay', ms: deleteDelayMs } });
       const prune = spawnCli(['--profile', 'a', 'keys', 'prune', '-o', 'json'], { configDir: world.configDir });
@@ -147,7 +132,7 @@ describe('keys prune racing a profile switched to a kept key', () => {
     ['a private_key_file that is no path', { private_key_file: 12 }],
   ] as Array<[string, Record<string, unknown>]>)('a record with %s is refused (exit 2), nothing deleted', async (_, change) => {
     const world = fleet(sandbox, ['a', 'b']);
-    const old = await rotateKeeping(world, 'a');
+    const old = (await rotateKeeping(world, 'a')).old;
     makeDue(world, old, 60_000);
     // Profile b uses the kept key: a record taken as deleted would lose its file.
     const settingsPath = join(world.configDir, 'settings.json');

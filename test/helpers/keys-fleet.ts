@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from './cli.js';
 
@@ -71,4 +72,23 @@ export async function audit(
   const result = await keysAs(world, profile, ['audit', '-o', 'json', ...args]);
   const rows = result.stdout.trim() === '' ? [] : (JSON.parse(result.stdout) as AuditedKey[]);
   return { result, keys: new Map(rows.filter((row) => row.name.startsWith(world.name)).map((row) => [row.api_key, row])) };
+}
+
+/** The overlap record of a key kept by `keys rotate --keep-old-for`. */
+export const overlapRecordPath = (world: Fleet, id: string) => join(world.configDir, 'overlap', `${id}.json`);
+
+/** Moves a record's due time `agoMs` into the past, as the clock passing it would. */
+export function makeDue(world: Fleet, id: string, agoMs = 60_000): void {
+  const path = overlapRecordPath(world, id);
+  const record = JSON.parse(readFileSync(path, 'utf8'));
+  writeFileSync(path, JSON.stringify({ ...record, kept_until: new Date(Date.now() - agoMs).toISOString() }), { mode: 0o600 });
+}
+
+/** Rotates the profile's key with --keep-old-for 1h; returns the old and the new key, and until when the old one is kept. */
+export async function rotateKeeping(world: Fleet, profile: string): Promise<{ old: string; fresh: string; until: string }> {
+  const old = profileKeyId(world, profile);
+  const result = await keysAs(world, profile, ['rotate', '--keep-old-for', '1h', '--yes', '-o', 'json']);
+  expect(result.exitCode, result.stderr).toBe(0);
+  const report = JSON.parse(result.stdout);
+  return { old, fresh: report.new_key.api_key, until: report.kept_until };
 }

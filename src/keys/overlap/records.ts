@@ -131,17 +131,18 @@ export async function notePruned(configDir: string, apiKey: string, at: Date): P
   await writeSecretFile(prunedPath(configDir, apiKey), `${at.toISOString()}\n`, { force: true });
 }
 
-/** When a prune deleted the key, if it did so within PRUNED_KEPT_MS. */
-function prunedAt(configDir: string, apiKey: string): string | undefined {
-  const at = readConfigFile(configDir, prunedPath(configDir, apiKey), 'note of a pruned key')?.trim();
+/** When the note at `path` says its key was deleted, if it says so as trident writes it. */
+function prunedAt(configDir: string, path: string): string | undefined {
+  const at = readConfigFile(configDir, path, 'note of a pruned key')?.trim();
   return isIsoTime(at) ? at : undefined;
 }
 
 /** Removes the notes of keys deleted longer than PRUNED_KEPT_MS ago (and any that do not say when). */
 export async function forgetOldPrunes(configDir: string, now: Date): Promise<void> {
   for (const name of listConfigDir(configDir, OVERLAP, OVERLAP_DIR).filter((entry) => entry.endsWith('.pruned'))) {
-    const at = prunedAt(configDir, name.slice(0, -'.pruned'.length));
-    if (at === undefined || now.getTime() - Date.parse(at) > PRUNED_KEPT_MS) await removeSecretFile(join(overlapDir(configDir), name));
+    const path = join(overlapDir(configDir), name);
+    const at = prunedAt(configDir, path);
+    if (at === undefined || now.getTime() - Date.parse(at) > PRUNED_KEPT_MS) await removeSecretFile(path);
   }
 }
 
@@ -154,7 +155,7 @@ export function refuseKeyBeingDeleted(configDir: string, keyId: string | undefin
   // An id that cannot name a file has no record (and is refused where it is used).
   if (!keyId || keyIdProblem(keyId) !== undefined) return;
   const record = readOverlap(configDir, overlapPath(configDir, keyId))?.record;
-  const pruned = prunedAt(configDir, keyId);
+  const pruned = prunedAt(configDir, prunedPath(configDir, keyId));
   const why = record?.deleted
     ? `was deleted by trident keys prune`
     : record?.deleting_since !== undefined

@@ -164,26 +164,23 @@ export function assertRotationsDir(configDir: string): void {
   assertConfigDir(configDir, 'rotations', ROTATIONS_DIR);
 }
 
-/** Every journal in the config dir that rotates `keyId` (as its old or its new key). */
-export function journalsOfKey(configDir: string, keyId: string): Array<{ path: string; journal: Journal }> {
+/** Every journal in the config dir. */
+function allJournals(configDir: string): Array<{ path: string; journal: Journal }> {
   const dir = rotationsDir(configDir);
   return listConfigDir(configDir, 'rotations', ROTATIONS_DIR)
     .filter((name) => name.endsWith('.json'))
     .map((name) => ({ path: join(dir, name), journal: readJournal(configDir, join(dir, name)) }))
-    .filter(
-      (entry): entry is { path: string; journal: Journal } =>
-        entry.journal?.old_key.api_key === keyId || entry.journal?.new_key?.api_key === keyId,
-    );
+    .filter((entry): entry is { path: string; journal: Journal } => entry.journal !== undefined);
+}
+
+/** Every journal in the config dir that rotates `keyId` (as its old or its new key). */
+export function journalsOfKey(configDir: string, keyId: string): Array<{ path: string; journal: Journal }> {
+  return allJournals(configDir).filter(({ journal }) => journal.old_key.api_key === keyId || journal.new_key?.api_key === keyId);
 }
 
 /** The journal of a rotation of `profile` in progress, if any. */
 export function journalOfProfile(configDir: string, profile: string): { path: string; journal: Journal } | undefined {
-  const dir = rotationsDir(configDir);
-  for (const name of listConfigDir(configDir, 'rotations', ROTATIONS_DIR).filter((entry) => entry.endsWith('.json'))) {
-    const journal = readJournal(configDir, join(dir, name));
-    if (journal?.owner.mode === 'profile' && journal.owner.profile === profile) return { path: join(dir, name), journal };
-  }
-  return undefined;
+  return allJournals(configDir).find(({ journal }) => journal.owner.mode === 'profile' && journal.owner.profile === profile);
 }
 
 export function inProgressError(path: string, journal: Journal): TridentError {
