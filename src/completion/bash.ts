@@ -12,6 +12,31 @@ _trident_dynamic() {
   trident __complete "$1" --timeout 2 --retries 0 --no-input -- "\${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null
 }
 
+# Offers the words given that start with the word being completed, each as it is: compgen -W would expand
+# $(...), backquotes and variables in them, and a store name or key id comes from a service.
+_trident_offer() {
+  local value
+  COMPREPLY=()
+  for value in "$@"; do
+    [[ -n "$value" && "$value" == "$cur"* ]] && COMPREPLY+=("$value")
+  done
+}
+
+# Offers the lines that \`trident __complete <kind>\` prints.
+_trident_offer_dynamic() {
+  local line
+  local -a lines=()
+  while IFS= read -r line; do lines+=("$line"); done < <(_trident_dynamic "$1")
+  _trident_offer "\${lines[@]}"
+}
+
+# Offers the words of a list of trident's own, split on blanks only (no file-name expansion).
+_trident_offer_words() {
+  local -a list
+  read -r -a list <<< "$1"
+  _trident_offer "\${list[@]}"
+}
+
 _trident() {
   local cur prev path word i values args=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
@@ -31,21 +56,21 @@ _trident() {
     values="$(_trident_option_values "$path|$prev")"
     [[ -z "$values" ]] && values="$(_trident_option_values "__global__|$prev")"
     case "$values" in
-      __files__) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+      __files__) COMPREPLY=(); while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -f -- "$cur"); return 0 ;;
       __any__) COMPREPLY=(); return 0 ;;
-      __dynamic:*) values="\${values#__dynamic:}"; COMPREPLY=($(compgen -W "$(_trident_dynamic "\${values%__}")" -- "$cur")); return 0 ;;
-      ?*) COMPREPLY=($(compgen -W "$values" -- "$cur")); return 0 ;;
+      __dynamic:*) values="\${values#__dynamic:}"; _trident_offer_dynamic "\${values%__}"; return 0 ;;
+      ?*) _trident_offer_words "$values"; return 0 ;;
     esac
   fi
   values="$(_trident_argument_values "$path")"
   if [[ "$cur" != -* && -n "$values" ]] && [[ "\${values#* }" == 0 || $args -lt "\${values#* }" ]]; then
-    COMPREPLY=($(compgen -W "$(_trident_dynamic "\${values% *}")" -- "$cur"))
+    _trident_offer_dynamic "\${values% *}"
     return 0
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_trident_options "$path") $(_trident_options __global__)" -- "$cur"))
+    _trident_offer_words "$(_trident_options "$path") $(_trident_options __global__)"
   else
-    COMPREPLY=($(compgen -W "$(_trident_subcommands "$path")" -- "$cur"))
+    _trident_offer_words "$(_trident_subcommands "$path")"
   fi
 }
 

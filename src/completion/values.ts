@@ -23,12 +23,18 @@ const cacheFile = (ctx: Context) => join(ctx.configDir, 'completion', `key-ids-$
 
 export async function run(ctx: Context, _opts: object, kind: string, ...words: string[]): Promise<void> {
   try {
-    const values = await valuesOf(withTypedProfile(ctx, words), kind);
+    const values = (await valuesOf(withTypedProfile(ctx, words), kind)).filter(isOneWord);
     await ctx.output.write(values.map((value) => `${value}\n`).join(''));
   } catch (error) {
     // Nothing on stdout, nor on stderr unless --debug asks: a shell in the middle of a TAB has nowhere to show it.
     ctx.log.debug(`no values for ${kind}: ${(error as Error).message}`);
   }
+}
+
+/** A value is offered only as one line a shell can take as a word: a line break or terminal escape in a
+ * store name or key id would make it several words, or write to the user's terminal. */
+function isOneWord(value: string): boolean {
+  return value !== '' && !/[\u0000-\u001f\u007f]/.test(value);
 }
 
 async function valuesOf(ctx: Context, kind: string): Promise<string[]> {

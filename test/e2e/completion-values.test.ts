@@ -1,6 +1,6 @@
 // Completion of values that depend on the user's settings and services, in real bash, zsh and fish: the scripts
 // call `trident __complete`, the built binary, for profiles, setting keys, the catalog's stores and key ids.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,41 +64,44 @@ interface Completed {
   ms: number;
 }
 
+/** A word as the shell reads it back unchanged, whatever it holds. */
+const singleQuoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
 /** What bash offers for the words typed (the last one being completed), `trident` being the built binary. */
-function inBash(file: string, words: string[], extra: Record<string, string> = {}): Promise<Completed> {
+function inBash(file: string, words: string[], extra: Record<string, string> = {}, cwd?: string): Promise<Completed> {
   const program = `trident() { "$NODE" "$BIN" "$@"; }
 source ${JSON.stringify(file)}
-COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})
+COMP_WORDS=(${words.map(singleQuoted).join(' ')})
 COMP_CWORD=${words.length - 1}
 _trident
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return run('bash', ['--norc', '-c', program], extra);
+  return run('bash', ['--norc', '-c', program], extra, cwd);
 }
 
 /** What zsh's compadd is given, with compadd and compdef standing in for the completion system's. */
-function inZsh(file: string, words: string[]): Promise<Completed> {
+function inZsh(file: string, words: string[], cwd?: string): Promise<Completed> {
   const program = `trident() { "$NODE" "$BIN" "$@"; }
 compdef() { : }
 compadd() { [[ "$1" == -- ]] && shift; printf '%s\\n' "$@"; }
 source ${JSON.stringify(file)}
-words=(${words.map((w) => JSON.stringify(w)).join(' ')})
+words=(${words.map(singleQuoted).join(' ')})
 CURRENT=${words.length}
 _trident`;
-  return run('zsh', ['-f', '-c', program]);
+  return run('zsh', ['-f', '-c', program], {}, cwd);
 }
 
 /** What fish offers for the command line typed so far. */
-function inFish(file: string, line: string): Promise<Completed> {
+function inFish(file: string, line: string, cwd?: string): Promise<Completed> {
   const program = `function trident; $NODE $BIN $argv; end
 source ${JSON.stringify(file)}
 complete -C ${JSON.stringify(line)}`;
-  return run('fish', ['--no-config', '-c', program]);
+  return run('fish', ['--no-config', '-c', program], {}, cwd);
 }
 
 /** Runs the shell beside the sandboxes: they answer from this process, so the shell must not block it. */
-async function run(shell: string, args: string[], extra: Record<string, string> = {}): Promise<Completed> {
+async function run(shell: string, args: string[], extra: Record<string, string> = {}, cwd?: string): Promise<Completed> {
   const started = performance.now();
-  const result = await execa(shell, args, { env: env(extra), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+  const result = await execa(shell, args, { env: env(extra), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000, cwd });
   return {
     values: String(result.stdout)
       .split('\n')
@@ -177,4 +180,70 @@ itWithTools(['fish'], 'fish offers the same values', async () => {
   expect((await inFish(fish, 'trident --profile ')).values).toEqual(['default', 'stalled', 'work']);
   expect((await inFish(fish, 'trident config get ')).values).toEqual([...SETTING_KEYS].sort());
   expect((await inFish(fish, 'trident --profile work catalog products --store ')).values).toEqual(['fixprice']);
+});
+
+// Store names come from the catalog (over plain http, possibly), key ids from the keys service and the completion
+// cache: a shell must offer them as words, never run what they say.
+describe('completion of values a hostile service names', () => {
+  const HOSTILE = ['$(touch${IFS}from-dollar)', '`touch from-backquote`', 'semi;touch${IFS}from-semicolon', '${HOME}', '*', 'a b'];
+  const DROPPED = ['line\nbreak', 'escape\u001b]0;title\u0007'];
+  let hostile: Server;
+  let hostileUrl: string;
+
+  beforeAll(async () => {
+    hostile = createServer((request, response) => {
+      const items = [...HOSTILE, ...DROPPED];
+      const body = request.url?.startsWith('/sync/cursors')
+        ? { items: items.map((parser_name) => ({ parser_name, ingested_at: null, product_id: null, updated_at: null })) }
+        : { api_keys: items.map((api_key) => ({ api_key, name: 'x', scopes: ['read'] })) };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    const set = await runCli(['--profile', 'hostile', 'config', 'set', 'catalog.url', hostileUrl], { configDir });
+    expect(set.exitCode, set.stderr).toBe(0);
+  });
+  afterAll(() => {
+    hostile.closeAllConnections();
+    hostile.close();
+  });
+
+  /** Each shell runs in a folder of its own, so that a value that ran a command would leave a file there. */
+  const emptyFolder = () => mkdtempSync(join(tmpdir(), 'trident-hostile-'));
+  const hostileStores = ['trident', '--profile', 'hostile', 'catalog', 'products', '--store'];
+
+  it('bash offers store names and key ids as literal words, runs nothing, and drops values that are not one line', async () => {
+    const bash = await scriptFile('bash');
+    const cwd = emptyFolder();
+    const extra = { ...sandboxEnv(keys), TRIDENT_KEYS_URL: hostileUrl };
+    expect((await inBash(bash, [...hostileStores, ''], extra, cwd)).values.sort()).toEqual([...HOSTILE].sort());
+    expect((await inBash(bash, [...hostileStores, '$('], extra, cwd)).values).toEqual(['$(touch${IFS}from-dollar)']);
+    expect((await inBash(bash, ['trident', '--profile', 'hostile', 'keys', 'delete', ''], extra, cwd)).values.sort()).toEqual(
+      [...HOSTILE].sort(),
+    );
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('bash offers what the key-id cache holds as literal words', async () => {
+    const bash = await scriptFile('bash');
+    const cwd = emptyFolder();
+    writeFileSync(join(configDir, 'completion', 'key-ids-cached.json'), JSON.stringify({ at: Date.now(), ids: HOSTILE }), { mode: 0o600 });
+    const ids = await inBash(bash, ['trident', '--profile', 'cached', 'keys', 'delete', ''], sandboxEnv(keys), cwd);
+    expect(ids.values.sort()).toEqual([...HOSTILE].sort());
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  itWithTools(['zsh'], 'zsh offers them as literal words and runs nothing', async () => {
+    const zsh = await scriptFile('zsh');
+    const cwd = emptyFolder();
+    expect((await inZsh(zsh, [...hostileStores, ''], cwd)).values.sort()).toEqual([...HOSTILE].sort());
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  itWithTools(['fish'], 'fish offers them as literal words and runs nothing', async () => {
+    const fish = await scriptFile('fish');
+    const cwd = emptyFolder();
+    expect((await inFish(fish, `${hostileStores.join(' ')} `, cwd)).values.sort()).toEqual([...HOSTILE].sort());
+    expect(readdirSync(cwd)).toEqual([]);
+  });
 });
