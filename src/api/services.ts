@@ -42,7 +42,7 @@ const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = 
       import('../time/client.js'),
     ]);
     const baseUrl = timeBaseUrl(ctx);
-    const token = requireToken(ctx);
+    const token = await requireToken(ctx, baseUrl);
     guardUserAgent(ctx, token, timeUserAgent(ctx));
     const http = await ctx.http({ serviceName: 'time service', userAgent: timeUserAgent(ctx), baseUrl });
     const header = tokenHeader(token.token, authScheme(ctx));

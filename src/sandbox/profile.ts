@@ -1,7 +1,7 @@
 // What a user needs to reach a running sandbox: the `sandbox` profile and a time token bound to trident's
 // User-Agent. The one sandbox file that writes client-side state, so the services need none of it.
 import { SettingsStore, type SettingKey } from '../core/files/settings.js';
-import { saveToken, tokenPath } from '../wire/time/token-file.js';
+import { saveToken, tokenIssuer, tokenPath } from '../wire/time/token-file.js';
 import type { RunningSandbox } from './start.js';
 import { SANDBOX_TIME_USER } from './time/server.js';
 
@@ -20,6 +20,7 @@ export async function writeSandboxProfile(
     accountId: SANDBOX_TIME_USER.accountId,
     email: SANDBOX_TIME_USER.email,
     createdAt: new Date().toISOString(),
+    issuer: tokenIssuer(new URL(sandbox.time.url)),
   });
   const profile: Partial<Record<SettingKey, string>> = {
     'keys.url': sandbox.keys.url,

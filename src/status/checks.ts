@@ -117,7 +117,7 @@ const CHECKS: Record<Service, Check> = {
   },
   async time(ctx, status) {
     const baseUrl = timeBaseUrl(ctx);
-    const token = resolveToken(ctx);
+    const token = await resolveToken(ctx, baseUrl);
     if (!token) throw new TridentError(ExitCode.auth, `not logged in (profile "${ctx.profile}")`);
     status.credential = 'token';
     status.credential_source = tokenSource(ctx, token);

@@ -6,7 +6,7 @@ import { requireSetting } from '../core/files/missing-setting.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertSecureUrl, parseBaseUrl } from '../core/http/url.js';
 import { AUTH_SCHEMES, TimeClient, type AuthScheme } from './client.js';
-import { isTokenShaped, loadToken, readTokenFile, storedTokenPlace } from './token-store.js';
+import { assertIssuedBy, isTokenShaped, loadToken, readTokenFile, storedTokenPlace } from './token-store.js';
 
 export interface UrlFlag {
   url?: string;
@@ -67,8 +67,11 @@ export function authScheme(ctx: Context): AuthScheme {
 /** The profile's token file, or the keyring entry its time.tokenLocation names. */
 export const storedTokenPath = storedTokenPlace;
 
-/** TRIDENT_TIME_TOKEN, else `--token-file`, else the profile's stored token; undefined if none. */
-export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | undefined {
+/**
+ * TRIDENT_TIME_TOKEN, else `--token-file`, else the profile's stored token; undefined if none. A token that says
+ * which tracker issued it is refused (exit 4) for any other `baseUrl`.
+ */
+export async function resolveToken(ctx: Context, baseUrl: URL, tokenFile?: string): Promise<ResolvedToken | undefined> {
   const fromEnv = ctx.env.TRIDENT_TIME_TOKEN?.trim();
   if (fromEnv && !isTokenShaped(fromEnv)) {
     throw usageError(
@@ -77,8 +80,12 @@ export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | 
     );
   }
   if (fromEnv) return { token: fromEnv, source: 'env' };
-  if (tokenFile !== undefined) return { ...readTokenFile(tokenFile), source: 'file' };
-  const stored = loadToken(ctx);
+  if (tokenFile !== undefined) {
+    const { issuer, ...read } = readTokenFile(tokenFile);
+    assertIssuedBy(ctx, issuer, baseUrl, tokenFile);
+    return { ...read, source: 'file' };
+  }
+  const stored = await loadToken(ctx, baseUrl);
   if (!stored) return undefined;
   return {
     token: stored.token,
@@ -88,8 +95,8 @@ export function resolveToken(ctx: Context, tokenFile?: string): ResolvedToken | 
   };
 }
 
-export function requireToken(ctx: Context, tokenFile?: string): ResolvedToken {
-  const token = resolveToken(ctx, tokenFile);
+export async function requireToken(ctx: Context, baseUrl: URL, tokenFile?: string): Promise<ResolvedToken> {
+  const token = await resolveToken(ctx, baseUrl, tokenFile);
   if (!token) {
     throw new TridentError(ExitCode.auth, `not logged in to the time tracker (profile "${ctx.profile}")`, {
       hint: 'trident time login (or set TRIDENT_TIME_TOKEN, or pass --token-file)',
@@ -128,7 +135,7 @@ export interface ConnectOptions {
 export async function connect(ctx: Context, flags: ConnectionOptions, options: ConnectOptions = {}): Promise<Connection> {
   const baseUrl = timeBaseUrl(ctx, flags.url);
   const userAgent = timeUserAgent(ctx);
-  const token = requireToken(ctx, flags.tokenFile);
+  const token = await requireToken(ctx, baseUrl, flags.tokenFile);
   if (options.guardUserAgent !== false) guardUserAgent(ctx, token, userAgent);
   return { client: await timeClient(ctx, baseUrl, token), token };
 }

@@ -1,18 +1,18 @@
-// The stored time token as the time commands use it: in the OS keyring (keyring:trident/time/<profile>, which the
-// profile's time.tokenLocation names) or in <config dir>/tokens/<profile>.json (wire/time/token-file.ts); its
-// place chosen and checked before a login, read back with the checks a secret file needs, removed at logout;
-// and a --token-file of the user's.
+// The stored time token as the time commands use it: in the OS keyring (keyring:trident/<dir tag>/time/<profile>,
+// which the profile's time.tokenLocation names) or in <config dir>/tokens/<profile>.json (wire/time/token-file.ts);
+// its place chosen and checked before a login, read back with the checks a secret file needs, removed at logout;
+// and a --token-file of the user's. A token is sent only to the tracker that issued it.
 import { statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { credentialStore } from '../core/credentials/choose.js';
 import { credentialPlaces, keyringOutOfReach } from '../core/credentials/places.js';
-import { isKeyringReference, keyringReference } from '../core/credentials/reference.js';
+import { configDirKeyringReference, isKeyringReference, keyringEntry } from '../core/credentials/reference.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
 import { assertConfigDir, readConfigFile } from '../core/files/config-files.js';
 import { assertTrustedFile } from '../core/files/file-trust.js';
 import { preflightSecretPath } from '../core/files/secret-file.js';
-import { serializeToken, tokenPath, type StoredToken } from '../wire/time/token-file.js';
+import { serializeToken, tokenIssuer, tokenPath, type StoredToken } from '../wire/time/token-file.js';
 
 /** Where the profile's token is: the keyring entry its time.tokenLocation names, else its token file. */
 export function storedTokenPlace(ctx: Context): string {
@@ -25,7 +25,7 @@ export function storedTokenPlace(ctx: Context): string {
  * otherwise). Returns the place.
  */
 export function preflightTokenPlace(ctx: Context): string {
-  if (credentialStore(ctx) === 'keyring') return keyringReference(`time/${ctx.profile}`);
+  if (credentialStore(ctx) === 'keyring') return configDirKeyringReference(ctx.configDir, `time/${ctx.profile}`);
   const path = tokenPath(ctx.configDir, ctx.profile);
   assertConfigDir(ctx.configDir, 'tokens', 'directory');
   preflightSecretPath(path, { force: true });
@@ -67,8 +67,11 @@ function readKeyringToken(ctx: Context, place: string): string {
   throw new TridentError(ExitCode.auth, `missing credential: the time token ${place} is not in the OS keyring`, { hint: relogin });
 }
 
-/** The profile's stored token, or undefined when there is none. A file others can read gets a warning. */
-export function loadToken(ctx: Context): StoredToken | undefined {
+/**
+ * The profile's stored token for the tracker at `baseUrl`, or undefined when there is none. A file others can
+ * read gets a warning; a token another tracker issued is refused (exit 4) before it is sent anywhere.
+ */
+export async function loadToken(ctx: Context, baseUrl: URL): Promise<StoredToken | undefined> {
   const path = storedTokenPlace(ctx);
   const keyring = isKeyringReference(path);
   const text = keyring
@@ -79,20 +82,52 @@ export function loadToken(ctx: Context): StoredToken | undefined {
   const parsed = parseTokenText(text);
   if (!parsed?.token || !isTokenShaped(parsed.token))
     throw usageError(`cannot read the stored token ${path}: not a token file`, 'log in again: trident time login');
-  return {
+  const stored: StoredToken = {
     token: parsed.token,
     userAgent: parsed.userAgent ?? '',
     accountId: parsed.accountId ?? null,
     email: parsed.email ?? null,
     createdAt: parsed.createdAt ?? '',
+    ...(parsed.issuer !== undefined ? { issuer: parsed.issuer } : {}),
   };
+  if (keyring && isSharedKeyringEntry(path)) return adoptSharedEntry(ctx, path, { ...stored, issuer: tokenIssuer(baseUrl) });
+  assertIssuedBy(ctx, stored.issuer, baseUrl, path);
+  return stored;
+}
+
+/** A token with a known issuer goes to that tracker only. */
+export function assertIssuedBy(ctx: Context, issuer: string | undefined, baseUrl: URL, place: string): void {
+  if (issuer === undefined || issuer === tokenIssuer(baseUrl)) return;
+  throw new TridentError(
+    ExitCode.auth,
+    `the time token in ${place} was issued by ${issuer}, not ${tokenIssuer(baseUrl)}: it is sent only to the tracker that issued it`,
+    { hint: `log in to this tracker: trident${ctx.profile === 'default' ? '' : ` --profile ${ctx.profile}`} time login` },
+  );
+}
+
+/** An entry earlier releases named for the profile alone (`keyring:trident/time/<profile>`), which every config dir shared. */
+function isSharedKeyringEntry(place: string): boolean {
+  return keyringEntry(place)?.account.startsWith('time/') === true;
+}
+
+/**
+ * The first config dir to use a shared entry takes its token into an entry of its own, bound to the tracker its
+ * profile names, and removes the shared one, so that no other config dir can send that token elsewhere later.
+ */
+async function adoptSharedEntry(ctx: Context, shared: string, stored: StoredToken): Promise<StoredToken> {
+  const own = configDirKeyringReference(ctx.configDir, `time/${ctx.profile}`);
+  await credentialPlaces(ctx.env).write(own, serializeToken(stored), { force: true });
+  await ctx.settings.store.update(ctx.profile, { 'time.tokenLocation': own });
+  await credentialPlaces(ctx.env).remove(shared);
+  ctx.log.info(`the time token moved from ${shared}, which every config dir shared, to ${own}`);
+  return stored;
 }
 
 /**
  * A `--token-file`: either a file written by `time login` (JSON, which also says the User-Agent) or just the
  * token on one line.
  */
-export function readTokenFile(path: string): { token: string; userAgent?: string } {
+export function readTokenFile(path: string): { token: string; userAgent?: string; issuer?: string } {
   const text = readTokenText(path, () => readFileCappedSync(path, INPUT_CAPS.token, `token file ${path}`));
   assertTrustedFile(path, 'token file', 'follow');
   const parsed = parseTokenText(text);
@@ -102,7 +137,7 @@ export function readTokenFile(path: string): { token: string; userAgent?: string
       `${path} does not hold a token`,
       'the file should contain the token alone, or be a file written by trident time login',
     );
-  return { token, userAgent: parsed?.userAgent || undefined };
+  return { token, userAgent: parsed?.userAgent || undefined, ...(parsed?.issuer ? { issuer: parsed.issuer } : {}) };
 }
 
 const MAX_TOKEN_LENGTH = 4096;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, keyExists, keyFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
 let sandbox: KeysSandbox;
@@ -49,11 +49,16 @@ describeWithTools(KEYRING_TOOLS, 'keys audit, rotate and prune with keys in the 
 
     const held = await auditRow(configDir, spareId);
     expect(held.held_by).toEqual([
-      { kind: 'keyring', where: `keyring:trident/keys/${spareId}`, file: `keyring:trident/keys/${spareId}`, profile: null },
+      {
+        kind: 'keyring',
+        where: `${dirReference(configDir, `keys/${spareId}`)}`,
+        file: `${dirReference(configDir, `keys/${spareId}`)}`,
+        profile: null,
+      },
     ]);
     expect(held.flags).not.toContain('unheld');
 
-    keyring.clear(`keys/${spareId}`);
+    keyring.clear(dirAccount(configDir, `keys/${spareId}`));
     const gone = await auditRow(configDir, spareId);
     expect(gone.held_by).toEqual([]);
     expect(gone.flags).toContain('unheld');
@@ -69,13 +74,13 @@ describeWithTools(KEYRING_TOOLS, 'keys audit, rotate and prune with keys in the 
     expect(rotated.exitCode, rotated.stderr).toBe(0);
     const second = JSON.parse(rotated.stdout).new_key.api_key;
     expect(keyExists(sandbox, first)).toBe(false);
-    expect(keyring.lookup(`keys/${first}`)).toBeUndefined();
-    expect(keyring.lookup(`keys/${second}`)).toMatch(/PRIVATE KEY/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${first}`))).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${second}`))).toMatch(/PRIVATE KEY/);
 
     const kept = await runCli(['keys', 'rotate', '--yes', '--keep-old-for', '1h', '-o', 'json'], { configDir, env: profileEnv() });
     expect(kept.exitCode, kept.stderr).toBe(0);
     const third = JSON.parse(kept.stdout).new_key.api_key;
-    expect(keyring.lookup(`keys/${second}`)).toMatch(/PRIVATE KEY/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${second}`))).toMatch(/PRIVATE KEY/);
     expect((await auditRow(configDir, second)).flags).toEqual(['overlap']);
 
     // The clock passing the due time, as the record says it.
@@ -86,7 +91,7 @@ describeWithTools(KEYRING_TOOLS, 'keys audit, rotate and prune with keys in the 
     expect(pruned.exitCode, pruned.stderr).toBe(0);
     expect(JSON.parse(pruned.stdout)).toMatchObject([{ api_key: second, result: 'deleted' }]);
     expect(keyExists(sandbox, second)).toBe(false);
-    expect(keyring.lookup(`keys/${second}`)).toBeUndefined();
-    expect(keyring.lookup(`keys/${third}`)).toMatch(/PRIVATE KEY/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${second}`))).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${third}`))).toMatch(/PRIVATE KEY/);
   }, 90_000);
 });

@@ -7,7 +7,7 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, fileMode, keyExists, keyFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
 let sandbox: KeysSandbox;
@@ -45,10 +45,10 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
 
     const toKeyring = await runCli(['keys', 'move-to-keyring', '-o', 'json'], { configDir, env: profileEnv() });
     expect(toKeyring.exitCode, toKeyring.stderr).toBe(0);
-    const reference = `keyring:trident/keys/${id}`;
+    const reference = dirReference(configDir, `keys/${id}`);
     expect(JSON.parse(toKeyring.stdout)).toEqual({ profile: 'default', api_key: id, from: file, to: reference, removed: true });
     expect(toKeyring.stderr).toBe(`profile "default" now keeps key ${id} in ${reference}\n`);
-    expect(keyring.lookup(`keys/${id}`)).toBe(pem);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toBe(pem);
     expect(existsSync(file)).toBe(false);
     expect(toKeyring.stdout + toKeyring.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
     expect((await listWithProfile(configDir)).exitCode).toBe(0);
@@ -73,6 +73,21 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
     expect(JSON.parse(toFile.stdout)).toEqual({ profile: 'default', api_key: id, from: reference, to: file, removed: true });
     expect(readFileSync(file, 'utf8')).toBe(pem);
     expect(fileMode(file)).toBe(0o600);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toBeUndefined();
+    expect((await listWithProfile(configDir)).exitCode).toBe(0);
+  });
+
+  it("a key in the entry an earlier release shared by every config dir still signs, and moves out as trident's own", async () => {
+    const configDir = tempConfigDir();
+    const { id, pem, file } = await profileWithFileKey(configDir);
+    keyring.put(`keys/${id}`, pem);
+    const shared = `keyring:trident/keys/${id}`;
+    expect((await runCli(['config', 'set', 'keys.privateKeyFile', shared], { configDir, env: profileEnv() })).exitCode).toBe(0);
+    expect((await runCli(['keys', 'move-to-keyring'], { configDir, env: profileEnv() })).stderr).toContain('nothing to move');
+    expect((await listWithProfile(configDir)).exitCode).toBe(0);
+    const toFile = await runCli(['keys', 'move-to-file', '-o', 'json'], { configDir, env: profileEnv() });
+    expect(toFile.exitCode, toFile.stderr).toBe(0);
+    expect(JSON.parse(toFile.stdout)).toEqual({ profile: 'default', api_key: id, from: shared, to: file, removed: true });
     expect(keyring.lookup(`keys/${id}`)).toBeUndefined();
     expect((await listWithProfile(configDir)).exitCode).toBe(0);
   });
@@ -85,7 +100,7 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
     const refused = await runCli(['keys', 'move-to-file', '--out', other], { configDir, env: profileEnv() });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toBe(`trident: ${other} exists and holds another key\nhint: remove it, or move the key elsewhere (--out)\n`);
-    expect(keyring.lookup(`keys/${id}`)).toMatch(/PRIVATE KEY/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toMatch(/PRIVATE KEY/);
     expect((await listWithProfile(configDir)).exitCode).toBe(0);
   });
 
@@ -107,8 +122,8 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
     const rotated = await runCli(['keys', 'rotate', '--yes', '-o', 'json'], { configDir, env: profileEnv() });
     expect(rotated.exitCode, rotated.stderr).toBe(0);
     const newId = JSON.parse(rotated.stdout).new_key.api_key;
-    expect(JSON.parse(rotated.stdout).private_key_file).toBe(`keyring:trident/keys/${newId}`);
-    expect(keyring.lookup(`keys/${newId}`)).toMatch(/PRIVATE KEY/);
+    expect(JSON.parse(rotated.stdout).private_key_file).toBe(`${dirReference(configDir, `keys/${newId}`)}`);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${newId}`))).toMatch(/PRIVATE KEY/);
     expect(keyExists(sandbox, oldId)).toBe(false);
     expect(keyFiles(configDir)).toEqual([]);
     expect(rotated.stdout + rotated.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
@@ -133,8 +148,8 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
       .map((event) => event.id);
     expect(newIds).toHaveLength(1);
     expect(keyExists(sandbox, newIds[0]!)).toBe(false);
-    expect(keyring.lookup(`keys/${newIds[0]}`)).toBeUndefined();
-    expect(keyring.lookup(`keys/${oldId}`)).toMatch(/PRIVATE KEY-----/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${newIds[0]}`))).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${oldId}`))).toMatch(/PRIVATE KEY-----/);
     const listed = await listWithProfile(configDir);
     expect(listed.exitCode, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).find((key: { in_use: boolean }) => key.in_use).api_key).toBe(oldId);
@@ -155,7 +170,7 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
       const place = (await runCli(['config', 'get', 'keys.privateKeyFile'], { configDir })).stdout.trim();
       const held = place.startsWith('keyring:') ? keyring.lookup(place.slice('keyring:trident/'.length)) : readFileSync(place, 'utf8');
       expect(held, `round ${round} (${command} killed after ${delay} ms): the profile names ${place}`).toBe(pem);
-      expect([file, `keyring:trident/keys/${id}`]).toContain(place);
+      expect([file, `${dirReference(configDir, `keys/${id}`)}`]).toContain(place);
       const listed = await listWithProfile(configDir);
       expect(listed.exitCode, `round ${round}: ${listed.stderr}`).toBe(0);
     }

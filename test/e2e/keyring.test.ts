@@ -18,7 +18,7 @@ import {
   runKeys,
   startSandbox,
 } from '../helpers/keys-sandbox.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
 /** Every file under `dir`, read: no private key may be in any of them when it went to the keyring. */
@@ -47,8 +47,8 @@ describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => 
     const made = await runKeys(sandbox, ['generate', '--name', 'in-keyring', '--use', '-o', 'json'], { configDir, env: keyring.env });
     expect(made.exitCode, made.stderr).toBe(0);
     const { api_key: id, private_key_file: place } = JSON.parse(made.stdout);
-    expect(place).toBe(`keyring:trident/keys/${id}`);
-    expect(keyring.lookup(`keys/${id}`)).toMatch(/^-----BEGIN (RSA )?PRIVATE KEY-----\n/);
+    expect(place).toBe(`${dirReference(configDir, `keys/${id}`)}`);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toMatch(/^-----BEGIN (RSA )?PRIVATE KEY-----\n/);
     expect(made.stdout + made.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
     expect(made.stderr).not.toMatch(/keyring could not/);
     expect(keyFiles(configDir)).toEqual([]);
@@ -70,8 +70,8 @@ describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => 
     const made = await runKeys(sandbox, ['create', '--name', 'made-here', '-o', 'json'], { configDir, env: keyring.env });
     expect(made.exitCode, made.stderr).toBe(0);
     const { api_key: id, private_key_file: place } = JSON.parse(made.stdout);
-    expect(place).toBe(`keyring:trident/keys/${id}`);
-    expect(keyring.lookup(`keys/${id}`)).toMatch(/PRIVATE KEY/);
+    expect(place).toBe(`${dirReference(configDir, `keys/${id}`)}`);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toMatch(/PRIVATE KEY/);
     expect(keyFiles(configDir)).toEqual([]);
     expect(made.stdout + made.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
   });
@@ -83,7 +83,7 @@ describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => 
     expect(made.exitCode, made.stderr).toBe(0);
     expect(JSON.parse(made.stdout).private_key_file).toBe(out);
     expect(readFileSync(out, 'utf8')).toMatch(/PRIVATE KEY/);
-    expect(keyring.lookup(`keys/${JSON.parse(made.stdout).api_key}`)).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${JSON.parse(made.stdout).api_key}`))).toBeUndefined();
   });
 
   it("an entry removed behind trident's back: exit 4, one line naming it and a hint, nothing sent", async () => {
@@ -91,7 +91,7 @@ describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => 
     const made = await runKeys(sandbox, ['generate', '--name', 'removed', '--use', '-o', 'json'], { configDir, env: keyring.env });
     expect(made.exitCode, made.stderr).toBe(0);
     const { api_key: id } = JSON.parse(made.stdout);
-    keyring.clear(`keys/${id}`);
+    keyring.clear(dirAccount(configDir, `keys/${id}`));
     const sent = requestsFrom(sandbox);
     const listed = await runKeys(sandbox, ['list'], {
       configDir,
@@ -99,7 +99,7 @@ describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => 
     });
     expect(listed.exitCode).toBe(4);
     expect(listed.stderr).toBe(
-      `trident: missing credential: the private key keyring:trident/keys/${id} is not in the OS keyring\nhint: it was removed outside trident: point the profile at a key you hold (trident config set keys.privateKeyFile <file>) or make one (trident keys generate --use)\n`,
+      `trident: missing credential: the private key ${dirReference(configDir, `keys/${id}`)} is not in the OS keyring\nhint: it was removed outside trident: point the profile at a key you hold (trident config set keys.privateKeyFile <file>) or make one (trident keys generate --use)\n`,
     );
     expect(sent()).toEqual([]);
   });
@@ -203,10 +203,12 @@ describeWithTools(KEYRING_TOOLS, 'a key bound for the keyring, its process kille
       const killed = await runKeys(sandbox, [verb, '--name', name], { configDir, env: { ...keyring.env, [CRASH_ENV]: 'stored' } });
       expect(killed.exitCode).not.toBe(0);
       const [made] = keysNamed(sandbox, name);
-      expect(keyring.lookup(`keys/${made!.api_key}`)).toMatch(/PRIVATE KEY-----/);
+      expect(keyring.lookup(dirAccount(configDir, `keys/${made!.api_key}`))).toMatch(/PRIVATE KEY-----/);
       const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
       expect(listed.exitCode, listed.stderr).toBe(0);
-      expect(settled.exec(listed.stderr)?.[2]).toBe(`kept key ${made!.api_key}, its private key in keyring:trident/keys/${made!.api_key}`);
+      expect(settled.exec(listed.stderr)?.[2]).toBe(
+        `kept key ${made!.api_key}, its private key in ${dirReference(configDir, `keys/${made!.api_key}`)}`,
+      );
       expect(keyExists(sandbox, made!.api_key)).toBe(true);
       expect(pendingFiles(configDir)).toEqual([]);
       expect(keyFiles(configDir)).toEqual([]);
@@ -221,7 +223,7 @@ describeWithTools(KEYRING_TOOLS, 'a key bound for the keyring, its process kille
     });
     expect(killed.exitCode).not.toBe(0);
     const [made] = keysNamed(sandbox, 'killed-answered');
-    expect(keyring.lookup(`keys/${made!.api_key}`)).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${made!.api_key}`))).toBeUndefined();
     const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
     expect(listed.exitCode, listed.stderr).toBe(0);
     expect(settled.exec(listed.stderr)?.[2]).toBe(`deleted key ${made!.api_key}, whose private key never arrived`);

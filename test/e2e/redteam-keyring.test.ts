@@ -10,7 +10,7 @@ import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { keyExists, keysNamed, pendingFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import { KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 
 let sandbox: KeysSandbox;
@@ -54,7 +54,7 @@ describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', 
     expect(toKeyring.exitCode, toKeyring.stderr).toBe(0);
     expect(JSON.parse(toKeyring.stdout)).toMatchObject({ api_key: id, from: file, removed: false });
     expect(toKeyring.stderr).toBe(
-      `profile "default" now keeps key ${id} in keyring:trident/keys/${id}; ${file} stays: profile "twin" still uses it\n`,
+      `profile "default" now keeps key ${id} in ${dirReference(configDir, `keys/${id}`)}; ${file} stays: profile "twin" still uses it\n`,
     );
     expect(existsSync(file)).toBe(true);
     const twin = await listAs(configDir, 'twin');
@@ -67,7 +67,7 @@ describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', 
     const toFile = await runCli(['keys', 'move-to-file', '--out', out, '-o', 'json'], { configDir, env: env() });
     expect(toFile.exitCode, toFile.stderr).toBe(0);
     expect(JSON.parse(toFile.stdout)).toMatchObject({ api_key: id, removed: false });
-    expect(keyring.lookup(`keys/${id}`)).toBeDefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${id}`))).toBeDefined();
     const after = await listAs(configDir, 'twin');
     expect(after.exitCode, after.stderr).toBe(0);
   });
@@ -88,20 +88,20 @@ describeWithTools(KEYRING_TOOLS, 'a key stored in the keyring by a killed genera
     });
     expect(killed.exitCode).not.toBe(0);
     const [made] = keysNamed(sandbox, 'stored-then-killed');
-    expect(keyring.lookup(`keys/${made!.api_key}`)).toMatch(/PRIVATE KEY-----/);
+    expect(keyring.lookup(dirAccount(configDir, `keys/${made!.api_key}`))).toMatch(/PRIVATE KEY-----/);
 
     // Over ssh, say: no session bus, so the keyring cannot be asked whether it holds the key.
     const blind = await runKeys(sandbox, ['list'], { configDir, env: { ...keyring.env, DBUS_SESSION_BUS_ADDRESS: undefined } });
     expect(keyExists(sandbox, made!.api_key)).toBe(true);
     expect(pendingFiles(configDir)).toHaveLength(1);
     expect(blind.stderr).toContain(
-      `not settled yet (cannot tell whether keyring:trident/keys/${made!.api_key} holds the key's private half: `,
+      `not settled yet (cannot tell whether ${dirReference(configDir, `keys/${made!.api_key}`)} holds the key's private half: `,
     );
     expect(blind.stderr).not.toMatch(/deleted key/);
 
     const listed = await runKeys(sandbox, ['list'], { configDir, env: keyring.env });
     expect(listed.exitCode, listed.stderr).toBe(0);
-    expect(listed.stderr).toContain(`kept key ${made!.api_key}, its private key in keyring:trident/keys/${made!.api_key}`);
+    expect(listed.stderr).toContain(`kept key ${made!.api_key}, its private key in ${dirReference(configDir, `keys/${made!.api_key}`)}`);
     expect(keyExists(sandbox, made!.api_key)).toBe(true);
     expect(pendingFiles(configDir)).toEqual([]);
   });
@@ -133,7 +133,7 @@ describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry c
     expect(blind.exitCode).toBe(4);
     expect(blind.stderr).not.toMatch(/bug/);
     expect(blind.stderr).toContain(
-      `trident: key ${old} was deleted, but its keyring entry keyring:trident/keys/${old} could not be removed`,
+      `trident: key ${old} was deleted, but its keyring entry ${dirReference(configDir, `keys/${old}`)} could not be removed`,
     );
     expect(JSON.parse(blind.stdout)).toMatchObject([{ api_key: old, result: 'failed' }]);
     expect(keyExists(sandbox, old)).toBe(false);
@@ -142,7 +142,7 @@ describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry c
     const again = await runCli(['keys', 'prune', '-o', 'json'], { configDir, env: env() });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject([{ api_key: old, result: 'already deleted' }]);
-    expect(keyring.lookup(`keys/${old}`)).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${old}`))).toBeUndefined();
     expect(existsSync(record)).toBe(false);
   }, 60_000);
 
@@ -162,13 +162,13 @@ describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry c
     expect(blind.exitCode).toBe(4);
     expect(blind.stderr).not.toMatch(/bug/);
     expect(blind.stderr).toContain(
-      `trident: the old key is deleted, but its keyring entry keyring:trident/keys/${old} could not be removed`,
+      `trident: the old key is deleted, but its keyring entry ${dirReference(configDir, `keys/${old}`)} could not be removed`,
     );
     expect(existsSync(join(configDir, 'rotations', `key-${old}.json`))).toBe(true);
 
     const resumed = await runCli(['keys', 'rotate', '--resume', '--yes', '-o', 'json'], { configDir, env: env() });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).outcome).toBe('rotated');
-    expect(keyring.lookup(`keys/${old}`)).toBeUndefined();
+    expect(keyring.lookup(dirAccount(configDir, `keys/${old}`))).toBeUndefined();
   }, 60_000);
 });

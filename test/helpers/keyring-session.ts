@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { configDirKeyringReference, keyringEntry } from '../../src/core/credentials/reference.js';
 
 export const KEYRING_TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'];
 
@@ -18,6 +19,8 @@ export interface KeyringSession {
   secrets(): string[];
   /** Removes the entry of `account` with secret-tool, as a user would behind trident's back. */
   clear(account: string): void;
+  /** Writes an entry as trident's keyring library does, as an earlier release of trident would have. */
+  put(account: string, secret: string): void;
   stop(): Promise<void>;
 }
 
@@ -76,6 +79,11 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
     clear(account) {
       spawnSync('secret-tool', ['clear', 'service', 'trident', 'username', account], { env: toolEnv, timeout: 10_000 });
     },
+    put(account, secret) {
+      const program = `new (require('@napi-rs/keyring').Entry)('trident', process.argv[1], { linux: { store: 'secret-service' } }).setPassword(require('fs').readFileSync(0, 'utf8'))`;
+      const put = spawnSync(process.execPath, ['-e', program, account], { env: toolEnv, input: secret, timeout: 10_000 });
+      if (put.status !== 0) throw new Error(`could not write the keyring entry ${account}: ${String(put.stderr)}`);
+    },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       try {
@@ -88,3 +96,11 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
     },
   };
 }
+
+/** The account (of the service trident) of a config dir's entry: `<dir tag>/<account>`. */
+export function dirAccount(configDir: string, account: string): string {
+  return keyringEntry(configDirKeyringReference(configDir, account))!.account;
+}
+
+/** The reference a profile records for a config dir's entry: `keyring:trident/<dir tag>/<account>`. */
+export const dirReference = configDirKeyringReference;

@@ -1,5 +1,7 @@
 // Where a credential lives, as a profile records it: a file path, or `keyring:<service>/<account>` for an entry
 // of the OS keyring. Everything that reads or writes a credential goes by this one string.
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { KeyringEntry } from './keyring.js';
 
 const PREFIX = 'keyring:';
@@ -20,4 +22,14 @@ export function keyringEntry(place: string): KeyringEntry | undefined {
 
 export function keyringReference(account: string, service = KEYRING_SERVICE): string {
   return `${PREFIX}${service}/${account}`;
+}
+
+/**
+ * The entry of one config dir: `keyring:trident/<dir tag>/<account>`, the tag a hash of the config dir's path.
+ * The keyring is the user's, shared by every config dir (the sandbox's, a CI job's, a second account's), and
+ * an entry named for the profile alone would be one config dir's token or key overwritten or removed by another.
+ */
+export function configDirKeyringReference(configDir: string, account: string): string {
+  const tag = createHash('sha256').update(resolve(configDir)).digest('hex').slice(0, 12);
+  return keyringReference(`${tag}/${account}`);
 }

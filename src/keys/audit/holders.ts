@@ -4,7 +4,7 @@
 //   the key given by --key-id / TRIDENT_KEY_ID, with the file or the PEM it comes with;
 //   trident's own key files, <config dir>/keys/<api_key>.pem;
 //   the old keys kept by a rotation (overlap records) and the keys of rotations in progress, with their files;
-//   trident's own keyring entries, keyring:trident/keys/<api_key>, unless credentials are set to go to files.
+//   trident's own keyring entries, keyring:trident/<dir tag>/keys/<api_key>, unless credentials are set to go to files.
 // It reads no private key: a file counts as held when it is there, a keyring entry when the keyring has it (the
 // keyring is asked once, for every entry at a time).
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { isKeyringReference, keyringEntry } from '../../core/credentials/referen
 import { listConfigDir } from '../../core/files/config-files.js';
 import type { Signer } from '../signing.js';
 import { PRIVATE_KEY_ENV } from '../connection.js';
-import { keyringKeyReference } from '../mint/key-files.js';
+import { keyringKeyReferences } from '../mint/key-files.js';
 import { listOverlaps } from '../overlap/records.js';
 import { journalsOfKey } from '../rotation/journal.js';
 
@@ -65,7 +65,8 @@ export function privateHalfHolders(ctx: Context, keyIds: readonly string[], outs
       add(name.slice(0, -4), { kind: 'file', file: join(ctx.configDir, 'keys', name), where: join(ctx.configDir, 'keys', name) });
   }
   if (mayChooseKeyring(ctx))
-    for (const keyId of keyIds) add(keyId, { kind: 'keyring', file: keyringKeyReference(keyId), where: keyringKeyReference(keyId) }, false);
+    for (const keyId of keyIds)
+      for (const entry of keyringKeyReferences(ctx, keyId)) add(keyId, { kind: 'keyring', file: entry, where: entry }, false);
   for (const { record } of listOverlaps(ctx.configDir)) {
     if (record.private_key_file !== null)
       add(record.api_key, { kind: 'overlap', file: record.private_key_file, where: record.private_key_file });

@@ -13,7 +13,7 @@ export async function run(ctx: Context): Promise<void> {
     throw new TridentError(ExitCode.usage, `the OS keyring cannot be used: ${unusable}; nothing was moved`, {
       hint: 'unlock the keyring or start its session, then run the command again',
     });
-  await reportMove(ctx, await moveProfileKey(ctx, isKeyringReference, keyringKeyReference));
+  await reportMove(ctx, await moveProfileKey(ctx, isKeyringReference, (keyId) => keyringKeyReference(ctx, keyId)));
 }
 
 export function register(parent: Command, bind: Binder): void {
@@ -21,7 +21,7 @@ export function register(parent: Command, bind: Binder): void {
     .command('move-to-keyring')
     .summary("move the profile's private key into the OS keyring")
     .description(
-      'Move the private key of the profile (keys.privateKeyFile) into the OS keyring, as keyring:trident/keys/<api_key>. The entry is written and read back, the profile is pointed at it, and only then is the file removed; a file outside <config dir>/keys/ is yours and stays. A key already in the keyring is left as it is (exit 0). A keyring that is locked, absent or silent for 5 s is exit 2 with nothing changed.',
+      'Move the private key of the profile (keys.privateKeyFile) into the OS keyring, as keyring:trident/<dir tag>/keys/<api_key>. The entry is written and read back, the profile is pointed at it, and only then is the file removed; a file outside <config dir>/keys/ is yours and stays. A key already in the keyring is left as it is (exit 0). A keyring that is locked, absent or silent for 5 s is exit 2 with nothing changed.',
     );
   examples(command.action(bind(run)), ['trident keys move-to-keyring', 'trident keys move-to-keyring --profile sandbox -o json']);
 }

@@ -1,4 +1,4 @@
-// Where private keys live on this machine: in the OS keyring as `keyring:trident/keys/<api_key>` or in
+// Where private keys live on this machine: in the OS keyring as `keyring:trident/<dir tag>/keys/<api_key>` or in
 // `<config dir>/keys/<api_key>.pem` (core/credentials/choose.ts decides which), unless --out names a file;
 // files always 0600, written atomically, never over an existing one unless forced.
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { credentialStore } from '../../core/credentials/choose.js';
 import type { CredentialPlaces } from '../../core/credentials/places.js';
-import { keyringReference } from '../../core/credentials/reference.js';
+import { configDirKeyringReference, keyringReference } from '../../core/credentials/reference.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
 import { preflightSecretDir, preflightSecretPath, writeSecretFile, type SecretWriteOptions } from '../../core/files/secret-file.js';
 
@@ -24,26 +24,36 @@ export function defaultKeyPath(ctx: Context, apiKey: string): string {
   return join(keysDir(ctx), `${apiKey.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`);
 }
 
-/** The keyring entry of a key: `keyring:trident/keys/<api_key>`. */
-export function keyringKeyReference(apiKey: string): string {
+/** The keyring entry of a key in this config dir: `keyring:trident/<dir tag>/keys/<api_key>`. */
+export function keyringKeyReference(ctx: Context, apiKey: string): string {
+  return configDirKeyringReference(ctx.configDir, `keys/${apiKey}`);
+}
+
+/** The entry earlier releases gave a key, the same in every config dir: still trident's own where a profile names it. */
+function sharedKeyringKeyReference(apiKey: string): string {
   return keyringReference(`keys/${apiKey}`);
+}
+
+/** The keyring entries trident may have given a key: this config dir's, and the one of earlier releases. */
+export function keyringKeyReferences(ctx: Context, apiKey: string): string[] {
+  return [keyringKeyReference(ctx, apiKey), sharedKeyringKeyReference(apiKey)];
 }
 
 /** Where a new key with no --out goes: its keyring entry or its file in <config dir>/keys/. */
 export function defaultKeyPlace(ctx: Context, apiKey: string): string {
-  return credentialStore(ctx) === 'keyring' ? keyringKeyReference(apiKey) : defaultKeyPath(ctx, apiKey);
+  return credentialStore(ctx) === 'keyring' ? keyringKeyReference(ctx, apiKey) : defaultKeyPath(ctx, apiKey);
 }
 
 /** Every place a key with no --out may have been stored by this or an earlier command. */
 export function defaultKeyPlaces(ctx: Context, apiKey: string): string[] {
-  return [defaultKeyPlace(ctx, apiKey), keyringKeyReference(apiKey), defaultKeyPath(ctx, apiKey)].filter(
+  return [defaultKeyPlace(ctx, apiKey), ...keyringKeyReferences(ctx, apiKey), defaultKeyPath(ctx, apiKey)].filter(
     (place, index, all) => all.indexOf(place) === index,
   );
 }
 
 /** Whether `place` is one trident chose for the key (its keyring entry or <config dir>/keys/<api_key>.pem): it goes with the key. */
 export function isTridentsOwnPlace(ctx: Context, apiKey: string, place: string): boolean {
-  return place === keyringKeyReference(apiKey) || place === resolve(defaultKeyPath(ctx, apiKey));
+  return keyringKeyReferences(ctx, apiKey).includes(place) || place === resolve(defaultKeyPath(ctx, apiKey));
 }
 
 /** The file a new key goes to: `--out` (absolute), or undefined for the default path (known only with the id). */

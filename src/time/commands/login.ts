@@ -8,6 +8,7 @@ import { INPUT_CAPS, readStreamCapped } from '../../core/files/capped-read.js';
 import { keepIssuedToken } from '../issued-token.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { preflightTokenPlace } from '../token-store.js';
+import { tokenIssuer } from '../../wire/time/token-file.js';
 
 export interface LoginOptions extends UrlFlag {
   email?: string;
@@ -35,6 +36,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
     accountId: accountId ?? opts.accountId ?? null,
     email,
     createdAt: ctx.now().toISOString(),
+    issuer: tokenIssuer(baseUrl),
   });
 
   ctx.log.info(

@@ -10,7 +10,7 @@ import { removeToken } from '../token-store.js';
  */
 export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> {
   const baseUrl = timeBaseUrl(ctx, opts.url);
-  const token = resolveToken(ctx, opts.tokenFile);
+  const token = await resolveToken(ctx, baseUrl, opts.tokenFile);
   if (!token) {
     ctx.log.info(`not logged in to the time tracker (profile "${ctx.profile}"): nothing to do`);
     return;

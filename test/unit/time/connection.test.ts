@@ -7,14 +7,16 @@ import { saveToken, tokenPath } from '../../../src/wire/time/token-file.js';
 import { fakeContext, tridentError } from './fixtures.js';
 
 const URL_ENV = { TRIDENT_TIME_URL: 'https://time.test/api/v1' };
+const BASE = new URL(URL_ENV.TRIDENT_TIME_URL);
 
-async function store(configDir: string, token: string, userAgent = 'trident-cli', profile = 'default') {
+async function store(configDir: string, token: string, userAgent = 'trident-cli', profile = 'default', issuer?: string) {
   await saveToken(tokenPath(configDir, profile), {
     token,
     userAgent,
     accountId: '1',
     email: 'demo@example.com',
     createdAt: '2026-01-01T00:00:00.000Z',
+    ...(issuer !== undefined ? { issuer } : {}),
   });
 }
 
@@ -22,7 +24,12 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
   it('uses the stored token when nothing else is given', async () => {
     const { ctx, configDir } = fakeContext(URL_ENV);
     await store(configDir, 'stored-token');
-    expect(resolveToken(ctx)).toEqual({ token: 'stored-token', source: 'stored', userAgent: 'trident-cli', email: 'demo@example.com' });
+    expect(await resolveToken(ctx, BASE)).toEqual({
+      token: 'stored-token',
+      source: 'stored',
+      userAgent: 'trident-cli',
+      email: 'demo@example.com',
+    });
   });
 
   it('a --token-file wins over the stored token; the environment wins over both', async () => {
@@ -30,9 +37,9 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
     await store(configDir, 'stored-token');
     const file = join(configDir, 'plain-token');
     writeFileSync(file, 'file-token\n');
-    expect(resolveToken(ctx, file)).toEqual({ token: 'file-token', source: 'file' });
+    expect(await resolveToken(ctx, BASE, file)).toEqual({ token: 'file-token', source: 'file' });
     const withEnv = fakeContext({ ...URL_ENV, TRIDENT_TIME_TOKEN: 'env-token', TRIDENT_CONFIG_DIR: configDir });
-    expect(resolveToken(withEnv.ctx, file)).toEqual({ token: 'env-token', source: 'env' });
+    expect(await resolveToken(withEnv.ctx, BASE, file)).toEqual({ token: 'env-token', source: 'env' });
   });
 
   it('reads a token file written by login, with its User-Agent', async () => {
@@ -44,8 +51,8 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
   it('keeps profiles apart', async () => {
     const { configDir } = fakeContext();
     await store(configDir, 'work-token', 'trident-cli', 'work');
-    expect(resolveToken(fakeContext({ TRIDENT_CONFIG_DIR: configDir }).ctx)).toBeUndefined();
-    expect(resolveToken(fakeContext({ TRIDENT_CONFIG_DIR: configDir }, { profile: 'work' }).ctx)?.token).toBe('work-token');
+    expect(await resolveToken(fakeContext({ TRIDENT_CONFIG_DIR: configDir }).ctx, BASE)).toBeUndefined();
+    expect((await resolveToken(fakeContext({ TRIDENT_CONFIG_DIR: configDir }, { profile: 'work' }).ctx, BASE))?.token).toBe('work-token');
   });
 
   it('no token at all exits 4 with the login hint', async () => {
@@ -55,10 +62,46 @@ describe('token precedence: TRIDENT_TIME_TOKEN > --token-file > stored', () => {
 
   it('a token file that is not there is a missing credential (exit 4); an empty one is bad input (exit 2)', async () => {
     const { ctx, configDir } = fakeContext(URL_ENV);
-    expect((await tridentError(() => resolveToken(ctx, join(configDir, 'missing')))).exitCode).toBe(4);
+    expect((await tridentError(() => resolveToken(ctx, BASE, join(configDir, 'missing')))).exitCode).toBe(4);
     mkdirSync(configDir, { recursive: true });
     writeFileSync(join(configDir, 'empty'), '\n');
-    expect((await tridentError(() => resolveToken(ctx, join(configDir, 'empty')))).exitCode).toBe(2);
+    expect((await tridentError(() => resolveToken(ctx, BASE, join(configDir, 'empty')))).exitCode).toBe(2);
+  });
+});
+
+describe('a token goes only to the tracker that issued it', () => {
+  it('a stored token is sent to its issuer, with or without a trailing slash', async () => {
+    const { ctx, configDir } = fakeContext(URL_ENV);
+    await store(configDir, 'bound', 'trident-cli', 'default', 'https://time.test/api/v1');
+    expect((await resolveToken(ctx, BASE))?.token).toBe('bound');
+    expect((await resolveToken(ctx, new URL('https://time.test/api/v1/')))?.token).toBe('bound');
+  });
+
+  it('refuses it for another tracker (exit 4, before anything is sent), and says where to log in', async () => {
+    const { ctx, configDir } = fakeContext(URL_ENV);
+    await store(configDir, 'bound', 'trident-cli', 'default', 'https://sandbox.test:8443/api/v1');
+    const error = await tridentError(() => resolveToken(ctx, BASE));
+    expect(error.exitCode).toBe(4);
+    expect(error.message).toBe(
+      `the time token in ${tokenPath(configDir, 'default')} was issued by https://sandbox.test:8443/api/v1, not https://time.test/api/v1: it is sent only to the tracker that issued it`,
+    );
+    expect(error.hint).toBe('log in to this tracker: trident time login');
+    await expect(connect(ctx, {})).rejects.toMatchObject({ exitCode: 4 });
+  });
+
+  it('a --token-file written by login is bound the same way; a bare token has no issuer', async () => {
+    const { ctx, configDir } = fakeContext(URL_ENV);
+    await store(configDir, 'bound', 'trident-cli', 'other', 'https://elsewhere.test/api/v1');
+    expect((await tridentError(() => resolveToken(ctx, BASE, tokenPath(configDir, 'other')))).exitCode).toBe(4);
+    const bare = join(configDir, 'bare');
+    writeFileSync(bare, 'bare-token\n');
+    expect((await resolveToken(ctx, BASE, bare))?.token).toBe('bare-token');
+  });
+
+  it('a token file of an earlier release, without an issuer, is still used', async () => {
+    const { ctx, configDir } = fakeContext(URL_ENV);
+    await store(configDir, 'earlier');
+    expect((await resolveToken(ctx, BASE))?.token).toBe('earlier');
   });
 });
 
@@ -70,7 +113,7 @@ describe('stored token file', () => {
     const path = tokenPath(configDir, 'default');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(configDir, 'tokens')).mode & 0o777).toBe(0o700);
-    expect(loadToken(ctx)).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
+    expect(await loadToken(ctx, BASE)).toMatchObject({ token: 'second', userAgent: 'trident-cli', email: 'demo@example.com' });
   });
 
   it('warns when others can read it', async () => {
@@ -78,7 +121,7 @@ describe('stored token file', () => {
     await store(configDir, 'tok');
     const path = tokenPath(configDir, 'default');
     chmodSync(path, 0o644);
-    loadToken(ctx);
+    await loadToken(ctx, BASE);
     expect(stderr()).toContain('chmod 600');
   });
 });
