@@ -1,10 +1,10 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
 import {
   PRIVATE_KEY_MATERIAL,
@@ -136,6 +136,24 @@ describe('keys create with a pair made here', () => {
     expect(fileMode(join(configDir, 'keys', `${made!.api_key}.pem`))).toBe(0o600);
     expect(seen().map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
     expect(result.stderr).not.toMatch(PRIVATE_KEY_MATERIAL);
+  });
+
+  it('a lost answer with --out: the key found is kept at the --out asked for, where the next script reads it', async () => {
+    const configDir = tempConfigDir();
+    const out = join(tempConfigDir(), 'ci.pem');
+    sandbox.server.faults.add({ method: 'POST', path: /\/api_keys$/, fault: { kind: 'reset', afterProcessing: true } });
+    const result = await runKeys(sandbox, ['create', '--name', 'lost-out', '--out', out, '-o', 'json'], { configDir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [made] = keysNamed(sandbox, 'lost-out');
+    expect(JSON.parse(result.stdout)).toMatchObject({ api_key: made!.api_key, private_key_file: out });
+    expect(fileMode(out)).toBe(0o600);
+    expect(readdirSync(dirname(out))).toEqual(['ci.pem']);
+    expect(pendingFiles(configDir)).toEqual([]);
+    const signs = await runCli(['keys', 'list'], {
+      configDir,
+      env: { TRIDENT_KEYS_URL: sandbox.url, TRIDENT_KEY_ID: made!.api_key, TRIDENT_PRIVATE_KEY_FILE: out },
+    });
+    expect(signs.exitCode, signs.stderr).toBe(0);
   });
 
   it('keeps the private key and says the outcome is unknown when the check cannot be made either', async () => {

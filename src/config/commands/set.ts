@@ -4,7 +4,7 @@ import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { assertSettingKey } from '../../core/files/settings.js';
-import { profileKeyCheck } from '../../keys/profile-key-change.js';
+import { profileKeyCheck } from '../../keys/ledger/bind.js';
 import { settingsHelp } from '../settings-help.js';
 
 /**

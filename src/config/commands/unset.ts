@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/files/settings.js';
-import { profileKeyCheck } from '../../keys/profile-key-change.js';
+import { profileKeyCheck } from '../../keys/ledger/bind.js';
 import { settingsHelp } from '../settings-help.js';
 
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Profiles and the precedence flag > env > profile > default, with the source of every value.
 // Reads parse the JSON file directly (start-up cost matters in cron); writes go through conf, which
 // writes atomically, with the file at 0600 and the directory at 0700.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { TridentError, usageError } from '../errors.js';
@@ -64,6 +65,12 @@ function userHome(): string {
     );
   }
 }
+
+/**
+ * The settings files whose lock the code running now holds (in this process): a change made, or a lock asked for,
+ * inside whileLocked runs under the lock it already has instead of waiting for itself.
+ */
+const lockedHere = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** The settings file: every profile's stored values. */
 export class SettingsStore {
@@ -205,15 +212,21 @@ export class SettingsStore {
   /**
    * Runs `work` under the settings lock (a `settings.json.lock` directory, proper-lockfile): no trident changes
    * the settings meanwhile, so what `work` reads of them (afresh, with a store of its own) stays true until it
-   * returns. keys prune makes sure no profile uses a key, and journals its delete, within one such stretch.
+   * returns. keys prune makes sure no profile uses a key, and journals its delete, within one such stretch. The
+   * store's own changes inside `work` are made under the same lock.
    */
   async whileLocked<T>(work: () => T | Promise<T>): Promise<T> {
+    if (lockedHere.getStore()?.has(this.path)) return work();
     const { withLock } = await import('./settings-lock.js');
     const file = join(this.dir, SETTINGS_FILE);
     assertTrustedDir(this.dir, 'config directory');
     ensurePrivateDir(this.dir);
     try {
-      return await withLock(file, work);
+      return await withLock(file, async () => {
+        // What this store read before the lock was taken may be stale by now.
+        this.cache = undefined;
+        return lockedHere.run(new Set([...(lockedHere.getStore() ?? []), this.path]), work);
+      });
     } catch (error) {
       if (!(error instanceof TridentError) && (error as NodeJS.ErrnoException).code === 'ELOCKED')
         throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);

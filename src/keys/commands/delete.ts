@@ -7,6 +7,7 @@ import { Pacer } from '../../core/http/pacing.js';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
 import { checkKeyId } from '../key-ids.js';
+import { noteDeletes, refuseClaimedKeys, settleDelete } from '../ledger/delete.js';
 
 export interface DeleteOptions extends ConnectionOptions {
   ignoreMissing?: boolean;
@@ -44,9 +45,11 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
   const unique = [...new Set(ids.map(checkKeyId))];
   const connection = resolveConnection(ctx, opts);
   refuseKeyInUse(ctx, opts, connection.signer.keyId, unique);
+  refuseClaimedKeys(ctx, unique, opts.force);
   const client = await openSettledClient(ctx, connection);
   const question = unique.length === 1 ? `Delete key ${unique[0]}?` : `Delete ${unique.length} keys (${unique.join(', ')})?`;
   if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing deleted');
+  const noted = await noteDeletes(ctx, unique, opts.force);
 
   const results: DeleteResult[] = [];
   const codes: number[] = [];
@@ -55,6 +58,7 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
   for (const [index, id] of unique.entries()) {
     const quietBefore = pacer.gap === 0;
     let rateLimited = false;
+    let deleted = false;
     try {
       const outcome = await pacer.paced(
         (onRateLimited) => client.delete(id, onRateLimited),
@@ -67,13 +71,15 @@ export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): 
       }
       if (outcome === 'not found') ctx.log.info(`key ${id} was not found (ignored: --ignore-missing)`);
       if (outcome === 'already deleted') ctx.log.info(`key ${id}: a retried delete found it gone; the first attempt deleted it`);
-      results.push({ api_key: id, deleted: outcome !== 'not found', result: outcome });
+      deleted = outcome !== 'not found';
+      results.push({ api_key: id, deleted, result: outcome });
     } catch (error) {
       if (!(error instanceof TridentError)) throw error;
       reportFailure(ctx, error);
       results.push({ api_key: id, deleted: false, result: error.exitCode === ExitCode.notFound ? 'not found' : error.message });
       codes.push(error.exitCode);
     } finally {
+      await settleDelete(ctx, id, deleted, noted);
       const more = index < unique.length - 1;
       if (rateLimited && more && quietBefore) ctx.log.info('the keys service is rate limiting (429): spacing the deletes that follow');
     }
@@ -87,11 +93,11 @@ export function register(parent: Command, bind: Binder): void {
     .command('delete')
     .summary('delete API keys')
     .description(
-      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and the exit code is that of the worst failure (the highest code). After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
+      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A key that a profile of the config dir uses, or that a rotation in progress or a kept old key (--keep-old-for) names, is refused before anything is sent (exit 2), saying who; --force deletes it anyway and names who is left with a deleted key. Trident\'s own copy of a deleted key\'s private half (<config dir>/keys/<api_key>.pem, its keyring entry) is removed; a file of yours is left and named. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and the exit code is that of the worst failure (the highest code). After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
     )
     .argument('<api_key...>', 'ids of the keys to delete')
     .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)')
-    .option('--force', 'delete the key in use too (the profile can then sign nothing until it gets another key)');
+    .option('--force', 'delete a key in use or named by a profile, rotation or kept key too (they can then sign nothing with it)');
   examples(addConnectionOptions(command).action(bind(run)), [
     'trident keys delete 0f9e8d7c-1111-2222-3333-444455556666',
     'trident keys delete --yes --ignore-missing KEY_A KEY_B -o json',

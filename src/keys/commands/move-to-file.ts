@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { preflightSecretPath } from '../../core/files/secret-file.js';
 import { defaultKeyPath, preflightKeyTarget } from '../mint/key-files.js';
-import { moveProfileKey, reportMove } from '../move-key.js';
+import { moveProfileKey, reportMove } from '../ledger/move.js';
 
 export interface MoveToFileOptions {
   out?: string;

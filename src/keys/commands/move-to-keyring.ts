@@ -5,7 +5,7 @@ import { credentialPlaces } from '../../core/credentials/places.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { ExitCode, TridentError } from '../../core/errors.js';
 import { keyringKeyReference } from '../mint/key-files.js';
-import { moveProfileKey, reportMove } from '../move-key.js';
+import { moveProfileKey, reportMove } from '../ledger/move.js';
 
 export async function run(ctx: Context): Promise<void> {
   const unusable = credentialPlaces(ctx.env).keyring.unusable();

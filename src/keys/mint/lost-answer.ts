@@ -30,7 +30,7 @@ export async function settleLostAnswer(
   let result;
   try {
     keys = await tools.client.list();
-    result = await settleRecord(pending.record, keys, tools);
+    result = await settleRecord(pending.record, keys, tools, true);
   } catch {
     throw unknownOutcomeError(error, verb, name, staged);
   }

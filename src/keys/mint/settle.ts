@@ -4,9 +4,11 @@
 // staged private half. Such a key is kept where its private half is on this machine, and deleted where it is
 // nowhere (or nobody wants it any more). Every other candidate is reported by id as an unknown outcome.
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { keyringOutOfReach, type CredentialPlaces } from '../../core/credentials/places.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
+import { ensurePrivateDir } from '../../core/files/private-dir.js';
 import { removeSecretFile } from '../../core/files/secret-file.js';
 import type { ApiKey, KeysClient } from '../client.js';
 import type { Checkpoint } from '../crash-points.js';
@@ -87,13 +89,18 @@ function readKeyring(tools: MintTools, place: string): string | undefined {
 }
 
 /**
- * A key kept by a settlement has its private half at <config dir>/keys/<api_key>.pem, a name no later write can
- * take: the command that settles may go on to write its own new key to the --out the record named, with --force.
+ * Where a kept key's private half goes. The command whose own answer was lost puts it at the --out its user asked
+ * for (a script reads it there next), if that is still free. A later command's settlement puts it at
+ * <config dir>/keys/<api_key>.pem, a name no later write can take: that command may go on to write its own new key
+ * to the --out the record named, with --force. Where the move fails, the staged file keeps it.
  */
-async function placeKept(tools: MintTools, staged: string, keyPath: string): Promise<string> {
+async function placeKept(tools: MintTools, record: PendingRecord, staged: string, id: string, own: boolean): Promise<string> {
+  const asked = record.target_file;
+  const home = own && asked !== null && asked !== '-' && tools.places.peek(asked) === undefined ? asked : tools.keyPath(id);
   try {
-    await tools.places.moveFile(staged, keyPath);
-    return keyPath;
+    if (!isKeyringReference(home) && !existsSync(dirname(home))) ensurePrivateDir(dirname(home));
+    await tools.places.moveFile(staged, home);
+    return home;
   } catch {
     return staged;
   }
@@ -137,7 +144,7 @@ async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools
   return outcomes;
 }
 
-async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: MintTools): Promise<Settled> {
+async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: MintTools, own: boolean): Promise<Settled> {
   const staged = record.staged_file!;
   const stagedKey = existsSync(staged) ? tools.readKey('', staged) : undefined;
   const outcomes: KeyOutcome[] = [];
@@ -157,7 +164,7 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
         continue;
       }
       if (placedAlready) await removeSecretFile(staged);
-      outcomes.push({ id, outcome: 'kept', file: placedAlready ? target : await placeKept(tools, staged, tools.keyPath(id)) });
+      outcomes.push({ id, outcome: 'kept', file: placedAlready ? target : await placeKept(tools, record, staged, id, own) });
       continue;
     }
     // The staged half is gone: it was moved into place before the process died, or never written.
@@ -171,11 +178,14 @@ async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: 
   return settled(outcomes);
 }
 
-/** What became of the record's request, found in `keys` (one list of the service's keys); acts on it. */
-export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools: MintTools): Promise<Settled> {
+/**
+ * What became of the record's request, found in `keys` (one list of the service's keys); acts on it. `own`: the
+ * command settling it is the one that made the request (its answer was lost a moment ago).
+ */
+export async function settleRecord(record: PendingRecord, keys: ApiKey[], tools: MintTools, own = false): Promise<Settled> {
   const candidates = candidatesOf(record, keys);
   if (record.uploaded) return settled(candidates.map(({ api_key: id }) => ({ id, outcome: 'uploaded' })));
-  if (record.verb === 'create') return settleCreate(record, candidates, tools);
+  if (record.verb === 'create') return settleCreate(record, candidates, tools, own);
   if (candidates.length === 0) return mayStillAppear(record, tools.now()) ? { kind: 'not yet' } : settled([]);
   return settled(await settleGenerate(record, candidates, tools));
 }

@@ -12,10 +12,10 @@ import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
 import { forgetKey, formatAge } from '../key-ages.js';
-import { profilesUsing } from '../key-users.js';
+import { profilesUsing } from '../ledger/claims.js';
 import { isTridentsOwnPlace } from '../mint/key-files.js';
 import { journalsOfKey } from '../rotation/journal.js';
-import { forgetOldPrunes, isDue, listOverlaps, notePruned, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
+import { forgetOldPrunes, isDue, listOverlaps, noteDeleted, overlapDir, removeOverlap, saveOverlap, type OverlapEntry } from './records.js';
 
 export type PruneOutcome = 'deleted' | 'already deleted' | 'would delete' | 'not due' | 'in use' | 'rotating' | 'other service' | 'failed';
 
@@ -120,7 +120,7 @@ async function pruneOne(
   if (record.file_created_by_trident && file !== null && isTridentsOwnPlace(ctx, record.api_key, file))
     await removePrivateHalf(ctx, record.api_key, file);
   await forgetKey(ctx, record.api_key);
-  await notePruned(ctx.configDir, record.api_key, ctx.now());
+  await noteDeleted(ctx.configDir, record.api_key, ctx.now());
   await removeOverlap(entry);
   ctx.log.info(`prune: key ${record.api_key} ${outcome === 'deleted' ? 'deleted' : 'was gone already'} (kept until ${record.kept_until})`);
   return { ...summary(entry), result: outcome };

@@ -118,50 +118,58 @@ export async function removeOverlap(entry: OverlapEntry): Promise<void> {
 export const isDue = (record: OverlapRecord, now: Date): boolean => Date.parse(record.kept_until) <= now.getTime();
 
 /**
- * What a prune leaves of a key it deleted when it removes the record: `<api_key>.pruned`, holding when. For a
- * while (PRUNED_KEPT_MS), `config set keys.keyId` refuses the key saying so: a command started from the record a
- * moment before the prune finished would otherwise point a profile at a key the service no longer has.
+ * What a prune or a `keys delete` leaves of a key it deleted: `<api_key>.pruned`, holding when (and, after a
+ * `keys delete`, that command's name). For a while (PRUNED_KEPT_MS), `config set keys.keyId` refuses the key
+ * saying so: a command started from the record a moment before the delete would otherwise point a profile at a
+ * key the service no longer has.
  */
 const prunedPath = (configDir: string, apiKey: string): string => join(overlapDir(configDir), `${checkKeyId(apiKey)}.pruned`);
 
-/** How long a prune's note of a deleted key is kept. */
+/** How long a note of a deleted key is kept. */
 export const PRUNED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-export async function notePruned(configDir: string, apiKey: string, at: Date): Promise<void> {
-  await writeSecretFile(prunedPath(configDir, apiKey), `${at.toISOString()}\n`, { force: true });
+/** Notes that `apiKey` is deleted, or about to be, by `by` (a command of trident). */
+export async function noteDeleted(
+  configDir: string,
+  apiKey: string,
+  at: Date,
+  by: 'keys prune' | 'keys delete' = 'keys prune',
+): Promise<void> {
+  assertConfigDir(configDir, OVERLAP, OVERLAP_DIR);
+  await writeSecretFile(prunedPath(configDir, apiKey), `${at.toISOString()}${by === 'keys prune' ? '' : ` ${by}`}\n`, { force: true });
 }
 
-/** When the note at `path` says its key was deleted, if it says so as trident writes it. */
-function prunedAt(configDir: string, path: string): string | undefined {
-  const at = readConfigFile(configDir, path, 'note of a pruned key')?.trim();
-  return isIsoTime(at) ? at : undefined;
+/** Takes back a note of a delete that did not happen. */
+export async function forgetDeleted(configDir: string, apiKey: string): Promise<void> {
+  await removeSecretFile(prunedPath(configDir, apiKey));
+}
+
+/** When the note at `path` says its key was deleted, and by which command, if it says so as trident writes it. */
+function deletedNote(configDir: string, path: string): { at: string; by: string } | undefined {
+  const [at, ...by] = (readConfigFile(configDir, path, 'note of a deleted key') ?? '').trim().split(' ');
+  return isIsoTime(at) ? { at: at!, by: by.join(' ') || 'keys prune' } : undefined;
 }
 
 /** Removes the notes of keys deleted longer than PRUNED_KEPT_MS ago (and any that do not say when). */
 export async function forgetOldPrunes(configDir: string, now: Date): Promise<void> {
   for (const name of listConfigDir(configDir, OVERLAP, OVERLAP_DIR).filter((entry) => entry.endsWith('.pruned'))) {
     const path = join(overlapDir(configDir), name);
-    const at = prunedAt(configDir, path);
-    if (at === undefined || now.getTime() - Date.parse(at) > PRUNED_KEPT_MS) await removeSecretFile(path);
+    const note = deletedNote(configDir, path);
+    if (note === undefined || now.getTime() - Date.parse(note.at) > PRUNED_KEPT_MS) await removeSecretFile(path);
   }
 }
 
-/**
- * Refuses to point a profile at a kept key that `keys prune` has begun to delete or has deleted (exit 2).
- * Called under the settings lock, which prune holds while it makes sure that no profile uses the key and
- * journals its delete: a profile is never left naming a key that prune deletes.
- */
-export function refuseKeyBeingDeleted(configDir: string, keyId: string | undefined): void {
+/** Why a profile must not be pointed at `keyId`: trident is deleting it, or has deleted it; else undefined. */
+export function keyBeingDeleted(configDir: string, keyId: string | undefined): string | undefined {
   // An id that cannot name a file has no record (and is refused where it is used).
-  if (!keyId || keyIdProblem(keyId) !== undefined) return;
+  if (!keyId || keyIdProblem(keyId) !== undefined) return undefined;
   const record = readOverlap(configDir, overlapPath(configDir, keyId))?.record;
-  const pruned = prunedAt(configDir, prunedPath(configDir, keyId));
-  const why = record?.deleted
+  const note = deletedNote(configDir, prunedPath(configDir, keyId));
+  return record?.deleted
     ? `was deleted by trident keys prune`
     : record?.deleting_since !== undefined
       ? `is being deleted by trident keys prune (since ${record.deleting_since})`
-      : pruned !== undefined
-        ? `was deleted by trident keys prune at ${pruned}`
+      : note !== undefined
+        ? `was deleted by trident ${note.by} at ${note.at}`
         : undefined;
-  if (why) throw usageError(`key ${keyId} ${why}`, 'point the profile at a key the service still has: trident keys list shows them');
 }

@@ -165,7 +165,7 @@ export function assertRotationsDir(configDir: string): void {
 }
 
 /** Every journal in the config dir. */
-function allJournals(configDir: string): Array<{ path: string; journal: Journal }> {
+export function allJournals(configDir: string): Array<{ path: string; journal: Journal }> {
   const dir = rotationsDir(configDir);
   return listConfigDir(configDir, 'rotations', ROTATIONS_DIR)
     .filter((name) => name.endsWith('.json'))

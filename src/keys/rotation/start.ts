@@ -31,7 +31,7 @@ import { preflightPending } from '../mint/pending.js';
 import { untagged } from '../mint/tag.js';
 import { parseAge } from '../key-ages.js';
 import { preflightOverlap } from '../overlap/records.js';
-import { profilesUsing } from '../key-users.js';
+import { profilesUsing } from '../ledger/claims.js';
 
 export interface RotateOptions extends ConnectionOptions {
   name?: string;
@@ -200,9 +200,27 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
     warnings: [],
   };
   logStep(ctx, journal.steps[0]!);
-  await createJournal(ctx.configDir, plan.journalPath, journal);
+  // Under the settings lock, as every change of a profile's key: the key planned on is still where the plan found
+  // it (a move in another shell is refused from here on, since the journal names the place), and still the profile's.
+  await ctx.settings.store.whileLocked(async () => {
+    assertKeyWhereThePlanFoundIt(ctx, plan);
+    await createJournal(ctx.configDir, plan.journalPath, journal);
+  });
   await deps.checkpoint('minting');
   return new Rotation(ctx, plan.journalPath, journal, deps, { resumed: false, oldClient: client });
+}
+
+function assertKeyWhereThePlanFoundIt(ctx: Context, plan: RotationPlan): void {
+  const now = plan.owner.mode === 'profile' ? ctx.settings.store.values(plan.owner.profile) : undefined;
+  const moved =
+    (now !== undefined &&
+      (now['keys.keyId'] !== plan.profileBefore?.keyId || now['keys.privateKeyFile'] !== plan.profileBefore?.privateKeyFile)) ||
+    (plan.oldKeyFile !== null && !isKeyringReference(plan.oldKeyFile) && !existsSync(plan.oldKeyFile));
+  if (moved)
+    throw usageError(
+      `the key of ${describeOwner(plan.owner)} changed or moved since the rotation looked at it (by another trident?): nothing was minted`,
+      'run the rotation again',
+    );
 }
 
 /** The profile's rotation: named by its key (old or new), or by the profile (journals of earlier versions). */

@@ -247,3 +247,27 @@ describe('the settings lock, on a fake clock', () => {
     expect(existsSync(lock)).toBe(true);
   });
 });
+
+describe('the settings lock', () => {
+  it('a change, or another store of the same dir, inside whileLocked runs under the lock already held', async () => {
+    const dir = freshDir();
+    const store = new SettingsStore(dir);
+    await store.update('a', { 'keys.url': 'https://one.test' });
+    const seen = await store.whileLocked(async () => {
+      await store.update('a', { 'keys.url': 'https://two.test' });
+      await new SettingsStore(dir).whileLocked(() => new SettingsStore(dir).update('b', { 'keys.url': 'https://three.test' }));
+      return [store.get('a', 'keys.url'), store.get('b', 'keys.url')];
+    });
+    expect(seen).toEqual(['https://two.test', 'https://three.test']);
+    expect(existsSync(join(dir, 'settings.json.lock'))).toBe(false);
+  });
+
+  it('what a store read before the lock is read afresh under it', async () => {
+    const dir = freshDir();
+    const store = new SettingsStore(dir);
+    await store.update('a', { 'keys.keyId': 'before' });
+    expect(store.get('a', 'keys.keyId')).toBe('before');
+    await new SettingsStore(dir).update('a', { 'keys.keyId': 'meanwhile' });
+    expect(await store.whileLocked(() => store.get('a', 'keys.keyId'))).toBe('meanwhile');
+  });
+});

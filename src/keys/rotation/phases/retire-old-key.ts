@@ -4,7 +4,7 @@ import { ExitCode, TridentError } from '../../../core/errors.js';
 import { credentialPlaces, keyringOutOfReach } from '../../../core/credentials/places.js';
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
-import { profilesUsing } from '../../key-users.js';
+import { profilesUsing } from '../../ledger/claims.js';
 import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
 import { removeJournal, type StepRecord } from '../journal.js';
 import { since, type RotationResult, type RotationSession } from '../session.js';
