@@ -72,7 +72,7 @@ export function buildProgram(): Command {
     .option('--columns <names>', "columns of table, csv and tsv output, in that order: fields as json names them, or the table's labels")
     .option('--no-header', 'no header line in table, csv and tsv output')
     .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('-q, --quiet', 'nothing on stderr but errors')
+    .option('-q, --quiet', 'nothing on stderr but errors, nothing on stdout when there was nothing to do')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
     .option(
       '--timeout <seconds>',

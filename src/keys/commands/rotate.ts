@@ -56,12 +56,20 @@ function hooksOf(opts: RotateCommandOptions): Journal['hooks'] {
   };
 }
 
+/**
+ * Nothing to resume or abort: a note on stderr, and the outcome on stdout in machine formats. With -q neither,
+ * so that a cron job stays silent: cron mails whatever a job prints.
+ */
+async function nothingToDo(ctx: Context, note: string, outcome: Record<string, unknown>): Promise<number> {
+  ctx.log.info(note);
+  if (ctx.output.format !== 'table' && !ctx.log.quiet) await ctx.output.object(outcome);
+  return 0;
+}
+
 async function continueRotation(ctx: Context, opts: RotateCommandOptions, action: 'resume' | 'abort'): Promise<number> {
   // findRotation refuses when there is none; for --resume that is not an error.
   if (action === 'resume' && !lookUpRotation(ctx, opts).found) {
-    ctx.log.info('rotate: no rotation is in progress: nothing to resume');
-    if (ctx.output.format !== 'table') await ctx.output.object({ outcome: 'nothing to resume' });
-    return 0;
+    return nothingToDo(ctx, 'rotate: no rotation is in progress: nothing to resume', { outcome: 'nothing to resume' });
   }
   const { path, journal } = findRotation(ctx, opts, action);
   if (opts.dryRun) {
@@ -75,9 +83,8 @@ async function continueRotation(ctx: Context, opts: RotateCommandOptions, action
     // Read again under the lock: another process may have moved it on, or finished it, meanwhile.
     const current = readJournal(ctx.configDir, path);
     if (!current) {
-      ctx.log.info(`rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`);
-      if (ctx.output.format !== 'table') await ctx.output.object({ outcome: `nothing to ${action}` });
-      return 0;
+      const note = `rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`;
+      return nothingToDo(ctx, note, { outcome: `nothing to ${action}` });
     }
     const rotation = new Rotation(ctx, path, current, liveDeps(ctx, keysBaseUrl(current.url)), {
       resumed: true,
@@ -106,6 +113,7 @@ async function notDue(ctx: Context, plan: RotationPlan, thresholdText: string): 
     `rotate: key ${keyId} is ${formatAge(age.seconds)} old (${age.source === 'service' ? "the service's created_ts" : `${age.source}, trident's record`}): ${due ? `older than ${thresholdText}, rotating` : `not older than ${thresholdText}, nothing to do`}`,
   );
   if (due) return false;
+  if (ctx.log.quiet) return true; // nothing done: nothing on stdout, as nothingToDo
   await ctx.output.object({
     outcome: 'not due',
     api_key: keyId,
