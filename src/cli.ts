@@ -49,7 +49,8 @@ Examples:
   $ trident sandbox            # local services to try everything on
 
 Exit codes: 0 ok, 1 bug, 2 usage, 3 cancelled, 4 auth, 5 not found, 6 rejected,
-7 rate limited, 8 service or network failure, 130 interrupted.
+7 rate limited, 8 service or network failure, 9 policy check failed,
+10 rotation rolled back (a hook failed; old key in use), 130 interrupted.
 `;
 
 export function buildProgram(): Command {

@@ -159,7 +159,7 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       [
         'Replace the key in use: check it, make a new key with its scopes and subaccount (by the service, or --local here), store its private half (0600; <config dir>/keys/<api_key>.pem unless --out), point the profile at it, check that a request signed by it works, then delete the old key and its default key file. A failed check rolls everything back. Asks first on a terminal; elsewhere --yes is required.',
-        'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too, --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
+        'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too (when one fails, all is rolled back and the exit code is 10), --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
       ].join('\n\n'),
     )
     .option(
