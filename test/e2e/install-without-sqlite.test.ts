@@ -31,7 +31,7 @@ const TRIDENT = join(modules, 'trident-cli', 'bin', 'trident.cjs');
 function pack(): string {
   const stage = join(project, 'stage');
   mkdirSync(stage);
-  for (const entry of ['package.json', 'README.md', 'bin', 'completions'])
+  for (const entry of ['package.json', 'README.md', 'bin', 'completions', 'docs'])
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   // The build renders help with the CLI it made, which finds its packages from there.
   symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'));
