@@ -77,7 +77,7 @@ async function expectSandboxRuns(): Promise<void> {
     sandbox.kill('SIGINT');
   }
   const result = await sandbox;
-  expect(result.exitCode).toBe(0);
+  expect(result.exitCode).toBe(130);
   // Node 22 warns that SQLite is experimental when node:sqlite loads: not for the user's terminal.
   expect(String(result.stderr)).not.toMatch(/warning/i);
 }
