@@ -49,7 +49,8 @@ Examples:
   $ trident sandbox            # local services to try everything on
 
 Exit codes: 0 ok, 1 bug, 2 usage, 3 cancelled, 4 auth, 5 not found, 6 rejected,
-7 rate limited, 8 service or network failure, 130 interrupted.
+7 rate limited, 8 service or network failure, 9 policy check failed,
+10 rotation rolled back (a hook failed; old key in use), 130 interrupted.
 `;
 
 export function buildProgram(): Command {
@@ -72,7 +73,7 @@ export function buildProgram(): Command {
     .option('--columns <names>', "columns of table, csv and tsv output, in that order: fields as json names them, or the table's labels")
     .option('--no-header', 'no header line in table, csv and tsv output')
     .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('-q, --quiet', 'nothing on stderr but errors')
+    .option('-q, --quiet', 'nothing on stderr but errors, nothing on stdout when there was nothing to do')
     .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
     .option(
       '--timeout <seconds>',

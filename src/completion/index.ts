@@ -3,6 +3,7 @@ import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
+import { INSTALL_LINES, ZSH_FPATH } from './install.js';
 import { completionModel } from './model.js';
 import { completionTables } from './tables.js';
 import { zshScript } from './zsh.js';
@@ -29,9 +30,5 @@ export function register(group: Command, bind: Binder): void {
       ctx.io.stdout.write(completionScript(root, shell as Shell));
     }),
   );
-  examples(group, [
-    'trident completion bash > ~/.local/share/bash-completion/completions/trident',
-    'trident completion zsh > "${fpath[1]}/_trident"',
-    'trident completion fish > ~/.config/fish/completions/trident.fish',
-  ]);
+  examples(group, [INSTALL_LINES.bash, `${INSTALL_LINES.zsh}     # and ${ZSH_FPATH}`, INSTALL_LINES.fish]);
 }

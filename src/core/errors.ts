@@ -14,6 +14,8 @@ export const ExitCode = {
   unavailable: 8,
   /** A policy check found what it was told to fail on (keys audit --fail-on). */
   policyFailed: 9,
+  /** A rotation rolled back because its --deploy or --verify command failed: the old key is in use, nothing lost. */
+  rolledBack: 10,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

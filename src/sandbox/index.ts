@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
-import { usageError } from '../core/errors.js';
+import { ExitCode, usageError } from '../core/errors.js';
 import { handleInterruptsHere } from '../core/term/interrupts.js';
-import { SANDBOX_PROFILE, writeSandboxProfile } from './profile.js';
+import { SANDBOX_PROFILE, claimSandboxProfile, writeSandboxProfile } from './profile.js';
 import { DEFAULT_SANDBOX_PORT, startSandbox, type RunningSandbox } from './start.js';
 import { SANDBOX_TIME_USER } from './time/endpoints.js';
 
@@ -21,10 +21,38 @@ interface SandboxFlags {
 }
 
 export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
-  const seeding = ctx.progress('seeding products');
-  let sandbox: RunningSandbox;
+  // Refused before anything starts when another sandbox owns the profile; taken later where the config dir is new.
+  let release = claimSandboxProfile(ctx.configDir, false);
+  const releaseOnExit = () => release?.();
+  // An interrupt while seeding ends the process at once: the lock goes with it.
+  process.once('exit', releaseOnExit);
   try {
-    sandbox = await startSandbox({
+    const sandbox = await start(ctx, opts);
+    try {
+      release ??= claimSandboxProfile(ctx.configDir, true);
+      await writeSandboxProfile(ctx.configDir, sandbox, ctx.settings.get('time.userAgent'));
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+    // From the banner on, a signal stops the services in good order (before it, trident's own handler ends the
+    // process, which frees the ports as well).
+    const stopped = untilSignal();
+    ctx.io.stdout.write(banner(sandbox));
+    const signal = await stopped;
+    await sandbox.close();
+    ctx.log.info(`sandbox stopped${signal === 'SIGINT' ? '' : ` (${signal})`}`);
+    return ExitCode.interrupted;
+  } finally {
+    process.off('exit', releaseOnExit);
+    releaseOnExit();
+  }
+}
+
+async function start(ctx: Context, opts: SandboxFlags): Promise<RunningSandbox> {
+  const seeding = ctx.progress('seeding products');
+  try {
+    return await startSandbox({
       dir: opts.dir ?? join(ctx.configDir, 'sandbox'),
       host: opts.host,
       port: wholeNumber(opts.port, '--port'),
@@ -35,17 +63,6 @@ export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
   } finally {
     seeding?.end();
   }
-  try {
-    await writeSandboxProfile(ctx.configDir, sandbox, ctx.settings.get('time.userAgent'));
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
-  ctx.io.stdout.write(banner(sandbox));
-  await untilSignal();
-  await sandbox.close();
-  ctx.log.info('sandbox stopped');
-  return 0;
 }
 
 function banner(sandbox: RunningSandbox): string {
@@ -67,17 +84,17 @@ Try, in another terminal:
 `;
 }
 
-function untilSignal(): Promise<void> {
+/** Until SIGINT (Ctrl-C), SIGTERM or SIGHUP (its terminal closed): which one came. */
+function untilSignal(): Promise<NodeJS.Signals> {
   const giveBack = handleInterruptsHere();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const stop = (signal: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, stop);
       giveBack();
-      resolve();
+      resolve(signal);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const name of signals) process.on(name, stop);
   });
 }
 
@@ -88,6 +105,9 @@ function wholeNumber(value: string, flag: string): number {
 
 export function register(group: Command, bind: Binder): void {
   group
+    .description(
+      `Run local sandbox versions of the three services on loopback, and write a "${SANDBOX_PROFILE}" profile that reaches them. Runs until Ctrl-C, SIGTERM or SIGHUP, then frees its ports and exits 130. One sandbox per config dir owns the profile: a second one is refused (exit 2); give it a config dir of its own (TRIDENT_CONFIG_DIR).`,
+    )
     .option('--dir <dir>', 'where the bootstrap key, CA certificate and catalog database go (default: <config dir>/sandbox)')
     .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
     .option('--port <first>', 'first port: keys, then time (+1) and catalog (+2); 0 picks free ones', String(DEFAULT_SANDBOX_PORT))

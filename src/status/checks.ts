@@ -40,7 +40,7 @@ export interface ServiceStatus {
   warning: string | null;
 }
 
-const URL_SETTING: Record<Service, SettingKey> = { keys: 'keys.url', time: 'time.url', catalog: 'catalog.url' };
+export const URL_SETTING: Record<Service, SettingKey> = { keys: 'keys.url', time: 'time.url', catalog: 'catalog.url' };
 
 export async function serviceStatus(ctx: Context, service: Service): Promise<ServiceStatus> {
   const url = ctx.settings.resolve(URL_SETTING[service]);

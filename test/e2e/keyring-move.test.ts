@@ -137,7 +137,7 @@ describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', 
     const oldId = JSON.parse(made.stdout).api_key;
     const eventsBefore = sandbox.control.events().length;
     const rotated = await runCli(['keys', 'rotate', '--yes', '--verify', 'exit 3', '-o', 'json'], { configDir, env: profileEnv() });
-    expect(rotated.exitCode).toBe(8);
+    expect(rotated.exitCode).toBe(10);
     expect(rotated.stderr).toMatch(
       /the rotation was rolled back: profile "default" uses the old key .+ again and the new key was deleted\n/,
     );

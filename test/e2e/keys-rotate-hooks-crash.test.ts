@@ -118,8 +118,8 @@ describe.concurrent('a rotation with hooks killed in each application phase', { 
       it(`killed while rolling back the application ("rolling-back-app"), then --${action} (run ${run})`, async () => {
         const crashed = await crash({ point: 'rolling-back-app', verify: { failOn: ['verify'] }, phase: 'rolling-back-app' });
         // the rollback is finished either way: the new key failed the application's check; --resume still
-        // reports that failure (exit 8), --abort only that all is undone
-        await finish(crashed, action, 'undone', action === 'resume' ? 8 : 0);
+        // reports that failure (exit 10), --abort only that all is undone
+        await finish(crashed, action, 'undone', action === 'resume' ? 10 : 0);
         expect(crashed.app.calls().map((call) => call.step)).toEqual(['deploy', 'verify', 'rollback']);
       });
 

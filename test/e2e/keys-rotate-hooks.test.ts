@@ -12,6 +12,7 @@ import {
   expectRotated,
   expectUndone,
   keysOfTest,
+  oldKeyUndeletable,
   profileKey,
   profileWithKey,
   rotate,
@@ -92,7 +93,7 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const app = appOf(setup);
     const before = app.key();
     const result = await rotate(setup, [...ROTATE_JSON, '--deploy', app.deploy({ failOn: ['deploy'] }), '--verify', app.verify()]);
-    expect(result.exitCode, result.stderr).toBe(8);
+    expect(result.exitCode, result.stderr).toBe(10);
     const report = JSON.parse(result.stdout);
     const newId = report.new_key.api_key;
     expect(report.outcome).toBe('rolled back');
@@ -121,7 +122,7 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
     const app = appOf(setup);
     const before = app.key();
     const result = await rotate(setup, [...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify({ failOn: ['verify'] })]);
-    expect(result.exitCode, result.stderr).toBe(8);
+    expect(result.exitCode, result.stderr).toBe(10);
     const report = JSON.parse(result.stdout);
     const newId = report.new_key.api_key;
     expect(stepsOf(report).slice(5)).toEqual([
@@ -160,7 +161,7 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
       '1',
     ]);
     const elapsed = Date.now() - start;
-    expect(result.exitCode, result.stderr).toBe(8);
+    expect(result.exitCode, result.stderr).toBe(10);
     expect(errorLine(result.stderr)).toMatch(/failed: timed out after 1 s \(its process group was killed\); the rotation was rolled back/);
     expect(result.stderr).toContain('hint: its output is above; raise --hook-timeout if it needs longer');
     expect(elapsed).toBeLessThan(20_000);
@@ -287,6 +288,81 @@ describe.concurrent('keys rotate --deploy --verify', { timeout: 60_000 }, () => 
   });
 });
 
+// A pipeline tells from the exit code alone whether the application refused the new key (10: rolled back, the
+// old key in use, nothing lost) or the service failed (8), without reading the report.
+describe.concurrent('the exit code of a rotation with hooks', { timeout: 60_000 }, () => {
+  it.each([
+    ['--deploy', 'deploy'],
+    ['--verify', 'verify'],
+  ])('a failing %s: exit 10, the old key in use on the profile and the service, the new key gone', async (flag, step) => {
+    const setup = profileWithKey(sandbox);
+    // fails for the new key only: a deploy command gets the old key back on rollback
+    const hook = '[ "$TRIDENT_DEPLOY_STEP" = rollback ] || { echo refused >&2; exit 1; }';
+    const result = await rotate(setup, ['--yes', '-q', flag, hook]);
+    expect(result.exitCode, result.stderr).toBe(10);
+    expect(errorLine(result.stderr)).toMatch(
+      new RegExp(
+        `^trident: the ${flag} command \\(${step} of the new key \\S+\\) failed: exit 1; the rotation was rolled back: profile "ci" uses the old key ${setup.oldId} again`,
+      ),
+    );
+    expect(result.stderr).toContain('refused\n');
+    await expectUndone(sandbox, setup);
+  });
+
+  it('the keys service unreachable: exit 8, no hook run, nothing changed', async () => {
+    const gone = await startSandbox();
+    const setup = profileWithKey(gone);
+    const app = appOf(setup);
+    await gone.close();
+    const result = await rotate(setup, [...ROTATE_JSON, '--retries', '1', '--deploy', app.deploy(), '--verify', app.verify()]);
+    expect(result.exitCode, result.stderr).toBe(8);
+    expect(errorLine(result.stderr)).toMatch(/^trident: cannot connect to 127\.0\.0\.1:\d+: connection refused/);
+    expect(app.calls()).toEqual([]);
+    expect(profileKey(setup)).toEqual({ keyId: setup.oldId, file: setup.oldFile });
+    expect(existsSync(setup.journal)).toBe(false);
+  });
+
+  it('the hooks passed and the old key cannot be deleted (503): exit 8, rotated, both keys valid', async () => {
+    const setup = profileWithKey(sandbox);
+    const app = appOf(setup);
+    oldKeyUndeletable(sandbox, setup);
+    const result = await rotate(setup, [...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify()]);
+    expect(result.exitCode, result.stderr).toBe(8);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ outcome: 'rotated', old_key_deleted: false });
+    expect(app.key().id).toBe(report.new_key.api_key);
+    expect(keyExists(sandbox, setup.oldId)).toBe(true);
+    expect(keyExists(sandbox, report.new_key.api_key)).toBe(true);
+  });
+});
+
+// Alone, for its fault matches any key's DELETE.
+describe('a failing --verify whose rollback meets a failing service', { timeout: 60_000 }, () => {
+  it('exit 8 while the new key cannot be deleted, the journal kept; --resume then finishes the rollback with exit 10', async () => {
+    const setup = profileWithKey(sandbox);
+    const app = appOf(setup);
+    sandbox.server.faults.add({ method: 'DELETE', path: /\/api_keys\//, fault: { kind: 'status', status: 503 }, times: 1 });
+    const failed = await rotate(setup, [
+      ...ROTATE_JSON,
+      '--retries',
+      '0',
+      '--deploy',
+      app.deploy(),
+      '--verify',
+      app.verify({ failOn: ['verify'] }),
+    ]);
+    sandbox.server.faults.clear();
+    expect(failed.exitCode, failed.stderr).toBe(8);
+    expect(JSON.parse(readFileSync(setup.journal, 'utf8')).phase).toBe('rolling-back');
+    expect(failed.stderr).toContain('trident keys rotate --abort (or --resume) finishes rolling it back');
+    expect(app.key().id).toBe(setup.oldId);
+    const resumed = await rotate(setup, ['--resume', ...ROTATE_JSON]);
+    expect(resumed.exitCode, resumed.stderr).toBe(10);
+    expect(JSON.parse(resumed.stdout).outcome).toBe('rolled back');
+    await expectUndone(sandbox, setup);
+  });
+});
+
 describe.concurrent('no secret reaches a hook other than on stdin', { timeout: 60_000 }, () => {
   it('environment mode (TRIDENT_KEY_ID + TRIDENT_PRIVATE_KEY): hooks get ids and paths, the PEMs only on stdin; the rollback gets the old PEM from the environment', async () => {
     const setup = profileWithKey(sandbox);
@@ -304,7 +380,7 @@ describe.concurrent('no secret reaches a hook other than on stdin', { timeout: 6
       ['keys', 'rotate', ...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify({ failOn: ['verify'] })],
       { configDir, env },
     );
-    expect(failed.exitCode, failed.stderr).toBe(8);
+    expect(failed.exitCode, failed.stderr).toBe(10);
     expect(app.key()).toEqual({ id: setup.oldId, pem: oldPem });
     const done = await runCli(['keys', 'rotate', ...ROTATE_JSON, '--deploy', app.deploy(), '--verify', app.verify()], { configDir, env });
     expect(done.exitCode, done.stderr).toBe(0);

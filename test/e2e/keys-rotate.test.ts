@@ -11,6 +11,7 @@ import {
   expectRotated,
   expectUndone,
   keysOfTest,
+  oldKeyUndeletable,
   profileKey,
   profileWithKey,
   rotate,
@@ -204,12 +205,7 @@ describe('keys rotate', () => {
 
   it('says so when the old key cannot be deleted: both keys valid, exit 8', async () => {
     const setup = profileWithKey(sandbox);
-    sandbox.server.faults.add({
-      method: 'DELETE',
-      path: `/trade-api/v2/api_keys/${setup.oldId}`,
-      fault: { kind: 'status', status: 503 },
-      times: 4,
-    });
+    oldKeyUndeletable(sandbox, setup);
     const result = await rotate(setup, ROTATE_JSON);
     expect(result.exitCode).toBe(8);
     const report = JSON.parse(result.stdout);

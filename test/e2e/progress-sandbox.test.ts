@@ -69,7 +69,7 @@ it('stderr not a terminal: nothing of the seeding on it', async () => {
   );
   sandbox.kill('SIGINT');
   const result = await sandbox;
-  expect(result.exitCode).toBe(0);
+  expect(result.exitCode).toBe(130);
   expect(String(result.stderr)).toBe('sandbox stopped\n');
   expect(existsSync(join(dir, 'catalog-1000.db'))).toBe(true);
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { itWithTools } from '../helpers/system-tools.js';
+import { writeSettings } from '../helpers/settings-file.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { closedPort, envFor, errorOf, requestsFrom, tempConfigDir, trident, useServices } from '../reliability/harness.js';
 
@@ -87,12 +88,81 @@ describe('trident status', () => {
     expect(sent().sort()).toEqual(['GET /api/v1/projects', 'GET /healthz', 'GET /trade-api/v2/api_keys']);
   });
 
-  it('shows services without a URL as not configured, which is no failure, and sends nothing', async () => {
+  it('a service without a URL is shown as not configured, which is no failure while another one is set up', async () => {
+    const result = await trident(['status', '-o', 'json'], { env: envFor.catalog(services) });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const status = JSON.parse(result.stdout);
+    expect(status.keys).toEqual(notConfigured);
+    expect(status.time).toEqual(notConfigured);
+    expect(status.catalog).toMatchObject({ configured: true, works: true, exit_code: 0 });
+  });
+
+  it('nothing set up at all (a fresh config dir, no variables): exit 4, each service failed, one error with a hint, nothing sent', async () => {
     const sent = allRequests();
     const result = await trident(['status', '-o', 'json']);
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ keys: notConfigured, time: notConfigured, catalog: notConfigured });
+    expect(result.exitCode).toBe(4);
+    expect(JSON.parse(result.stdout)).toEqual({
+      keys: { ...notConfigured, error: 'not set up: no keys.url', exit_code: 4 },
+      time: { ...notConfigured, error: 'not set up: no time.url', exit_code: 4 },
+      catalog: { ...notConfigured, error: 'not set up: no catalog.url', exit_code: 4 },
+    });
+    expect(result.stderr).toBe(
+      'trident: no service is set up: no keys.url, time.url or catalog.url\n' +
+        'hint: set TRIDENT_KEYS_URL, TRIDENT_TIME_URL or TRIDENT_CATALOG_URL, or run: trident config set keys.url <url>; trident sandbox runs local services to try trident on\n',
+    );
     expect(sent()).toEqual([]);
+    // the same in the formats people and scripts read
+    for (const format of ['tsv', 'table']) expect((await trident(['status', '-o', format])).exitCode, format).toBe(4);
+  });
+
+  it('--service keys in a CI job whose secrets were never mapped: exit 4, whether the URL or the credentials are missing', async () => {
+    const sent = allRequests();
+    // the other services are set up and work: only the one asked for counts
+    const noUrl = await trident(['status', '--service', 'keys', '-o', 'json'], {
+      env: { ...envFor.time(services), ...envFor.catalog(services) },
+    });
+    expect(noUrl.exitCode).toBe(4);
+    expect(JSON.parse(noUrl.stdout)).toEqual({ keys: { ...notConfigured, error: 'not set up: no keys.url', exit_code: 4 } });
+    expect(noUrl.stderr.split('\n')[0]).toBe('trident: the keys service is not set up: no keys.url');
+    // GitHub Actions gives an unset secret as an empty string
+    const emptySecrets = await trident(['status', '--service', 'keys', '-o', 'json'], {
+      env: { TRIDENT_KEYS_URL: services.keys.url, TRIDENT_KEY_ID: '', TRIDENT_PRIVATE_KEY: '' },
+    });
+    expect(emptySecrets.exitCode).toBe(4);
+    expect(JSON.parse(emptySecrets.stdout).keys).toMatchObject({
+      configured: true,
+      works: false,
+      exit_code: 4,
+      error: 'no key id configured',
+    });
+    const emptyUrl = await trident(['status', '--service', 'keys'], { env: { TRIDENT_KEYS_URL: '' } });
+    expect(emptyUrl.exitCode).toBe(4);
+    expect(sent()).toEqual([]);
+  });
+
+  it('--service with a service set up but not working is no success either: its failure code', async () => {
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const catalog = await trident(['status', '--service', 'catalog', '-o', 'json', '--retries', '0'], {
+      env: { TRIDENT_CATALOG_URL: down },
+    });
+    expect(catalog.exitCode).toBe(8);
+    const keys = await trident(['status', '--service', 'keys', '-o', 'json', '--retries', '0'], {
+      env: { ...envFor.keys(services), TRIDENT_KEY_ID: 'not-a-key' },
+    });
+    expect(keys.exitCode).toBe(4);
+    expect(JSON.parse(keys.stdout).keys).toMatchObject({ configured: true, works: false, exit_code: 4 });
+  });
+
+  it('a profile that is set up when the one in use is not: the hint names it', async () => {
+    const configDir = tempConfigDir();
+    writeSettings(configDir, 'sandbox', { 'keys.url': services.keys.url });
+    const result = await trident(['status', '--service', 'keys'], { configDir });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toBe(
+      'trident: the keys service is not set up: no keys.url in profile "default"\n' +
+        'hint: profile "sandbox" has keys.url: add --profile sandbox, or make it the default with: trident config use sandbox\n',
+    );
   });
 
   it('exits with the highest code of the failures: a refused key (4) and a catalog that is down (8) give 8', async () => {

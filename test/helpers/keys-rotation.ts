@@ -98,3 +98,13 @@ export function signedRequestsFrom(sandbox: KeysSandbox): () => Array<{ method: 
 }
 
 export const ROTATE_JSON = ['--yes', '-o', 'json'];
+
+/** The service answers 503 to every attempt at deleting the rotation's old key. */
+export function oldKeyUndeletable(sandbox: KeysSandbox, setup: RotationSetup): void {
+  sandbox.server.faults.add({
+    method: 'DELETE',
+    path: `/trade-api/v2/api_keys/${setup.oldId}`,
+    fault: { kind: 'status', status: 503 },
+    times: 4,
+  });
+}

@@ -90,7 +90,7 @@ describe('the application phases', () => {
     const app = appWorld();
     writeFileSync(join(app.env.APP!, 'broken'), '');
     const result = await start(app);
-    expect(result).toMatchObject({ outcome: 'rolled back', exitCode: 8 });
+    expect(result).toMatchObject({ outcome: 'rolled back', exitCode: 10 });
     expect(result.journal.steps.map((step) => step.step).slice(-5)).toEqual([
       'verify-app',
       'rollback-deploy',
@@ -135,7 +135,7 @@ describe('a crash in an application phase, then another inside the resume or abo
           () => go(app, action, second),
           () => go(app, action),
         );
-        expect(result.exitCode).toBe(action === 'resume' ? 8 : 0);
+        expect(result.exitCode).toBe(action === 'resume' ? 10 : 0);
         expect(expectAppOnProfileKey(app, `${action} ${second}`)).toBe(app.world.oldId);
       }
     }

@@ -7,13 +7,19 @@ import type { SettingsStore } from './settings.js';
 
 class MissingSetting extends TridentError {
   constructor(
-    readonly setting: SettingKey,
+    /** Any one of them would do. */
+    readonly settings: readonly SettingKey[],
     exitCode: ExitCode,
     message: string,
     hint: string,
   ) {
     super(exitCode, message, { hint });
   }
+}
+
+/** None of `settings` is set, and one is needed: the error that explainMissingSetting can point elsewhere. */
+export function missingSettingError(settings: readonly SettingKey[], exitCode: ExitCode, message: string, hint: string): TridentError {
+  return new MissingSetting(settings, exitCode, message, hint);
 }
 
 /** For commands: a required setting, or exit with a hint on how to set it. */
@@ -23,7 +29,7 @@ export function requireSetting(
   hint: string,
   exitCode: ExitCode = ExitCode.usage,
 ): string {
-  if (setting.value === undefined || setting.value === '') throw new MissingSetting(setting.key, exitCode, `no ${what} configured`, hint);
+  if (setting.value === undefined || setting.value === '') throw new MissingSetting([setting.key], exitCode, `no ${what} configured`, hint);
   return setting.value;
 }
 
@@ -41,10 +47,11 @@ export function explainMissingSetting(error: unknown, profile: string, store: Pi
       hint: `${known}; pick one with --profile, or set this one up (${error.hint})`,
     });
   }
-  const having = profiles.filter((name) => name !== profile && store.get(name, error.setting) !== undefined);
+  const having = profiles.filter((name) => name !== profile && error.settings.some((key) => store.get(name, key) !== undefined));
   if (having.length === 0) return error;
   const [first] = having;
+  const what = error.settings.length === 1 ? error.settings[0] : `one of ${error.settings.join(', ')}`;
   return new TridentError(error.exitCode, `${error.message} in profile "${profile}"`, {
-    hint: `${having.length === 1 ? `profile "${first}" has` : `profiles ${having.join(', ')} have`} ${error.setting}: add --profile ${first}, or make it the default with: trident config use ${first}`,
+    hint: `${having.length === 1 ? `profile "${first}" has` : `profiles ${having.join(', ')} have`} ${what}: add --profile ${first}, or make it the default with: trident config use ${first}`,
   });
 }

@@ -7,8 +7,8 @@ let deferred = false;
 let ownHandler = false;
 
 /**
- * For a command that stops on its own terms (the sandbox): SIGINT and SIGTERM are left to it until it calls
- * the function returned.
+ * For a command that stops on its own terms (the sandbox): SIGINT, SIGTERM and SIGHUP are left to it until it
+ * calls the function returned.
  * (Counting the listeners would not tell: libraries such as proper-lockfile's signal-exit add their own.)
  */
 export function handleInterruptsHere(): () => void {

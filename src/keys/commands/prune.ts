@@ -27,12 +27,21 @@ const FIELDS = ['api_key', 'profile', 'kept_until', 'result', 'error'];
 
 const record = (row: PruneResult) => ({ ...row, error: row.error ?? null });
 
+/** Rows of keys a prune left alone because it had nothing to do with them. */
+const IDLE: ReadonlySet<PruneResult['result']> = new Set(['not due', 'other service']);
+
+/** The results; with -q none when nothing was deleted, refused or failed, so that cron (which mails what a job prints) stays silent. */
+async function printResults(ctx: Context, results: PruneResult[]): Promise<void> {
+  if (results.length === 0) ctx.log.info(NOTHING_KEPT);
+  if (ctx.log.quiet && results.every((row) => IDLE.has(row.result))) return;
+  await ctx.output.list(results, COLUMNS, record, FIELDS);
+}
+
 export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
   const connection = resolveConnection(ctx, opts);
   const keyIdFromProfile = ctx.settings.resolve('keys.keyId', opts.keyId).source === 'profile';
   if (!assertConfigDir(ctx.configDir, 'overlap', 'overlap records directory')) {
-    ctx.log.info(NOTHING_KEPT);
-    await ctx.output.list([], COLUMNS, record, FIELDS);
+    await printResults(ctx, []);
     return 0;
   }
   const release = opts.dryRun ? () => undefined : lockPrune(ctx);
@@ -42,8 +51,7 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
     let client: KeysClient | undefined;
     const open = async () => (client ??= await openSettledClient(ctx, connection));
     const { results, codes } = await pruneOverlaps(ctx, connection, { dryRun: Boolean(opts.dryRun), keyIdFromProfile }, open);
-    if (results.length === 0) ctx.log.info(NOTHING_KEPT);
-    await ctx.output.list(results, COLUMNS, record, FIELDS);
+    await printResults(ctx, results);
     return batchExitCode(codes);
   } finally {
     setInterruptHint(undefined);

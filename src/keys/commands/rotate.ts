@@ -56,12 +56,20 @@ function hooksOf(opts: RotateCommandOptions): Journal['hooks'] {
   };
 }
 
+/**
+ * Nothing to resume or abort: a note on stderr, and the outcome on stdout in machine formats. With -q neither,
+ * so that a cron job stays silent: cron mails whatever a job prints.
+ */
+async function nothingToDo(ctx: Context, note: string, outcome: Record<string, unknown>): Promise<number> {
+  ctx.log.info(note);
+  if (ctx.output.format !== 'table' && !ctx.log.quiet) await ctx.output.object(outcome);
+  return 0;
+}
+
 async function continueRotation(ctx: Context, opts: RotateCommandOptions, action: 'resume' | 'abort'): Promise<number> {
   // findRotation refuses when there is none; for --resume that is not an error.
   if (action === 'resume' && !lookUpRotation(ctx, opts).found) {
-    ctx.log.info('rotate: no rotation is in progress: nothing to resume');
-    if (ctx.output.format !== 'table') await ctx.output.object({ outcome: 'nothing to resume' });
-    return 0;
+    return nothingToDo(ctx, 'rotate: no rotation is in progress: nothing to resume', { outcome: 'nothing to resume' });
   }
   const { path, journal } = findRotation(ctx, opts, action);
   if (opts.dryRun) {
@@ -75,9 +83,8 @@ async function continueRotation(ctx: Context, opts: RotateCommandOptions, action
     // Read again under the lock: another process may have moved it on, or finished it, meanwhile.
     const current = readJournal(ctx.configDir, path);
     if (!current) {
-      ctx.log.info(`rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`);
-      if (ctx.output.format !== 'table') await ctx.output.object({ outcome: `nothing to ${action}` });
-      return 0;
+      const note = `rotate: the rotation was finished by another trident process meanwhile: nothing to ${action}`;
+      return nothingToDo(ctx, note, { outcome: `nothing to ${action}` });
     }
     const rotation = new Rotation(ctx, path, current, liveDeps(ctx, keysBaseUrl(current.url)), {
       resumed: true,
@@ -106,6 +113,7 @@ async function notDue(ctx: Context, plan: RotationPlan, thresholdText: string): 
     `rotate: key ${keyId} is ${formatAge(age.seconds)} old (${age.source === 'service' ? "the service's created_ts" : `${age.source}, trident's record`}): ${due ? `older than ${thresholdText}, rotating` : `not older than ${thresholdText}, nothing to do`}`,
   );
   if (due) return false;
+  if (ctx.log.quiet) return true; // nothing done: nothing on stdout, as nothingToDo
   await ctx.output.object({
     outcome: 'not due',
     api_key: keyId,
@@ -151,7 +159,7 @@ export function register(parent: Command, bind: Binder): void {
     .description(
       [
         'Replace the key in use: check it, make a new key with its scopes and subaccount (by the service, or --local here), store its private half (0600; <config dir>/keys/<api_key>.pem unless --out), point the profile at it, check that a request signed by it works, then delete the old key and its default key file. A failed check rolls everything back. Asks first on a terminal; elsewhere --yes is required.',
-        'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too, --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
+        'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too (when one fails, all is rolled back and the exit code is 10), --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
       ].join('\n\n'),
     )
     .option(

@@ -72,7 +72,11 @@ async function hook(session: RotationSession, step: HookStep, deployed: Deployed
     step === 'rollback'
       ? `the ${flag} command, run again with the old key ${deployed.api_key},`
       : `the ${flag} command (${step} of the new key ${deployed.api_key})`;
-  return new TridentError(ExitCode.unavailable, `${what} failed: ${describeOutcome(outcome, timeoutMs)}`, {
+  // A failed deploy or verify is rolled back, and the rollback's exit code is its cause's: 10 tells a pipeline
+  // "the application refused the new key, the old one is in use" apart from a service that is down (8). A failed
+  // rollback deploy leaves both keys and the application's state unknown: that is no clean rollback.
+  const code = step === 'rollback' ? ExitCode.unavailable : ExitCode.rolledBack;
+  return new TridentError(code, `${what} failed: ${describeOutcome(outcome, timeoutMs)}`, {
     hint: `its output is above; ${outcome.timedOut ? 'raise --hook-timeout if it needs longer' : 'a hook must exit 0 when it succeeded'}`,
   });
 }
