@@ -1,7 +1,7 @@
-// The sandbox's catalog on node:sqlite against better-sqlite3, on the running Node: seeding a catalog, then every
+// The sandbox's catalog on node:sqlite against node-sqlite3-wasm, on the running Node: seeding a catalog, then every
 // page of /products (100 a page) and /products/count, over the sandbox's HTTP as the CLI reaches them.
-//   node bench/sqlite-backends.mjs [products]             the backend the sandbox picks on this Node
-//   node bench/sqlite-backends.mjs [products] --better    node:sqlite hidden, so better-sqlite3 (built for this Node)
+//   node bench/sqlite-backends.mjs [products]           the backend the sandbox picks on this Node
+//   node bench/sqlite-backends.mjs [products] --wasm    node:sqlite hidden, so node-sqlite3-wasm
 // Needs dist/ (npm run build). Prints one JSON line: medians of 5 walks and of 5 rounds of 40 counts, in ms.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { ROOT } from './sandbox.mjs';
 
 const products = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5000);
-const better = process.argv.includes('--better');
-if (better) {
+const wasm = process.argv.includes('--wasm');
+if (wasm) {
   const builtin = process.getBuiltinModule;
   process.getBuiltinModule = (id) => (id === 'node:sqlite' ? undefined : builtin.call(process, id));
 }
@@ -50,7 +50,7 @@ for (let round = 0; round < 5; round++) {
 await catalog.close();
 rmSync(dir, { recursive: true, force: true });
 const [major, minor] = process.versions.node.split('.').map(Number);
-const backend = !better && (major > 22 || (major === 22 && minor >= 16)) ? 'node:sqlite' : 'better-sqlite3';
+const backend = !wasm && (major > 22 || (major === 22 && minor >= 16)) ? 'node:sqlite' : 'node-sqlite3-wasm';
 console.log(
   JSON.stringify({
     node: process.version,

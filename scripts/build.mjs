@@ -2,7 +2,7 @@
 // when first imported, so a command pays for running only the code it uses. Three large libraries that few
 // commands need are bundled into files of their own under dist/vendor/ and read from disk only when first used:
 // undici (proxies and catalog --all), conf (settings changes) and node-forge (the sandbox's certificates).
-// better-sqlite3 (a native addon) and jq-wasm (it reads its jq.wasm from beside its own files) stay packages.
+// jq-wasm and node-sqlite3-wasm (each reads its .wasm from beside its own files) stay packages.
 // Then the help of every command is rendered into dist/help/, which bin/trident.cjs prints without loading the CLI.
 //
 //   node scripts/build.mjs           dist/, as published
@@ -89,7 +89,7 @@ await build({
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
-  external: ['better-sqlite3', 'jq-wasm'],
+  external: ['jq-wasm', 'node-sqlite3-wasm'],
   plugins: [vendored, lazyChildProcess],
   define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(forTests) },
 });

@@ -8,7 +8,6 @@ import { isLoopback } from '../core/http/url.js';
 import { CatalogDb, CatalogDbError } from './catalog/db/catalog-db.js';
 import { seedingSteps } from './catalog/seed/seed-catalog.js';
 import { startCatalogSandbox, type CatalogSandbox } from './catalog/server.js';
-import { ensureSqlite } from './catalog/sqlite/open.js';
 import { startKeysSandbox, type KeysSandbox } from './keys/server.js';
 import { startTimeSandbox, type TimeSandbox } from './time/server.js';
 
@@ -44,7 +43,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const port = options.port ?? DEFAULT_SANDBOX_PORT;
   if (!Number.isInteger(port) || port < 0 || (port !== 0 && port > 65533))
     throw usageError(`invalid --port ${port}: expected 0 or 1–65533`);
-  ensureSqlite(); // before anything is made: without SQLite there is no catalog to serve
   const dir = resolve(options.dir);
   try {
     ensurePrivateDir(dir);
@@ -118,6 +116,8 @@ async function seededCatalog(dir: string, products: number, onSeeding?: (done: n
   const removePartial = () => {
     rmSync(partial, { force: true });
     rmSync(`${partial}-journal`, { force: true });
+    // node-sqlite3-wasm (Node 20) locks a file with a directory beside it, left behind by a write it did not end.
+    rmSync(`${partial}.lock`, { recursive: true, force: true });
   };
   removePartial();
   process.once('exit', removePartial);

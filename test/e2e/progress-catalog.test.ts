@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { seededCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
 import { BIN, runCli } from '../helpers/cli.js';
-import { finalScreen } from '../helpers/screen.js';
+import { finalScreen, RETRY_WAIT } from '../helpers/screen.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 
@@ -51,12 +51,10 @@ describeWithTools(['script'], 'on a terminal', () => {
   it('--all interrupted (Ctrl-C): the line is gone and "interrupted" starts a line of its own', async () => {
     // The third page never comes: the walk stays where it is until the interrupt.
     catalog.server.faults.add({ path: '/products', skip: 2, fault: { kind: 'hang' } });
-    const started = performance.now();
     const run = inTerminal(['catalog', 'products', '--all'], { env: env() });
     await run.waitFor('products: 100 of 1000');
     run.press('\u0003');
     expect(await run.exitCode()).toBe(130);
-    expect(performance.now() - started).toBeLessThan(15_000);
     const screen = finalScreen(run.screen()).filter((line) => line !== '');
     expect(screen).toEqual(['trident: interrupted']);
   });
@@ -86,8 +84,8 @@ describeWithTools(['script'], 'on a terminal', () => {
     catalog.server.faults.add({ path: '/products', times: 2, fault: { kind: 'status', status: 503, body: { detail: 'busy' } } });
     const run = inTerminal(['catalog', 'products', '--limit', '2', '--columns', 'canonical_product_id'], { env: env() });
     expect(await run.exitCode()).toBe(0);
-    expect(run.screen()).toMatch(/\r\u001b\[2K503: attempt 2 of 4 in \d\.\d s/);
-    expect(run.screen()).toMatch(/\r\u001b\[2K503: attempt 3 of 4 in \d\.\d s/);
+    expect(run.screen()).toMatch(new RegExp(`\r\u001b\\[2K503: attempt 2 of 4 in ${RETRY_WAIT}`));
+    expect(run.screen()).toMatch(new RegExp(`\r\u001b\\[2K503: attempt 3 of 4 in ${RETRY_WAIT}`));
     expect(run.screen()).not.toContain('attempt 4');
     expect(finalScreen(run.screen()).join('\n')).not.toContain('attempt');
     expect(productPages()).toBe(3);
@@ -111,7 +109,8 @@ describeWithTools(['script'], 'on a terminal', () => {
     const run = inTerminal(['catalog', 'products', '--url', `http://127.0.0.1:${port}`], {});
     expect(await run.exitCode()).toBe(8);
     expect(performance.now() - started).toBeLessThan(15_000);
-    for (const attempt of [2, 3, 4]) expect(run.screen()).toMatch(new RegExp(`connection refused: attempt ${attempt} of 4 in \\d\\.\\d s`));
+    for (const attempt of [2, 3, 4])
+      expect(run.screen()).toMatch(new RegExp(`connection refused: attempt ${attempt} of 4 in ${RETRY_WAIT}`));
     expect(finalScreen(run.screen()).filter((line) => line !== '')).toEqual([
       `trident: cannot connect to 127.0.0.1:${port}: connection refused`,
       'hint: check the URL and that the service is running',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
 import { startTimeSandbox } from '../../src/sandbox/time/server.js';
 import { runCli } from '../helpers/cli.js';
-import { finalScreen } from '../helpers/screen.js';
+import { finalScreen, RETRY_WAIT } from '../helpers/screen.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { useTimeSandbox, type TimeHarness } from '../helpers/time-sandbox.js';
@@ -75,7 +75,7 @@ describeWithTools(['script'], 'on a terminal', () => {
       await own.sandbox.close();
       expect(await run.exitCode()).toBe(0); // wc's
       expect(performance.now() - started).toBeLessThan(20_000);
-      expect(run.screen()).toMatch(/connection refused: attempt 2 of 2 in \d\.\d s/);
+      expect(run.screen()).toMatch(new RegExp(`connection refused: attempt 2 of 2 in ${RETRY_WAIT}`));
       const screen = shown(run.screen());
       expect(screen.join('\n')).not.toMatch(/customers: \d|attempt/);
       expect(screen[0]).toMatch(new RegExp(`^trident: updated \\d+ of ${ROWS} customers; \\d+ failed \\(rows \\d`));

@@ -23,7 +23,7 @@ const mentioning = (dir: string, text: string) => filesUnder(dir).filter((file) 
 describe('test hooks in the build', () => {
   it('the published build holds no TRIDENT_TEST_CRASH_AFTER; the test build does', () => {
     const root = mkdtempSync(join(tmpdir(), 'trident-build-'));
-    // The build renders help with the CLI it made, which finds its packages (better-sqlite3) from there.
+    // The build renders help with the CLI it made, which finds its packages (jq-wasm, node-sqlite3-wasm) from there.
     symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
     const outdir = join(root, 'dist');
     execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: ROOT, stdio: 'pipe' });

@@ -1,6 +1,7 @@
 // A key service in memory for the rotation's in-process tests: it checks that a request is signed by the private
 // half of a listed key (Ed25519 pairs, fast to make), and can be told to fail an operation before or after
-// carrying it out. Plus a Context per "process" over one config dir, and the rotation's wiring around both.
+// carrying it out. Plus a Context per "process" over one config dir, the rotation's wiring around both, and a
+// rotation started or resumed in it.
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { ExitCode, TridentError } from '../../src/core/errors.js';
 import type { ApiKey, NewKey } from '../../src/keys/client.js';
 import type { KeyPairPem } from '../../src/keys/mint/keypair.js';
 import type { KeyService, RotationDeps } from '../../src/keys/rotation/deps.js';
+import { Rotation, type RotationResult } from '../../src/keys/rotation/machine.js';
+import { beginRotation, findRotation, planRotation, type RotateOptions } from '../../src/keys/rotation/start.js';
 import type { Signer } from '../../src/keys/signing.js';
 import { testContext } from './context.js';
 
@@ -176,4 +179,43 @@ export function fakeDeps(world: World, crashAt?: string, checkpoints: string[] =
       if (point === crashAt) throw new Crash(point);
     },
   };
+}
+
+/** The checkpoints of a rotation, in order, as the fake's crashAt names them. */
+export const ROTATION_POINTS = [
+  'minting',
+  'pending',
+  'answered',
+  'stored',
+  'switching',
+  'switched',
+  'verified',
+  'deleting-old',
+  'old-deleted',
+];
+
+/** A rotation of the world's `ci` profile, run as `keys rotate` would, crashing at `crashAt` if given. */
+export async function startRotation(
+  world: World,
+  opts: RotateOptions = {},
+  crashAt?: string,
+  checkpoints?: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<RotationResult> {
+  const ctx = contextFor(world, env);
+  const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
+  return rotation.run();
+}
+
+/** `keys rotate --resume` or `--abort` of the world's rotation in another "process", crashing at `crashAt` if given. */
+export function continueRotation(
+  world: World,
+  action: 'resume' | 'abort',
+  crashAt?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<RotationResult> {
+  const ctx = contextFor(world, env);
+  const { path, journal } = findRotation(ctx, {}, action);
+  const rotation = new Rotation(ctx, path, journal, fakeDeps(world, crashAt), { resumed: true });
+  return action === 'resume' ? rotation.resume() : rotation.abort();
 }

@@ -23,3 +23,10 @@ export function finalScreen(written: string): string[] {
   }
   return lines.map((line) => line.trimEnd());
 }
+
+/**
+ * The wait of a retry line ("attempt 2 of 4 in 0.4 s"), as a regular expression's source: the waits are jittered
+ * and the line counts down, so a run shows tenths below a second and whole seconds above, whichever the machine's
+ * speed made it (retryWaitText's unit test holds the exact text).
+ */
+export const RETRY_WAIT = String.raw`(?:\d\.\d|\d+) s`;

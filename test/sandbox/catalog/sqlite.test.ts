@@ -1,9 +1,9 @@
 // The SQLite connection the catalog opens answers alike on every Node line (node:sqlite from Node 22.16 on,
-// better-sqlite3 below): the row shapes, parameters, functions and transactions the catalog's code relies on.
+// node-sqlite3-wasm below): the row shapes, parameters, functions and transactions the catalog's code relies on.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite, sqliteMissing } from '../../../src/sandbox/catalog/sqlite/open.js';
+import { openSqlite } from '../../../src/sandbox/catalog/sqlite/open.js';
 import type { SqliteDatabase } from '../../../src/sandbox/catalog/sqlite/types.js';
 import { tempDir } from './fixture.js';
 
@@ -46,11 +46,26 @@ describe('openSqlite', () => {
       unused: 'x',
     });
     expect(rows).toEqual([2]);
+    // A name in quoted text or a comment is no parameter.
+    const quoted = db.prepare("SELECT '@name' AS text, @name AS value -- @limit").get({ name: 'x', limit: 1 });
+    expect({ ...(quoted as object) }).toEqual({ text: '@name', value: 'x' });
+  });
+
+  it('a row read with get() leaves no lock behind: another connection writes at once', () => {
+    const first = db.prepare('SELECT id FROM t ORDER BY id');
+    expect({ ...(first.get() as object) }).toEqual({ id: 1 });
+    const writer = openSqlite(file);
+    try {
+      writer.exec("UPDATE t SET name = 'two' WHERE id = 2");
+    } finally {
+      writer.close();
+    }
   });
 
   it('SQL functions: fixed or any number of arguments, bigint results as integers', () => {
     db.function('twice', { deterministic: true }, (value: unknown) => BigInt(Number(value)) * 2n);
     db.function('joined', { deterministic: true, varargs: true }, (...values: unknown[]) => values.join('+'));
+    expect({ ...(db.prepare('SELECT joined() AS none, joined(1) AS one').get() as object) }).toEqual({ none: '', one: '1' });
     expect({ ...(db.prepare("SELECT twice(21) AS n, typeof(twice(1)) AS type, joined(1, 'a', 2.5) AS j").get() as object) }).toEqual({
       n: 42,
       type: 'integer',
@@ -76,41 +91,5 @@ describe('openSqlite', () => {
     } finally {
       reader.close();
     }
-  });
-});
-
-describe('sqliteMissing', () => {
-  const HINT = 'install better-sqlite3 for this Node beside trident (npm install -g better-sqlite3), or run trident on Node 22.16 or newer';
-  const told = (error: unknown) => {
-    const { exitCode, message, hint } = sqliteMissing(error);
-    return { exitCode, message, hint };
-  };
-  const lead = `the sandbox needs SQLite: Node ${process.version} has no node:sqlite it can use, and better-sqlite3`;
-
-  it('says which of better-sqlite3 missing, unbuilt or built for another Node, in one line, exit 2', () => {
-    const missing = Object.assign(new Error("Cannot find module 'better-sqlite3'\nRequire stack:\n- /x/dist/cli.cjs"), {
-      code: 'MODULE_NOT_FOUND',
-    });
-    expect(told(missing)).toEqual({ exitCode: 2, message: `${lead} is not installed`, hint: HINT });
-    // A package it needs is missing: better-sqlite3 is there, but cannot be loaded.
-    const dependency = Object.assign(new Error("Cannot find module 'bindings'\nRequire stack:\n- /x/better-sqlite3/lib/database.js"), {
-      code: 'MODULE_NOT_FOUND',
-    });
-    expect(told(dependency).message).toBe(
-      `${lead} cannot be loaded (Cannot find module 'bindings' Require stack: - /x/better-sqlite3/lib/database.js)`,
-    );
-    const unbuilt = new Error(
-      'Could not locate the bindings file. Tried:\n → /x/build/better_sqlite3.node\n → /x/build/Release/better_sqlite3.node',
-    );
-    expect(told(unbuilt).message).toBe(`${lead} cannot be loaded (Could not locate the bindings file.)`);
-    const otherNode = Object.assign(
-      new Error(
-        "The module '/x/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127.",
-      ),
-      { code: 'ERR_DLOPEN_FAILED' },
-    );
-    expect(told(otherNode).message).toBe(
-      `${lead} cannot be loaded (The module '/x/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.)`,
-    );
   });
 });

@@ -49,11 +49,10 @@ describe('chart rows', () => {
 });
 
 describe('chart of any length', () => {
-  it('draws 200 000 points within the width, in bounded time, without a stack overflow', async () => {
+  // A drawing that grew with the square of the points would outlast the test's timeout.
+  it('draws 200 000 points within the width, without a stack overflow', async () => {
     const values = Array.from({ length: 200_000 }, (_, i) => (i % 1000 === 0 ? null : 100 + Math.sin(i / 5000) * 20));
-    const started = Date.now();
     const chart = await renderChart({ dates: days(values.length), values, label: 'price (RUB) every 1h', width: 80, height: 8 });
-    expect(Date.now() - started).toBeLessThan(5_000);
     const lines = chart.split('\n');
     expect(lines[0]).toMatch(/^price \(RUB\) every 1h, each column the mean of up to \d+ points$/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);

@@ -76,12 +76,10 @@ describe('applyJq prints as gh --jq', () => {
 });
 
 describe('checkJq', () => {
-  it('compiles without running: an endless or failing program passes at once', async () => {
-    const started = performance.now();
+  it('compiles without running: an endless or failing program passes (an endless one run would outlast the test)', async () => {
     await checkJq('repeat(.)');
     await checkJq('error("x")');
     await checkJq('input');
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('names the syntax error on one line, with a hint', async () => {

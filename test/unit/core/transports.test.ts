@@ -121,14 +121,12 @@ describe('the deadline of a direct request', () => {
       answer(socket);
     });
     client = createHttpClient({ serviceName: 'test service', retries: 0, timeoutMs: 300 });
-    const started = Date.now();
     await expect(client.request({ method: 'GET', url: `${server.url}/slow` })).rejects.toMatchObject({
       exitCode: 8,
       message: expect.stringMatching(/in time/),
     });
     const closed = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2000))]);
     expect(closed).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 

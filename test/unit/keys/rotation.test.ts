@@ -1,13 +1,13 @@
-// The rotation state machine against an in-memory key service: the journal's transitions, a crash at every
-// checkpoint (and a second crash inside the resume or abort that follows), and the failure paths.
+// The rotation state machine against an in-memory key service: the journal's transitions, resume and abort, and
+// the failure paths. A crash at every checkpoint, then another inside the resume or abort that follows, is a matrix
+// of its own in the reliability suite (test/reliability/keys-rotation-crashes.test.ts).
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode, TridentError } from '../../../src/core/errors.js';
 import * as rotate from '../../../src/keys/commands/rotate.js';
-import { Rotation, type RotationResult } from '../../../src/keys/rotation/machine.js';
 import { journalPath, type Journal } from '../../../src/keys/rotation/journal.js';
-import { beginRotation, findRotation, planRotation, rotatedName, type RotateOptions } from '../../../src/keys/rotation/start.js';
+import { beginRotation, planRotation, rotatedName } from '../../../src/keys/rotation/start.js';
 import { signerFromFile } from '../../../src/keys/connection.js';
 import { mintTools } from '../../../src/keys/mint/live-tools.js';
 import type { PendingRecord } from '../../../src/keys/mint/pending.js';
@@ -15,37 +15,19 @@ import { settleRecord } from '../../../src/keys/mint/settle.js';
 import { rejectionOf } from './fixtures.js';
 import {
   contextFor,
+  continueRotation as go,
   ed25519Pair,
   fakeDeps,
   newWorld,
   removeWorlds,
+  startRotation as start,
   statusError,
   unknownOutcome,
   type World,
 } from '../../helpers/rotation-fake.js';
-import { JOURNAL, crashes, expectOneWorkingKey, finishedAfterCrash, profileKey } from '../../helpers/rotation-checks.js';
+import { JOURNAL, crashes, expectOneWorkingKey, profileKey } from '../../helpers/rotation-checks.js';
 
-const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'];
 afterAll(removeWorlds);
-async function start(
-  world: World,
-  opts: RotateOptions = {},
-  crashAt?: string,
-  checkpoints?: string[],
-  env?: NodeJS.ProcessEnv,
-): Promise<RotationResult> {
-  const ctx = contextFor(world, env);
-  const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
-  return rotation.run();
-}
-
-function go(world: World, action: 'resume' | 'abort', crashAt?: string, env?: NodeJS.ProcessEnv): Promise<RotationResult> {
-  const ctx = contextFor(world, env);
-  const { path, journal } = findRotation(ctx, {}, action);
-  const rotation = new Rotation(ctx, path, journal, fakeDeps(world, crashAt), { resumed: true });
-  return action === 'resume' ? rotation.resume() : rotation.abort();
-}
-
 const journalOf = (world: World): Journal => JSON.parse(readFileSync(JOURNAL(world), 'utf8'));
 
 /** Points `profile` at `keyId` (undefined: at no key) in the world's settings file, as another shell would. */
@@ -164,31 +146,6 @@ describe('the rotation journal', () => {
     const fromEnv = await rejectionOf(Promise.resolve().then(() => planRotation(contextFor(world, env), {})));
     expect(fromEnv.message).toContain('a rotation of profile "ci" is in progress');
   });
-});
-
-// Each case has config dirs of its own and spends much of its time waiting for file-system calls (the journal,
-// key files and settings are written and fsynced at every step): run concurrently, the cases wait together.
-describe.concurrent('a crash at any checkpoint, then another inside the resume or abort', () => {
-  for (const first of POINTS) {
-    it(`crash after "${first}"`, async ({ expect }) => {
-      for (const action of ['resume', 'abort'] as const) {
-        for (const second of [...POINTS, 'rolling-back']) {
-          for (const last of ['resume', 'abort'] as const) {
-            const world = newWorld();
-            await crashes(start(world, {}, first));
-            const result = await finishedAfterCrash(
-              () => go(world, action, second),
-              () => go(world, last),
-            );
-            const label = `${first} → ${action} (crash at ${second}) → ${last}`;
-            expect(result.exitCode, label).toBe(0);
-            const keyId = expectOneWorkingKey(world);
-            expect(keyId === world.oldId, label).toBe(result.outcome === 'aborted');
-          }
-        }
-      }
-    });
-  }
 });
 
 describe('resume and abort at the edges', () => {

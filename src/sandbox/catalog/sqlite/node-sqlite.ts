@@ -1,6 +1,7 @@
-// The catalog's SQLite connection over node:sqlite, made to answer as better-sqlite3 does where the catalog
-// relies on it: rows as objects (or first values, or arrays), parameter objects that may carry names the SQL
-// does not use, the same wait on a locked file.
+// The catalog's SQLite connection over node:sqlite, made to answer as the catalog's code expects (types.ts): rows
+// as objects (or first values, or arrays), parameter objects that may carry names the SQL does not use, the same
+// wait on a locked file.
+import { transaction } from './transaction.js';
 import type { SqliteDatabase, SqliteFunctionOptions, SqliteOpenOptions, SqliteStatement } from './types.js';
 
 // node:sqlite as far as this file uses it: the types of Node 20, the oldest line supported, have none of it.
@@ -25,8 +26,8 @@ export interface NodeSqliteModule {
   StatementSync: { prototype: object };
 }
 
-/** better-sqlite3's default wait for a lock held by another connection, so that every backend waits alike. */
-const BUSY_TIMEOUT = 5000;
+/** How long a statement waits for a lock held by another connection, alike on every backend. */
+export const BUSY_TIMEOUT = 5000;
 
 let loaded: { module: NodeSqliteModule | undefined } | undefined;
 
@@ -64,7 +65,7 @@ function withoutSqliteWarning<T>(load: () => T): T {
 }
 
 export function openNodeSqlite(sqlite: NodeSqliteModule, file: string, options: SqliteOpenOptions): SqliteDatabase {
-  // Read-only opens without SQLite's create flag, so a missing file fails as better-sqlite3's readonly does.
+  // Read-only opens without SQLite's create flag, so a missing file fails to open rather than being made.
   return new NodeSqliteDatabase(new sqlite.DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: BUSY_TIMEOUT }));
 }
 
@@ -84,17 +85,11 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   transaction(fn: () => void): () => void {
-    return () => {
-      this.db.exec('BEGIN');
-      try {
-        fn();
-        this.db.exec('COMMIT');
-      } catch (error) {
-        // SQLite may have rolled back already (some errors end the transaction themselves).
-        if (this.db.isTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
-    };
+    return transaction(
+      (sql) => this.db.exec(sql),
+      () => this.db.isTransaction,
+      fn,
+    );
   }
 
   close(): void {
@@ -107,7 +102,7 @@ class NodeSqliteStatement implements SqliteStatement {
 
   constructor(private readonly statement: NodeStatement) {
     // The queries bind one parameter object to several statements, each naming only some of its keys:
-    // better-sqlite3 ignores the others, node:sqlite refuses them unless told.
+    // the others are ignored, which node:sqlite refuses unless told.
     statement.setAllowUnknownNamedParameters(true);
   }
 

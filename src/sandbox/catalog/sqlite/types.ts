@@ -1,5 +1,5 @@
-// The part of a SQLite connection the catalog uses. better-sqlite3's Database meets it as it is; node-sqlite.ts
-// meets it over Node's own node:sqlite, on the Node lines that have it (open.ts picks).
+// The part of a SQLite connection the catalog uses: node-sqlite.ts meets it over Node's own node:sqlite, on the
+// Node lines that have it, and wasm-sqlite.ts over node-sqlite3-wasm elsewhere (open.ts picks).
 
 export interface SqliteStatement {
   /** The first row, or undefined when there is none. Parameters: positional values, or one object of named ones. */
