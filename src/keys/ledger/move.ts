@@ -10,6 +10,7 @@ import { credentialPlaces } from '../../core/credentials/places.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
 import { isInConfigDir } from '../../core/files/config-files.js';
+import { SettingsStore } from '../../core/files/settings.js';
 import { readPrivateKeyPem } from '../connection.js';
 import { privateKeyFromPem } from '../mint/keypair.js';
 import { inProgressError, journalOfProfile } from '../rotation/journal.js';
@@ -39,6 +40,16 @@ function profileKey(ctx: Context): { keyId: string; place: string } {
   return { keyId, place };
 }
 
+/** The error to give when the profile no longer names the key and place the move read; else undefined. */
+function profileMovedOn(ctx: Context, keyId: string, from: string): TridentError | undefined {
+  const now = new SettingsStore(ctx.configDir).values(ctx.profile);
+  if (now['keys.keyId'] === keyId && now['keys.privateKeyFile'] === from) return undefined;
+  return usageError(
+    `the key of profile "${ctx.profile}" changed while it was being moved (by another trident?): nothing was moved`,
+    'look at it with trident config list, then run the move again',
+  );
+}
+
 /** Refuses (exit 2) while a rotation holds the profile or its key. */
 function refuseWhileRotating(ctx: Context, keyId: string): void {
   const rotation =
@@ -58,8 +69,14 @@ export async function moveProfileKey(
   const { keyId, place: from } = profileKey(ctx);
   refuseWhileRotating(ctx, keyId);
   if (isThere(from)) return { already: { profile: ctx.profile, api_key: keyId, place: from } };
-  const pem = readPrivateKeyPem(ctx, from);
-  privateKeyFromPem(pem, from);
+  let pem: string;
+  try {
+    pem = readPrivateKeyPem(ctx, from);
+    privateKeyFromPem(pem, from);
+  } catch (error) {
+    // A rotation in another shell may have switched the profile and removed the old key since it was read.
+    throw profileMovedOn(ctx, keyId, from) ?? error;
+  }
   const to = destination(keyId);
   const places = credentialPlaces(ctx.env);
   const there = places.read(to);
@@ -67,14 +84,10 @@ export async function moveProfileKey(
   else if (there !== pem) throw usageError(`${to} exists and holds another key`, 'remove it, or move the key elsewhere (--out)');
   if (places.read(to) !== pem) throw new TridentError(ExitCode.usage, `${to} did not give back the key written to it; nothing was changed`);
   return ctx.settings.store.whileLocked(async () => {
-    const now = ctx.settings.store.values(ctx.profile);
     try {
       refuseWhileRotating(ctx, keyId);
-      if (now['keys.keyId'] !== keyId || now['keys.privateKeyFile'] !== from)
-        throw usageError(
-          `the key of profile "${ctx.profile}" changed while it was being moved (by another trident?): nothing was moved`,
-          'look at it with trident config list, then run the move again',
-        );
+      const changed = profileMovedOn(ctx, keyId, from);
+      if (changed) throw changed;
     } catch (error) {
       if (there === undefined && placeClaims(ctx.configDir, to).length === 0) await places.remove(to).catch(() => false);
       throw error;
