@@ -70,7 +70,7 @@ export function buildProgram(): Command {
     )
     .option('--json', 'same as -o json')
     .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
-    .option('--columns <names>', "columns of table, csv and tsv output, in that order: fields as json names them, or the table's labels")
+    .option('--columns <names>', "the fields of every format, in that order: as json names them, or the table's labels")
     .option('--no-header', 'no header line in table, csv and tsv output')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'nothing on stderr but errors, nothing on stdout when there was nothing to do')

@@ -299,6 +299,27 @@ describe('Output', () => {
     expect(bad.text()).toBe('');
   });
 
+  it('--columns picks and orders the fields of json and ndjson records too, by key or table label', async () => {
+    const list = [{ api_key: 'k1', in_use: true, extra: 'x' }];
+    const cols = [{ header: 'in use', key: 'in_use', value: (r: (typeof list)[number]) => r.in_use }];
+    const json = capture('json');
+    json.output.configure({ columns: 'in use,api_key' });
+    await json.output.list(list, cols);
+    expect(JSON.parse(json.text())).toEqual([{ in_use: true, api_key: 'k1' }]);
+    const nd = capture('ndjson');
+    nd.output.configure({ columns: 'extra' });
+    await nd.output.list(list, cols);
+    expect(nd.text()).toBe('{"extra":"x"}\n');
+    const one = capture('json');
+    one.output.configure({ columns: 'extra' });
+    await one.output.object({ id: 1, extra: 'x' });
+    expect(JSON.parse(one.text())).toEqual({ extra: 'x' });
+    const bad = capture('json');
+    bad.output.configure({ columns: 'nmae' });
+    await expect(bad.output.list(list, cols)).rejects.toMatchObject({ exitCode: 2, message: 'unknown column in --columns: nmae' });
+    expect(bad.text()).toBe('');
+  });
+
   it('--no-header: the rows alone in table, csv and tsv, also for an empty list', async () => {
     const list = [{ id: 1, name: 'a' }];
     const cols = [

@@ -14,7 +14,7 @@ import { listTable, recordTable, type TableTarget } from './tables.js';
 export type JsonFilter = (value: unknown, write: (text: string) => Promise<void>) => Promise<void>;
 
 export interface OutputChoices {
-  /** `--columns`: the columns of table, csv and tsv output, by the names csv headers use. */
+  /** `--columns`: the fields of every format, by the names csv headers and json records use. */
   columns?: string;
   /** Where notes for people go (stderr): which columns a table hid to fit. */
   note?: (message: string) => void;
@@ -91,7 +91,7 @@ export class Output {
   /**
    * Prints a list. `columns` pick what a person sees in the table; machine formats carry every field
    * of `toRecord(row)` (csv/tsv take their header from the first record, or from `fields`, the record's
-   * fields, when there is none). `--columns` chooses among the fields for table, csv and tsv. `decimals` are
+   * fields, when there is none). `--columns` chooses among the fields in every format. `decimals` are
    * the fields that hold decimal numbers written as text (exact amounts): csv and tsv treat them as numbers.
    * Returns the number of rows.
    */
@@ -130,17 +130,22 @@ export class Output {
     const line = await lineWriter(this.format);
     const batch = new RowBatch(this.sink);
     try {
-      if (this.format === 'json') batch.add('[');
       for await (const page of pagesOf(rows)) {
         await batch.room();
         for (const row of page) {
           const record = toRecord(row);
+          // --columns picks the fields of JSON records too, by the same names csv headers use (the record's keys).
+          if (count === 0 && header && !fields && (this.format === 'json' || this.format === 'ndjson')) {
+            header = this.chosenFields(known(record), columns);
+          }
+          const picked = header && (this.format === 'json' || this.format === 'ndjson') ? pick(record, header) : record;
           switch (this.format) {
             case 'json':
-              batch.add(`${count === 0 ? '\n  ' : ',\n  '}${jsonText(record)}`);
+              // The bracket waits for the first record, so that a refused --columns prints nothing at all.
+              batch.add(`${count === 0 ? '[\n  ' : ',\n  '}${jsonText(picked)}`);
               break;
             case 'ndjson':
-              batch.add(`${jsonText(record)}\n`);
+              batch.add(`${jsonText(picked)}\n`);
               break;
             case 'csv':
             case 'tsv':
@@ -161,7 +166,7 @@ export class Output {
           count += 1;
         }
       }
-      if (this.format === 'json') batch.add(count === 0 ? ']\n' : '\n]\n');
+      if (this.format === 'json') batch.add(count === 0 ? '[]\n' : '\n]\n');
       // No rows: the header alone, when the fields are known, so that a reader still finds its columns.
       header ??= fields ? [...fields] : undefined;
       if (count === 0 && header && this.header && (this.format === 'csv' || this.format === 'tsv')) batch.add(line(header));
@@ -175,7 +180,10 @@ export class Output {
 
   /** Prints one object: a two-column table for people, the object itself for scripts. */
   async object(record: Row, fields?: Array<Column<Row>>): Promise<void> {
-    if (this.chosen && this.format !== 'json' && this.format !== 'ndjson') this.checkColumns(Object.keys(record));
+    if (this.chosen) {
+      this.checkColumns(Object.keys(record));
+      if (this.format === 'json' || this.format === 'ndjson') record = pick(record, this.chosen);
+    }
     switch (this.format) {
       case 'json':
         if (this.jsonFilter) await this.jsonFilter(record, (text) => this.write(text));
@@ -210,4 +218,9 @@ export class Output {
   private tableTarget(): TableTarget {
     return { width: this.sink.columns, color: this.color, note: this.note };
   }
+}
+
+/** The record's fields named in `keys`, in that order (a field the record lacks is null). */
+function pick(record: Row, keys: readonly string[]): Row {
+  return Object.fromEntries(keys.map((key) => [key, record[key] ?? null]));
 }
