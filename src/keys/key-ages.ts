@@ -1,7 +1,7 @@
 // How old a key is: the service's created_ts when it gives one, else trident's own record of when it made
 // the key or first saw it in use (<config dir>/key-ages.json, 0600). The record is a convenience: failing to
 // read or write it never fails a command (it is noted under --debug), but one that someone else could have
-// planted is refused before anything is sent. It is changed under the settings' kind of lock, so that commands
+// planted is refused before anything is sent. It is changed under the settings lock, so that commands
 // running at once (parallel jobs on one config dir) each keep their change.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,6 @@ import { TridentError, usageError } from '../core/errors.js';
 import { readConfigFile } from '../core/files/config-files.js';
 import { ensurePrivateDir } from '../core/files/private-dir.js';
 import { writeSecretFile } from '../core/files/secret-file.js';
-import { withLock } from '../core/files/settings-lock.js';
 import type { ApiKey } from './client.js';
 
 export type AgeSource = 'service' | 'made by trident' | 'first seen in use';
@@ -91,7 +90,8 @@ async function update(ctx: Context, change: (records: Records) => boolean): Prom
   if (!change(readRecords(ctx))) return;
   try {
     if (!existsSync(ctx.configDir)) ensurePrivateDir(ctx.configDir);
-    await withLock(file, async () => {
+    // Under the settings lock, the one the key ledger decides under.
+    await ctx.settings.store.whileLocked(async () => {
       const records = readRecords(ctx);
       if (change(records)) await writeSecretFile(file, `${JSON.stringify(records, null, 2)}\n`, { force: true });
     });

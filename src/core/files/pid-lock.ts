@@ -19,7 +19,9 @@ function readHolder(path: string): { text: string; holder: Holder } | undefined 
   try {
     const text = readFileSync(path, 'utf8');
     const [pid, start] = text.trim().split(' ');
-    return { text, holder: { pid: Number(pid), ...(start ? { start } : {}) } };
+    // A pid that is no process's (0 would mean this process group) names no holder: the lock is free to take.
+    const holder = Number.isSafeInteger(Number(pid)) && Number(pid) > 0 ? Number(pid) : -1;
+    return { text, holder: { pid: holder, ...(start ? { start } : {}) } };
   } catch {
     return undefined;
   }
@@ -57,7 +59,7 @@ export function takePidLock(file: string): PidLock {
       assertOwnEntry(lock, 'lock file', 'file');
       const seen = readHolder(lock);
       if (seen === undefined) continue;
-      if (processAlive(seen.holder.pid, seen.holder.start)) return { held: false, holder: seen.holder };
+      if (seen.holder.pid > 0 && processAlive(seen.holder.pid, seen.holder.start)) return { held: false, holder: seen.holder };
       const stale = `${lock}.stale-${randomBytes(6).toString('hex')}`;
       try {
         renameSync(lock, stale);
@@ -78,5 +80,31 @@ export function takePidLock(file: string): PidLock {
     return { held: false, holder: last?.holder ?? { pid: 0 } };
   } finally {
     removeQuietly(aside);
+  }
+}
+
+/** A live holder kept the lock for longer than the caller would wait. */
+export class LockHeld extends Error {
+  constructor(
+    readonly lock: string,
+    readonly holder: Holder,
+  ) {
+    super(`${lock} is held by process ${holder.pid}`);
+  }
+}
+
+/**
+ * Takes the lock of `file` as takePidLock does, waiting up to `waitMs` for a live holder to let it go (for locks
+ * held only while a few files are read and written). `busy` says whether something other than a pid lock holds
+ * the place, such as the lock an older release left. Throws LockHeld when the wait is over.
+ */
+export async function waitForPidLock(file: string, waitMs: number, busy: () => Holder | undefined = () => undefined): Promise<() => void> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt += 1) {
+    const other = busy();
+    const lock = other ? ({ held: false, holder: other } as const) : takePidLock(file);
+    if (lock.held) return lock.release;
+    if (Date.now() >= deadline) throw new LockHeld(`${file}.lock`, lock.holder);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(250, 10 * 2 ** attempt) * (1 + Math.random())));
   }
 }

@@ -210,14 +210,14 @@ export class SettingsStore {
   }
 
   /**
-   * Runs `work` under the settings lock (a `settings.json.lock` directory, proper-lockfile): no trident changes
+   * Runs `work` under the settings lock (the pid lock `settings.json.lock`): no trident changes
    * the settings meanwhile, so what `work` reads of them (afresh, with a store of its own) stays true until it
    * returns. keys prune makes sure no profile uses a key, and journals its delete, within one such stretch. The
    * store's own changes inside `work` are made under the same lock.
    */
   async whileLocked<T>(work: () => T | Promise<T>): Promise<T> {
     if (lockedHere.getStore()?.has(this.path)) return work();
-    const { withLock } = await import('./settings-lock.js');
+    const { withLock, LockHeld } = await import('./settings-lock.js');
     const file = join(this.dir, SETTINGS_FILE);
     assertTrustedDir(this.dir, 'config directory');
     ensurePrivateDir(this.dir);
@@ -228,7 +228,7 @@ export class SettingsStore {
         return lockedHere.run(new Set([...(lockedHere.getStore() ?? []), this.path]), work);
       });
     } catch (error) {
-      if (!(error instanceof TridentError) && (error as NodeJS.ErrnoException).code === 'ELOCKED')
+      if (error instanceof LockHeld)
         throw usageError(`the settings in ${this.dir} stay locked by another trident`, `if none is running, remove ${file}.lock`);
       throw error;
     }

@@ -9,7 +9,7 @@ let ownHandler = false;
 /**
  * For a command that stops on its own terms (the sandbox): SIGINT, SIGTERM and SIGHUP are left to it until it
  * calls the function returned.
- * (Counting the listeners would not tell: libraries such as proper-lockfile's signal-exit add their own.)
+ * (Counting the listeners would not tell: libraries may add their own.)
  */
 export function handleInterruptsHere(): () => void {
   ownHandler = true;

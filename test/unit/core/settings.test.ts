@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -185,7 +185,7 @@ describe('settings file shape and trust', () => {
   });
 });
 
-describe('the settings lock, on a fake clock', () => {
+describe('the lock an older release left (a directory with a pid file), on a fake clock', () => {
   // What a settings write loads lazily.
   beforeAll(() => Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]));
 
@@ -245,6 +245,73 @@ describe('the settings lock, on a fake clock', () => {
     expect(ms).toBeGreaterThanOrEqual(20_000);
     expect(readFileSync(store.path, 'utf8')).toBe('{}');
     expect(existsSync(lock)).toBe(true);
+  });
+});
+
+describe('the settings lock is a pid lock', () => {
+  beforeAll(() => Promise.all([import('conf'), import('../../../src/core/files/settings-lock.js')]));
+
+  function storeWithEmptySettings(): SettingsStore {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new SettingsStore(dir);
+    writeFileSync(store.path, '{}', { mode: 0o600 });
+    return store;
+  }
+
+  it('names its holder while held, and is gone after', async () => {
+    const store = storeWithEmptySettings();
+    const seen = await store.whileLocked(() => readFileSync(`${store.path}.lock`, 'utf8'));
+    expect(seen.split(' ')[0]).toBe(String(process.pid));
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it.each([
+    ['a dead process', () => `${spawnSync(process.execPath, ['-e', '0']).pid!}\n`],
+    ['a live process started at another time (its pid reused)', () => `${process.ppid} 1\n`],
+    ['no process', () => '\n'],
+  ])('held by %s, it is taken over at once', async (_, holder) => {
+    const store = storeWithEmptySettings();
+    writeFileSync(`${store.path}.lock`, holder(), { mode: 0o600 });
+    const { outcome, ms } = await onFakeClock(() => store.update('default', { output: 'json' }));
+    expect(outcome.status, String((outcome as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect(ms).toBe(0);
+    expect(store.values('default')).toEqual({ output: 'json' });
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it('held by a live process, it is waited for (20 s), then exit 2 naming the lock, the settings untouched', async () => {
+    const store = storeWithEmptySettings();
+    const lock = `${store.path}.lock`;
+    writeFileSync(lock, `${process.ppid}\n`, { mode: 0o600 });
+    const { outcome, ms } = await onFakeClock(() => store.update('default', { output: 'csv' }));
+    expect(outcome.status).toBe('rejected');
+    expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+      exitCode: 2,
+      message: `the settings in ${store.dir} stay locked by another trident`,
+      hint: `if none is running, remove ${lock}`,
+    });
+    expect(ms).toBeGreaterThanOrEqual(20_000);
+    expect(readFileSync(store.path, 'utf8')).toBe('{}');
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.ppid}\n`);
+  });
+
+  it('let go by its live holder during the wait, it is taken then', async () => {
+    const store = storeWithEmptySettings();
+    const lock = `${store.path}.lock`;
+    writeFileSync(lock, `${process.ppid}\n`, { mode: 0o600 });
+    const { outcome, ms } = await onFakeClock(async () => {
+      const letGo = setTimeout(() => rmSync(lock), 3_000);
+      try {
+        return await store.update('default', { output: 'tsv' });
+      } finally {
+        clearTimeout(letGo);
+      }
+    });
+    expect(outcome.status, String((outcome as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect(ms).toBeGreaterThanOrEqual(3_000);
+    expect(ms).toBeLessThan(20_000);
+    expect(store.values('default')).toEqual({ output: 'tsv' });
   });
 });
 

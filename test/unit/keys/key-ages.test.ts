@@ -14,7 +14,7 @@ describe('the key-age record', () => {
   it('keeps every change of updates made at once', async () => {
     const { ctx } = testContext();
     // What the lock loads lazily.
-    await import('proper-lockfile');
+    await import('../../../src/core/files/settings-lock.js');
     const made = await onFakeClock(() => Promise.all(ids.map((id, i) => (i % 2 ? recordKeyMade(ctx, id) : recordKeyInUse(ctx, id)))));
     expect(made.outcome.status).toBe('fulfilled');
     const records = JSON.parse(readFileSync(agesFile(ctx), 'utf8')) as Record<string, { how: string }>;
@@ -29,9 +29,8 @@ describe('the key-age record', () => {
     const { ctx } = testContext();
     await recordKeyInUse(ctx, ids[0]!);
     const before = readFileSync(agesFile(ctx), 'utf8');
-    // A live holder of the lock (this process): a call that took it would wait for it for 20 s.
-    mkdirSync(`${agesFile(ctx)}.lock`);
-    writeFileSync(join(`${agesFile(ctx)}.lock`, 'pid'), `${process.pid}\n`);
+    // A live holder of the settings lock (this process): a call that took it would wait for it for 20 s.
+    writeFileSync(join(ctx.configDir, 'settings.json.lock'), `${process.pid}\n`);
     const { outcome, ms } = await onFakeClock(() => recordKeyInUse(ctx, ids[0]!));
     expect(outcome.status).toBe('fulfilled');
     expect(ms).toBe(0);
