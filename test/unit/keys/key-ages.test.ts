@@ -1,6 +1,6 @@
 // <config dir>/key-ages.json is read, changed and written by every command that makes, uses or deletes a key:
 // two of them at once (parallel CI jobs on one config dir) must both keep their change.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agesFile, forgetKey, recordKeyInUse, recordKeyMade } from '../../../src/keys/key-ages.js';
