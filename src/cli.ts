@@ -1,9 +1,10 @@
 // The commander program: global options (valid before or after the command's name), and the command groups,
 // each loaded only when the command line names it, so that `trident --help` and `--version` cost little more
 // than Node itself.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Binder, Group } from './command.js';
-import { makeBinder, once } from './command.js';
+import { makeBinder } from './command.js';
+import { withGlobalOptions } from './global-options.js';
 import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
@@ -53,43 +54,20 @@ Exit codes: 0 ok, 1 bug, 2 usage, 3 cancelled, 4 auth, 5 not found, 6 rejected,
 10 rotation rolled back (a hook failed; old key in use), 130 interrupted.
 `;
 
-export function buildProgram(): Command {
-  const program = new Command('trident')
-    .description('One command-line tool for API keys, time tracking and the product catalog.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addOption(new Option('--profile <name>', 'settings profile (env TRIDENT_PROFILE, default "default")'))
-    .addOption(
-      new Option('-o, --output <format>', 'output format (env TRIDENT_OUTPUT; table on a terminal, tsv when piped)').choices([
-        'table',
-        'json',
-        'ndjson',
-        'csv',
-        'tsv',
-      ]),
-    )
-    .option('--json', 'same as -o json')
-    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw, one result a line', once('--jq'))
-    .option('--columns <names>', "the fields of every format, in that order: as json names them, or the table's labels")
-    .option('--no-header', 'no header line in table, csv and tsv output')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('-q, --quiet', 'nothing on stderr but errors, nothing on stdout when there was nothing to do')
-    .option('--debug', 'log requests and responses to stderr, secrets redacted (env TRIDENT_DEBUG=1)')
-    .option(
-      '--timeout <seconds>',
-      'deadline for each attempt of a request, from connecting to the last byte of the answer (env TRIDENT_TIMEOUT, default 30)',
-    )
-    .option('--retries <n>', 'retries of requests that are safe to repeat (default 3)')
-    .option('--ca-file <path>', 'extra CA certificates, added to the system roots (env TRIDENT_CA_FILE)')
-    .option('-y, --yes', 'confirm destructive actions without a prompt')
-    .option('--no-input', 'never prompt (also when CI is set)')
+export function buildProgram() {
+  const program = withGlobalOptions(
+    new Command('trident')
+      .description('One command-line tool for API keys, time tracking and the product catalog.')
+      .version(VERSION, '-V, --version', 'print the version')
+      .helpOption('-h, --help', 'show help'),
+  )
     .addHelpText('after', HELP_EXAMPLES)
     // commander's own help command reads only the first name (`help keys list` showed `keys`): ours is
     // added by registerGroups, after the groups, so that it lists last.
     .helpCommand(false)
     // A bad --jq expression exits 2 before the command sends anything: compile it first.
-    .hook('preAction', async (_program, command) => {
-      const { jq } = command.optsWithGlobals<{ jq?: string }>();
+    .hook('preAction', async (thisCommand) => {
+      const { jq } = thisCommand.opts();
       if (jq !== undefined) await (await import('./core/term/jq.js')).checkJq(jq);
     });
   return program;
@@ -129,9 +107,7 @@ function addValuesCommand(program: Command, bind: Binder): void {
     .argument('<kind>')
     .argument('[words...]')
     .action(
-      bind(async (ctx, opts, ...args: string[]) =>
-        (await import('./completion/values.js')).run(ctx, opts as object, ...(args as [string])),
-      ),
+      bind(async (ctx, opts, kind: string, words: string[]) => (await import('./completion/values.js')).run(ctx, opts, kind, ...words)),
     );
 }
 
@@ -164,8 +140,8 @@ function globalOptionsHelp(program: Command): string {
 }
 
 /** The command a path of names leads to; an unknown name is a usage error, as after any other command. */
-function commandAt(program: Command, names: string[]): Command {
-  let command = program;
+function commandAt(program: Command, names: string[]): CommandUnknownOpts {
+  let command: CommandUnknownOpts = program;
   for (const name of names) {
     const next = command.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
     if (!next || next.name() === 'help')
@@ -178,9 +154,9 @@ function commandAt(program: Command, names: string[]): Command {
   return command;
 }
 
-function knownCommands(command: Command): string {
+function knownCommands(command: CommandUnknownOpts): string {
   const path = [];
-  for (let at: Command | null = command; at; at = at.parent) path.unshift(at.name());
+  for (let at: CommandUnknownOpts | null = command; at; at = at.parent) path.unshift(at.name());
   const names = command.commands.map((sub) => sub.name()).filter((name) => name !== 'help');
   return names.length === 0 ? `"${path.join(' ')}" has no commands` : `commands of "${path.join(' ')}": ${names.join(', ')}`;
 }
@@ -192,7 +168,7 @@ function knownCommands(command: Command): string {
 const MIN_DESCRIPTION_WIDTH = 20;
 
 /** Settings commander copies only through .command(): make sure every command has them. */
-function applyToTree(command: Command): void {
+function applyToTree(command: CommandUnknownOpts): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
   command.configureHelp({ sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
@@ -261,7 +237,11 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     await registerGroups(
       program,
       argv.slice(2),
-      makeBinder(deps, (code) => (exitCode = code)),
+      makeBinder(
+        deps,
+        (code) => (exitCode = code),
+        () => program.opts(),
+      ),
     );
     await program.parseAsync(argv);
     return exitCode;

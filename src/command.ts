@@ -1,35 +1,66 @@
-// What every command file uses to plug into commander: a binder that turns `run(ctx, opts, ...args)`
-// into a commander action with a Context built from the global options, and help examples.
-import type { Command } from 'commander';
+// How a command is written: one definition (defineCommand) holds the command's name, summary, arguments,
+// options, examples and run. Its options are declared once, in commander's chain, and TypeScript infers the
+// type run gets from that chain (@commander-js/extra-typings), so a misspelt option does not compile. A
+// binder turns run into commander's action with a Context built from the global options.
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
 import { explainMissingSetting } from './core/files/missing-setting.js';
 import { usageError } from './core/errors.js';
 
-export type Run<O> = (ctx: Context, opts: O, ...args: string[]) => Promise<number | void>;
+/** A group's command, as a command's definition adds itself to it. */
+export type GroupCommand = Command;
 
-/** Wraps a command's run() as a commander action; the exit code it returns is recorded by main(). */
-export type Binder = <O>(run: Run<O>) => (...args: unknown[]) => Promise<void>;
+export type Run<A extends unknown[], O> = (ctx: Context, opts: O, ...args: A) => Promise<number | void>;
+
+/** Runs a command: `opts` and `args` as commander parsed them; the exit code it returns is recorded by main(). */
+export type Binder = <A extends unknown[], O>(run: Run<A, O>) => (...parsed: [...A, O, CommandUnknownOpts]) => Promise<void>;
 
 export interface Group {
   /** Defines the group's commands on `group`: only `named` when the command line names one and asks for no help. */
-  register(group: Command, bind: Binder, named?: string): void | Promise<void>;
+  register(group: GroupCommand, bind: Binder, named?: string): void | Promise<void>;
 }
 
-export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void): Binder {
-  return <O>(run: Run<O>) =>
-    async (...args: unknown[]) => {
-      const command = args.at(-1) as Command;
-      const operands = args.slice(0, -2).flatMap((arg) => (Array.isArray(arg) ? (arg as string[]) : [arg as string]));
-      const globals = command.optsWithGlobals<GlobalOptions & { columns?: string; header?: boolean }>();
-      const ctx = createContext(globals, deps);
+export interface CommandDefinition<A extends unknown[], O extends OptionValues> {
+  /** Adds the command to its group: name, summary, description, arguments and options, each declared once. */
+  define(group: GroupCommand): Command<A, O, OptionValues>;
+  /** Lines for the help's "Examples:" block, each one that works on the sandbox. */
+  examples: string[];
+  run: Run<A, O>;
+}
+
+export interface CommandModule {
+  register(group: GroupCommand, bind: Binder): void;
+}
+
+/** The options a definition's command line gives its run. */
+export type OptionsOf<D extends (group: GroupCommand) => Command<unknown[], OptionValues, OptionValues>> =
+  ReturnType<D> extends Command<unknown[], infer O, OptionValues> ? O : never;
+
+export function defineCommand<A extends unknown[], O extends OptionValues>(definition: CommandDefinition<A, O>): CommandModule {
+  return {
+    register(group, bind) {
+      examples(definition.define(group).action(bind(definition.run)), definition.examples);
+    },
+  };
+}
+
+/** `globals`: the options of `trident` itself, as parsed. */
+export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void, globals: () => GlobalOptions): Binder {
+  return <A extends unknown[], O>(run: Run<A, O>) =>
+    async (...parsed: [...A, O, CommandUnknownOpts]) => {
+      // Commander passes the arguments, then the command's options, then the command itself (unused).
+      const opts = parsed[parsed.length - 2] as O;
+      const args = parsed.slice(0, -2) as A;
+      const { columns, header, ...rest } = globals();
+      const ctx = createContext(rest, deps);
       try {
         ctx.output.configure({
-          columns: globals.columns,
-          header: globals.header,
+          columns,
+          header,
           note: (message) => ctx.log.info(message),
           timeZone: ctx.env.TZ,
         });
-        const code = await run(ctx, command.opts() as O, ...operands);
+        const code = await run(ctx, opts, ...args);
         setExitCode(code ?? 0);
       } catch (error) {
         throw explainMissingSetting(error, ctx.profile, ctx.settings.store);
@@ -40,7 +71,7 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
 }
 
 /** Adds an "Examples:" block to a command's help. */
-export function examples(command: Command, lines: string[]): Command {
+export function examples<C extends CommandUnknownOpts>(command: C, lines: string[]): C {
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
 

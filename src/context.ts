@@ -11,23 +11,10 @@ import { escapeControls, oneLine } from './core/term/printable.js';
 import { startProgress, type Progress } from './core/term/progress.js';
 import { createPrompter, type Prompter } from './core/term/prompt.js';
 import { showCountdown, statusLineFor, writeAboveStatus } from './core/term/status-line.js';
+import type { GlobalOptions } from './global-options.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
 
-export interface GlobalOptions {
-  profile?: string;
-  output?: string;
-  json?: boolean;
-  color?: boolean;
-  quiet?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  retries?: string;
-  caFile?: string;
-  yes?: boolean;
-  input?: boolean;
-  /** --jq: checked (compiled) by cli.ts before any command runs. */
-  jq?: string;
-}
+export type { GlobalOptions };
 
 export type OutStream = NodeJS.WritableStream & { isTTY?: boolean };
 export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };

@@ -1,6 +1,6 @@
 // The commands of a group (keys, time, catalog, config): each in a file of its own, imported when the group is
 // defined, that is when the command line names the group or asks for help.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, type Binder, type Group } from './command.js';
 
 export interface CommandModule {

@@ -1,6 +1,6 @@
 // `trident version`: the version with what a bug report needs besides it. `--version` stays the bare number
 // (scripts parse it).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { VERSION } from './core/version.js';
 import type { Binder } from './command.js';
 import { printBareOr } from './config/print.js';

@@ -3,7 +3,7 @@
 // as for any command. A 4xx answer's body is printed too; 429 and 5xx go through the retries of the HTTP core
 // and end as any command's failure; a 3xx is exit 8 naming where it points. Any method is sent as it is given:
 // what the service does not accept, it answers (405, 404), and that answer is printed and exits by its status.
-import { Argument, type Command } from 'commander';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, usageError } from '../core/errors.js';

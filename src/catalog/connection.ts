@@ -1,6 +1,6 @@
 // Where the catalog service is: --url, else TRIDENT_CATALOG_URL, else the profile's catalog.url. No
 // authentication, so http:// is as good as https://.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { requireSetting } from '../core/files/missing-setting.js';
 import { parseBaseUrl } from '../core/http/url.js';
@@ -12,7 +12,7 @@ export interface ConnectionOptions {
   all?: boolean;
 }
 
-export function addConnectionOptions(command: Command): Command {
+export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.option('--url <url>', 'base URL of the catalog service (env TRIDENT_CATALOG_URL, setting catalog.url)');
 }
 

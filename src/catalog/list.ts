@@ -1,7 +1,7 @@
 // What every paged list command shares: --limit/--offset/--all, the one page or every page, and the rows
 // written as they arrive. In -o json one page is {"items", "meta"} so that a script can page on; --all
 // gives the array of every item.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import type { Column } from '../core/term/output/columns.js';
 import type { CatalogClient, PageRequest } from './client.js';
@@ -28,7 +28,7 @@ export interface ListSpec<T> {
   fetch(client: CatalogClient, page: PageRequest): Promise<Page<T>>;
 }
 
-export function addListOptions(command: Command): Command {
+export function addListOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return addConnectionOptions(command)
     .option('--limit <n>', `rows per page, 1 to ${MAX_PAGE} (service default 20; with --all, pages of ${MAX_PAGE})`)
     .option('--offset <n>', 'rows to skip first (default 0)')

@@ -1,6 +1,6 @@
 // Repeatable --store/--region of `count` and `common-count`: each becomes one repeated query parameter.
 // The service trims, lower-cases and de-duplicates them, and echoes what it used.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Column } from '../core/term/output/columns.js';
 import type { Item } from '../wire/catalog/answers.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
@@ -12,7 +12,11 @@ export interface StoreRegionOptions extends ConnectionOptions {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function addStoreRegionOptions(command: Command, storeHelp: string, regionHelp: string): Command {
+export function addStoreRegionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+  storeHelp: string,
+  regionHelp: string,
+) {
   return addConnectionOptions(
     command.option('--store <name>', `${storeHelp} (repeatable)`, collect).option('--region <name>', `${regionHelp} (repeatable)`, collect),
   );

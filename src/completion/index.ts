@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { bashScript } from './bash.js';
@@ -12,7 +12,7 @@ export const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as 
 export type Shell = keyof typeof SHELLS;
 
 /** The script for one shell, from the whole command tree (every group loaded). */
-export function completionScript(program: Command, shell: Shell): string {
+export function completionScript(program: CommandUnknownOpts, shell: Shell): string {
   return SHELLS[shell](completionTables(completionModel(program)));
 }
 
@@ -22,10 +22,10 @@ export function register(group: Command, bind: Binder): void {
       "user's own (profiles, setting keys, the catalog's stores, key ids for keys delete), which the script asks trident " +
       'for with a 2 s timeout and no error shown.',
   );
-  group.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS)));
-  group.action(
-    bind(async (ctx: Context, _opts: object, shell: string) => {
-      let root = group;
+  const command = group.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(SHELLS)));
+  command.action(
+    bind(async (ctx: Context, _opts, shell: string) => {
+      let root: CommandUnknownOpts = group;
       while (root.parent) root = root.parent;
       ctx.io.stdout.write(completionScript(root, shell as Shell));
     }),

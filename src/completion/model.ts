@@ -1,5 +1,5 @@
 // The command tree as data for completion scripts: every command path with its subcommands and options.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
 export interface CompletionOption {
   /** `--output`, `-o` ... */
@@ -58,13 +58,13 @@ function toCompletionOption(option: Option): CompletionOption {
   };
 }
 
-export function completionModel(program: Command): CompletionModel {
+export function completionModel(program: CommandUnknownOpts): CompletionModel {
   const globals = [
     ...program.options.filter((option) => !option.hidden && option.long !== '--version').map(toCompletionOption),
     { names: ['--help', '-h'], takesValue: false, file: false, description: 'show help' },
   ];
   const nodes: CompletionNode[] = [];
-  const visit = (command: Command, path: string[]) => {
+  const visit = (command: CommandUnknownOpts, path: string[]) => {
     const own = path.length === 0 ? [] : command.options.filter((option) => !option.hidden).map(toCompletionOption);
     nodes.push({
       path,

@@ -1,5 +1,5 @@
 // The settings that set, get and unset accept, listed in their help from the table the code checks against.
-import { Help } from 'commander';
+import { Help } from '@commander-js/extra-typings';
 import { SETTINGS, SETTING_KEYS, type SettingKey } from '../core/files/settings.js';
 
 interface Spec {

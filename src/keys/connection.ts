@@ -2,7 +2,7 @@
 // may come from TRIDENT_PRIVATE_KEY). Missing credentials exit 4 with a hint; clear-text http:// only to loopback.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { requireSetting } from '../core/files/missing-setting.js';
 import { INPUT_CAPS, readFileCappedSync } from '../core/files/capped-read.js';
@@ -33,7 +33,7 @@ export interface KeysConnection {
 
 export const PRIVATE_KEY_ENV = 'TRIDENT_PRIVATE_KEY';
 
-export function addConnectionOptions(command: Command): Command {
+export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
     .option(
       '--url <url>',

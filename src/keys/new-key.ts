@@ -1,5 +1,5 @@
 // What create and generate share: their key options and the report of the key they made.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import type { Column } from '../core/term/output/columns.js';
 import type { ApiKey } from './client.js';
@@ -23,18 +23,19 @@ export interface NewKeyResult {
   used?: string;
 }
 
-export function addNewKeyOptions(command: Command): Command {
-  command
-    .option('--name <name>', 'name of the new key (required)')
-    .option(
-      '--scopes <list>',
-      'comma-separated scopes: read, write, or a child scope <parent>::<child> such as write::transfer (held without its parent too); write needs read (default read,write)',
-    )
-    .option('--subaccount <n>', 'restrict the key to one subaccount, 0-63')
-    .option('--fcm-subtrader-id <id>', 'bind the key to an FCM subtrader, <user_id>_<suffix> (not with --subaccount)')
-    .option('--use', 'point the current profile at the new key (keys.keyId and keys.privateKeyFile)')
-    .option('--force', 'replace an existing --out file');
-  return addConnectionOptions(command);
+export function addNewKeyOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return addConnectionOptions(
+    command
+      .option('--name <name>', 'name of the new key (required)')
+      .option(
+        '--scopes <list>',
+        'comma-separated scopes: read, write, or a child scope <parent>::<child> such as write::transfer (held without its parent too); write needs read (default read,write)',
+      )
+      .option('--subaccount <n>', 'restrict the key to one subaccount, 0-63')
+      .option('--fcm-subtrader-id <id>', 'bind the key to an FCM subtrader, <user_id>_<suffix> (not with --subaccount)')
+      .option('--use', 'point the current profile at the new key (keys.keyId and keys.privateKeyFile)')
+      .option('--force', 'replace an existing --out file'),
+  );
 }
 
 type Row = Record<string, unknown>;

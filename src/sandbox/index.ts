@@ -1,5 +1,5 @@
 // `trident sandbox`: the three services on loopback until interrupted, and a `sandbox` profile to use them.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { join } from 'node:path';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';

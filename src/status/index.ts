@@ -4,7 +4,7 @@
 // when the service asked for (--service), or every service, has none, status exits 4, so that a CI pre-flight
 // step fails when the job's secrets were never mapped. A clock skew past 5 s is a warning on stderr and no
 // failure: the service answered.
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, type TridentError } from '../core/errors.js';

@@ -1,6 +1,6 @@
 // Where the time tracker is and who we are to it: the base URL (flag > TRIDENT_TIME_URL > profile), the token
 // (TRIDENT_TIME_TOKEN > --token-file > the one stored by `time login`), and the one stable User-Agent.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { requireSetting } from '../core/files/missing-setting.js';
 import { ExitCode, TridentError, usageError } from '../core/errors.js';
@@ -29,11 +29,11 @@ export interface ResolvedToken {
 
 export const DEFAULT_USER_AGENT = 'trident-cli';
 
-export function addUrlOption(command: Command): Command {
+export function addUrlOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.option('--url <url>', 'base URL of the time tracker, https only (env TRIDENT_TIME_URL, setting time.url)');
 }
 
-export function addConnectionOptions(command: Command): Command {
+export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return addUrlOption(command).option(
     '--token-file <file>',
     'read the token from this file (the token alone, or a file written by time login); TRIDENT_TIME_TOKEN wins over it',

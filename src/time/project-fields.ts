@@ -1,7 +1,7 @@
 // The writable project fields as command-line flags, and their translation into the service's form fields
 // (booleans as true/false, privacy 1 public or 2 private, bill_by project or user). Values are checked here,
 // before any request (exit 2).
-import { Option, type Command } from 'commander';
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { usageError } from '../core/errors.js';
 import { checkName } from '../core/names.js';
 import type { ProjectForm } from './client.js';
@@ -22,7 +22,10 @@ export interface ProjectFieldFlags {
 
 const BOOLEAN_HELP = '(true|false)';
 
-export function addProjectFieldOptions(command: Command, { nameRequired }: { nameRequired: boolean }): Command {
+export function addProjectFieldOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+  { nameRequired }: { nameRequired: boolean },
+) {
   const name = new Option('--name <name>', 'project name');
   if (nameRequired) name.makeOptionMandatory();
   return command

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';

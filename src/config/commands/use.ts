@@ -1,6 +1,6 @@
 // `trident config use <profile>`: the profile commands use when neither --profile nor TRIDENT_PROFILE names one,
 // as kubectl's `config use-context` does for contexts.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 

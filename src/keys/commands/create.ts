@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
@@ -41,7 +41,7 @@ function refuseKeyInUse(ctx: Context, opts: DeleteOptions, keyId: string, ids: s
   );
 }
 
-export async function run(ctx: Context, opts: DeleteOptions, ...ids: string[]): Promise<number> {
+export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Promise<number> {
   const unique = [...new Set(ids.map(checkKeyId))];
   const connection = resolveConnection(ctx, opts);
   refuseKeyInUse(ctx, opts, connection.signer.keyId, unique);

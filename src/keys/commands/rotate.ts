@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { reportError } from '../../core/term/report-error.js';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { examples, type Binder } from '../../command.js';
 import type { Context } from '../../context.js';
 import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';

@@ -132,7 +132,7 @@ describe('--jq in the Context', () => {
   });
 
   it('is a usage error with another -o', () => {
-    for (const output of ['csv', 'tsv', 'ndjson', 'table']) {
+    for (const output of ['csv', 'tsv', 'ndjson', 'table'] as const) {
       const error = thrownBy(() => createContext({ jq: '.', output }, { io: io(), env: env() }));
       expect(error.exitCode).toBe(ExitCode.usage);
       expect(error.message).toBe(`--jq filters JSON output: it cannot be used with -o ${output}`);

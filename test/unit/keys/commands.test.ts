@@ -90,7 +90,7 @@ describe('delete at a terminal', () => {
     agent.get(ORIGIN).intercept({ method: 'DELETE', path: '/trade-api/v2/api_keys/k1' }).reply(204, '');
     const stdin = new PassThrough();
     stdin.write('y\n');
-    expect(await del.run(context({ tty: true, stdin }), {}, 'k1')).toBe(0);
+    expect(await del.run(context({ tty: true, stdin }), {}, ['k1'])).toBe(0);
     expect(stderr).toContain('Delete key k1? [y/N]');
     expect(JSON.parse(stdout)).toEqual([{ api_key: 'k1', deleted: true, result: 'deleted' }]);
   });
@@ -98,7 +98,7 @@ describe('delete at a terminal', () => {
   it('sends nothing and exits 3 on no', async () => {
     const stdin = new PassThrough();
     stdin.write('n\n');
-    const error = await rejectionOf(del.run(context({ tty: true, stdin }), {}, 'k1', 'k2'));
+    const error = await rejectionOf(del.run(context({ tty: true, stdin }), {}, ['k1', 'k2']));
     expect(error.exitCode).toBe(3);
     expect(stderr).toContain('Delete 2 keys (k1, k2)? [y/N]');
     expect(stdout).toBe('');
