@@ -168,7 +168,7 @@ function knownCommands(command: CommandUnknownOpts): string {
 const MIN_DESCRIPTION_WIDTH = 20;
 
 /** Settings commander copies only through .command(): make sure every command has them. */
-function applyToTree(command: CommandUnknownOpts): void {
+export function applyToTree(command: CommandUnknownOpts): void {
   command.exitOverride();
   command.showSuggestionAfterError(true);
   command.configureHelp({ sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });

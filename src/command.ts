@@ -20,31 +20,37 @@ export interface Group {
   register(group: GroupCommand, bind: Binder, named?: string): void | Promise<void>;
 }
 
-export interface CommandDefinition<A extends unknown[], O extends OptionValues> {
+export interface CommandDefinition<A extends unknown[], O extends OptionValues, G extends OptionValues = OptionValues> {
   /** Adds the command to its group: name, summary, description, arguments and options, each declared once. */
-  define(group: GroupCommand): Command<A, O, OptionValues>;
+  define(group: GroupCommand): Command<A, O, G>;
   /** Lines for the help's "Examples:" block, each one that works on the sandbox. */
   examples: string[];
   run: Run<A, O>;
 }
 
-export interface CommandModule {
+export interface CommandModule<A extends unknown[], O extends OptionValues, G extends OptionValues> {
   register(group: GroupCommand, bind: Binder): void;
+  definition: CommandDefinition<A, O, G>;
 }
 
-/** The options a definition's command line gives its run. */
-export type OptionsOf<D extends (group: GroupCommand) => Command<unknown[], OptionValues, OptionValues>> =
-  ReturnType<D> extends Command<unknown[], infer O, OptionValues> ? O : never;
+/** The options a command's `define` gives its run, as commander parses them. */
+export type OptionsOf<D extends (group: GroupCommand) => { opts(): OptionValues }> = ReturnType<ReturnType<D>['opts']>;
 
-export function defineCommand<A extends unknown[], O extends OptionValues>(definition: CommandDefinition<A, O>): CommandModule {
+/**
+ * One command: `define` declares it to commander (its options once, with their env vars, defaults, choices and
+ * conflicts), `run` gets what commander parsed, typed from that declaration.
+ */
+export function defineCommand<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  definition: CommandDefinition<A, O, G>,
+): CommandModule<A, O, G> {
   return {
+    definition,
     register(group, bind) {
       examples(definition.define(group).action(bind(definition.run)), definition.examples);
     },
   };
 }
 
-/** `globals`: the options of `trident` itself, as parsed. */
 export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void, globals: () => GlobalOptions): Binder {
   return <A extends unknown[], O>(run: Run<A, O>) =>
     async (...parsed: [...A, O, CommandUnknownOpts]) => {

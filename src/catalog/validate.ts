@@ -92,7 +92,7 @@ export function checkRange(range: TimeRange, interval: Interval): void {
 }
 
 /** An option the service requires; commander's requiredOption would not reach run() in tests. */
-export function required(value: string | undefined, flag: string, what: string): string {
+export function required<T extends string>(value: T | undefined, flag: string, what: string): T {
   if (value === undefined || value.trim() === '') throw usageError(`${flag} is required: ${what}`);
   return value;
 }

@@ -1,17 +1,23 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { CATEGORY_COLUMNS, CATEGORY_FIELDS } from '../columns.js';
-import { addListOptions, printList, type ListOptions } from '../list.js';
+import { addListOptions, printList } from '../list.js';
 import { integer } from '../validate.js';
 import { oneStore } from '../options.js';
 
-export interface CategoriesOptions extends ListOptions {
-  store?: string;
-  depth?: string;
-  parent?: string;
-  search?: string;
-}
+const define = (group: GroupCommand) =>
+  addListOptions(
+    group
+      .command('categories')
+      .summary("list the stores' categories")
+      .description('List categories, most recently updated first.')
+      .option('--store <name>', 'only this store (parser_name)', oneStore)
+      .option('--depth <n>', 'only this depth in the tree')
+      .option('--parent <uid>', "only children of this parent (the parent's source uid)")
+      .option('--search <text>', "text in the category's title (the service's q)"),
+  );
+
+export type CategoriesOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: CategoriesOptions): Promise<void> {
   const query = { parser_name: opts.store, depth: integer(opts.depth, '--depth'), parent_source_uid: opts.parent, q: opts.search };
@@ -24,17 +30,8 @@ export async function run(ctx: Context, opts: CategoriesOptions): Promise<void> 
   });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('categories')
-    .summary("list the stores' categories")
-    .description('List categories, most recently updated first.')
-    .option('--store <name>', 'only this store (parser_name)', oneStore)
-    .option('--depth <n>', 'only this depth in the tree')
-    .option('--parent <uid>', "only children of this parent (the parent's source uid)")
-    .option('--search <text>', "text in the category's title (the service's q)");
-  examples(addListOptions(command).action(bind(run)), [
-    'trident catalog categories --store fixprice --depth 1',
-    'trident catalog categories --parent fp-100 --all -o csv',
-  ]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident catalog categories --store fixprice --depth 1', 'trident catalog categories --parent fp-100 --all -o csv'],
+  run,
+});

@@ -1,11 +1,18 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { TridentError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect } from '../connection.js';
+
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('health')
+      .summary('check that the catalog service and its database are up')
+      .description('Check the catalog service: exit 0 with {"status":"ok"}, exit 8 when it or its database is unavailable.'),
+  );
 
 /** Exit 0 when the service answers ok; its 503 (the database is unreachable) exits 8 with its detail. */
-export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof define>): Promise<void> {
   const client = await connect(ctx, opts);
   try {
     await ctx.output.object(await client.health());
@@ -33,13 +40,8 @@ function explained(error: TridentError): TridentError {
   return new TridentError(error.exitCode, first!.trimEnd(), { ...details, hint: [...more, error.hint].filter(Boolean).join('; ') });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('health')
-    .summary('check that the catalog service and its database are up')
-    .description('Check the catalog service: exit 0 with {"status":"ok"}, exit 8 when it or its database is unavailable.');
-  examples(addConnectionOptions(command).action(bind(run)), [
-    'trident catalog health',
-    'trident catalog health --url http://127.0.0.1:8702 -o json',
-  ]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident catalog health', 'trident catalog health --url http://127.0.0.1:8702 -o json'],
+  run,
+});

@@ -11,7 +11,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const WINDOW = { interval: '1d', from: '2026-02-01T00:00:00Z', to: '2026-02-02T00:00:00Z' };
+const WINDOW: dynamics.DynamicsOptions = { field: 'price', interval: '1d', from: '2026-02-01T00:00:00Z', to: '2026-02-02T00:00:00Z' };
 const SERIES = { dates: ['2026-02-01T00:00:00Z', '2026-02-02T00:00:00Z'], values: [90, 80], meta: {} };
 
 function catalogWith(rows: Array<{ parser_name: string; source_id: string }>, total = rows.length): FakeCatalog {
