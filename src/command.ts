@@ -25,6 +25,8 @@ export interface CommandDefinition<A extends unknown[], O extends OptionValues, 
   define(group: GroupCommand): Command<A, O, G>;
   /** Lines for the help's "Examples:" block, each one that works on the sandbox. */
   examples: string[];
+  /** Help text below the examples. */
+  after?: string;
   run: Run<A, O>;
 }
 
@@ -46,7 +48,8 @@ export function defineCommand<A extends unknown[], O extends OptionValues, G ext
   return {
     definition,
     register(group, bind) {
-      examples(definition.define(group).action(bind(definition.run)), definition.examples);
+      const command = examples(definition.define(group).action(bind(definition.run)), definition.examples);
+      if (definition.after) command.addHelpText('after', definition.after);
     },
   };
 }

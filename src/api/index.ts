@@ -3,8 +3,8 @@
 // as for any command. A 4xx answer's body is printed too; 429 and 5xx go through the retries of the HTTP core
 // and end as any command's failure; a 3xx is exit 8 naming where it points. Any method is sent as it is given:
 // what the service does not accept, it answers (405, 404), and that answer is printed and exits by its status.
-import { Argument, type Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../command.js';
+import { Argument } from '@commander-js/extra-typings';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, usageError } from '../core/errors.js';
 import { joinUrl } from '../core/http/url.js';
@@ -16,18 +16,45 @@ import { printAnswer, readAnswer, refusal } from './print.js';
 import { buildRequest, type RawRequest } from './request.js';
 import { SERVICES, openService, type ApiService, type ServiceEndpoint } from './services.js';
 
-export interface ApiOptions {
-  method?: string;
-  rawField?: string[];
-  field?: string[];
-  header?: string[];
-  include?: boolean;
-  paginate?: boolean;
-  input?: string;
-}
-
 /** 4xx answers other than 429 come back to be printed; 429 and 5xx are retried (GET) and thrown by the core. */
 const PRINTED_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((status) => status !== 429);
+
+const define = (group: GroupCommand) => {
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  return group
+    .description(
+      "Send one raw request to a service with its own authentication, as gh api: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service's base URL and may carry a query. Fields build a JSON body for keys and a form body for time; with GET they go into the query. Only a request that reads is sent again after a failure; POST, PUT and PATCH never after the service may have acted.",
+    )
+    .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
+    .argument(
+      '<path>',
+      'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused',
+    )
+    .option('-X, --method <method>', 'any method: GET, POST, PUT, PATCH, DELETE... (default GET, or POST with fields or --input)')
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string field of the body (or of the query with GET); "key[]=value" makes a list; repeatable',
+      collect,
+    )
+    .option(
+      '-F, --field <key=value>',
+      "a typed field: true, false, null and whole numbers as JSON's, @file the file's text (@- stdin), else a string; repeatable",
+      collect,
+    )
+    .option(
+      '-H, --header <name:value>',
+      'a request header, e.g. "Accept: text/plain"; the authentication and User-Agent cannot be set; repeatable',
+      collect,
+    )
+    .option('-i, --include', "print the status line and the answer's headers before the body")
+    .option(
+      '--paginate',
+      `follow every page of a catalog list (${PAGED_PATHS.join(', ')}), printing each as it arrives; --jq runs on each page`,
+    )
+    .option('--input <file>', 'the body as it is, from a file or - for stdin');
+};
+
+export type ApiOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: ApiOptions, service: string, path: string): Promise<number> {
   refuseOtherFormats(ctx);
@@ -80,41 +107,9 @@ function refuseOtherFormats(ctx: Context): void {
   }
 }
 
-export function register(command: Command, bind: Binder): void {
-  const collect = (value: string, previous: string[] = []) => [...previous, value];
-  command
-    .description(
-      "Send one raw request to a service with its own authentication, as gh api: keys signed with the key in use, time with the token and the stable User-Agent, the catalog with none. <path> is below the service's base URL and may carry a query. Fields build a JSON body for keys and a form body for time; with GET they go into the query. Only a request that reads is sent again after a failure; POST, PUT and PATCH never after the service may have acted.",
-    )
-    .addArgument(new Argument('<service>', 'the service').choices([...SERVICES]))
-    .argument(
-      '<path>',
-      'the path below the base URL, starting with "/", e.g. /api_keys; "." and ".." segments, "\\", %2f and %5c are refused',
-    )
-    .option('-X, --method <method>', 'any method: GET, POST, PUT, PATCH, DELETE... (default GET, or POST with fields or --input)')
-    .option(
-      '-f, --raw-field <key=value>',
-      'a string field of the body (or of the query with GET); "key[]=value" makes a list; repeatable',
-      collect,
-    )
-    .option(
-      '-F, --field <key=value>',
-      "a typed field: true, false, null and whole numbers as JSON's, @file the file's text (@- stdin), else a string; repeatable",
-      collect,
-    )
-    .option(
-      '-H, --header <name:value>',
-      'a request header, e.g. "Accept: text/plain"; the authentication and User-Agent cannot be set; repeatable',
-      collect,
-    )
-    .option('-i, --include', "print the status line and the answer's headers before the body")
-    .option(
-      '--paginate',
-      `follow every page of a catalog list (${PAGED_PATHS.join(', ')}), printing each as it arrives; --jq runs on each page`,
-    )
-    .option('--input <file>', 'the body as it is, from a file or - for stdin')
-    .action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident api keys /api_keys',
     'trident api keys /api_keys --jq \'.api_keys[] | select(.name == "ci") | .api_key\'',
     'trident api keys /api_keys/KEY_ID -X DELETE',
@@ -123,5 +118,6 @@ export function register(command: Command, bind: Binder): void {
     "trident api catalog '/products?limit=2' --jq '.items[].title'",
     "trident api catalog /categories --paginate --jq '.items[].title'",
     'trident api catalog /healthz -i',
-  ]);
-}
+  ],
+  run,
+});

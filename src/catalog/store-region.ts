@@ -3,12 +3,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Column } from '../core/term/output/columns.js';
 import type { Item } from '../wire/catalog/answers.js';
-import { addConnectionOptions, type ConnectionOptions } from './connection.js';
-
-export interface StoreRegionOptions extends ConnectionOptions {
-  store?: string[];
-  region?: string[];
-}
+import { addConnectionOptions } from './connection.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -3,14 +3,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import type { Column } from '../core/term/output/columns.js';
 import type { ApiKey } from './client.js';
-import { addConnectionOptions, type ConnectionOptions } from './connection.js';
-import type { KeyInputOptions } from './rules.js';
-
-export interface NewKeyOptions extends KeyInputOptions, ConnectionOptions {
-  out?: string;
-  use?: boolean;
-  force?: boolean;
-}
+import { addConnectionOptions } from './connection.js';
 
 /** A write's result: what was made, where its private half went, what was done. Never holds the private key itself. */
 export interface NewKeyResult {

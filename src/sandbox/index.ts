@@ -1,7 +1,6 @@
 // `trident sandbox`: the three services on loopback until interrupted, and a `sandbox` profile to use them.
-import type { Command } from '@commander-js/extra-typings';
 import { join } from 'node:path';
-import { examples, type Binder } from '../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, usageError } from '../core/errors.js';
 import { handleInterruptsHere } from '../core/term/interrupts.js';
@@ -12,13 +11,19 @@ import { SANDBOX_TIME_USER } from './time/endpoints.js';
 /** The time service's one user: the profile is logged in already, this is for logging in again. */
 const TIME_LOGIN = `${SANDBOX_TIME_USER.email}, password ${SANDBOX_TIME_USER.password}`;
 
-interface SandboxFlags {
-  dir?: string;
-  host: string;
-  port: string;
-  products: string;
-  catalogDb?: string;
-}
+const define = (group: GroupCommand) => {
+  return group
+    .description(
+      `Run local sandbox versions of the three services on loopback, and write a "${SANDBOX_PROFILE}" profile that reaches them. Runs until Ctrl-C, SIGTERM or SIGHUP, then frees its ports and exits 130. One sandbox per config dir owns the profile: a second one is refused (exit 2); give it a config dir of its own (TRIDENT_CONFIG_DIR).`,
+    )
+    .option('--dir <dir>', 'where the bootstrap key, CA certificate and catalog database go (default: <config dir>/sandbox)')
+    .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
+    .option('--port <first>', 'first port: keys, then time (+1) and catalog (+2); 0 picks free ones', String(DEFAULT_SANDBOX_PORT))
+    .option('--products <n>', 'size of the seeded demo catalog', '2000')
+    .option('--catalog-db <file>', 'serve this catalog database (converter schema) instead of a seeded one');
+};
+
+export type SandboxFlags = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
   // Refused before anything starts when another sandbox owns the profile; taken later where the config dir is new.
@@ -103,20 +108,9 @@ function wholeNumber(value: string, flag: string): number {
   return Number(value);
 }
 
-export function register(group: Command, bind: Binder): void {
-  group
-    .description(
-      `Run local sandbox versions of the three services on loopback, and write a "${SANDBOX_PROFILE}" profile that reaches them. Runs until Ctrl-C, SIGTERM or SIGHUP, then frees its ports and exits 130. One sandbox per config dir owns the profile: a second one is refused (exit 2); give it a config dir of its own (TRIDENT_CONFIG_DIR).`,
-    )
-    .option('--dir <dir>', 'where the bootstrap key, CA certificate and catalog database go (default: <config dir>/sandbox)')
-    .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
-    .option('--port <first>', 'first port: keys, then time (+1) and catalog (+2); 0 picks free ones', String(DEFAULT_SANDBOX_PORT))
-    .option('--products <n>', 'size of the seeded demo catalog', '2000')
-    .option('--catalog-db <file>', 'serve this catalog database (converter schema) instead of a seeded one')
-    .action(bind(run));
-  examples(group, ['trident sandbox', 'trident sandbox --port 0 --products 20000', 'trident sandbox --catalog-db ./catalog.db']);
-  group.addHelpText(
-    'after',
-    `The "${SANDBOX_PROFILE}" profile is logged in to the time service. Its user, to log in again after \`time logout\`:\n  ${TIME_LOGIN}  (trident time login --profile ${SANDBOX_PROFILE})\n`,
-  );
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident sandbox', 'trident sandbox --port 0 --products 20000', 'trident sandbox --catalog-db ./catalog.db'],
+  after: `The "${SANDBOX_PROFILE}" profile is logged in to the time service. Its user, to log in again after \`time logout\`:\n  ${TIME_LOGIN}  (trident time login --profile ${SANDBOX_PROFILE})\n`,
+  run,
+});

@@ -4,8 +4,8 @@
 // when the service asked for (--service), or every service, has none, status exits 4, so that a CI pre-flight
 // step fails when the job's secrets were never mapped. A clock skew past 5 s is a warning on stderr and no
 // failure: the service answered.
-import { Option, type Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../command.js';
+import { Option } from '@commander-js/extra-typings';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, type TridentError } from '../core/errors.js';
 import { missingSettingError } from '../core/files/missing-setting.js';
@@ -13,9 +13,17 @@ import { formatAge } from '../keys/key-ages.js';
 import { SERVICES, URL_SETTING, serviceStatus, type Service, type ServiceStatus } from './checks.js';
 import { SKEW_WARNING_SECONDS } from './clock.js';
 
-export interface StatusOptions {
-  service?: Service;
-}
+const define = (group: GroupCommand) => {
+  return group
+    .description(
+      'Show, for each service with a URL, the URL and where it came from, the credential and its source (never a secret), and whether a harmless request works: keys lists the keys and finds the one in use with its scopes and age, time reads the projects and names the user who logged in, catalog asks /healthz. Sends no write.\n\n' +
+        "Each service's clock is read from the Date header of its answer: past 5 s from this machine's, a warning on stderr says how to set the clock right (the keys service refuses a signature whose timestamp is off). The warning changes no exit code.\n\n" +
+        'Exit 0 when every configured service works, else the highest exit code of the failures. Exit 4 when the service asked for (--service), or every service, is not set up: a CI pre-flight step fails when the job never got its settings.',
+    )
+    .addOption(new Option('--service <name>', 'check one service only').choices([...SERVICES]));
+};
+
+export type StatusOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: StatusOptions): Promise<number> {
   const services = opts.service ? [opts.service] : [...SERVICES];
@@ -77,14 +85,8 @@ function clockOf(skew: number): string {
   return Math.abs(skew) > SKEW_WARNING_SECONDS ? `${how}: set the clock right (see the warning)` : how;
 }
 
-export function register(command: Command, bind: Binder): void {
-  command
-    .description(
-      'Show, for each service with a URL, the URL and where it came from, the credential and its source (never a secret), and whether a harmless request works: keys lists the keys and finds the one in use with its scopes and age, time reads the projects and names the user who logged in, catalog asks /healthz. Sends no write.\n\n' +
-        "Each service's clock is read from the Date header of its answer: past 5 s from this machine's, a warning on stderr says how to set the clock right (the keys service refuses a signature whose timestamp is off). The warning changes no exit code.\n\n" +
-        'Exit 0 when every configured service works, else the highest exit code of the failures. Exit 4 when the service asked for (--service), or every service, is not set up: a CI pre-flight step fails when the job never got its settings.',
-    )
-    .addOption(new Option('--service <name>', 'check one service only').choices([...SERVICES]))
-    .action(bind(run));
-  examples(command, ['trident status', 'trident status --service keys -o json', "trident status --jq '.keys.works'"]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident status', 'trident status --service keys -o json', "trident status --jq '.keys.works'"],
+  run,
+});

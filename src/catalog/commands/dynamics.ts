@@ -24,9 +24,7 @@ export function dynamicsWindow(opts: DynamicsOptions, now: Date): SeriesWindow {
   const field = opts.field;
   const range = resolveRange(opts, now);
   const interval =
-    opts.interval !== undefined
-      ? opts.interval
-      : (INTERVALS.find((each) => pointCount(range, each) <= CHOSEN_POINTS) ?? INTERVALS.at(-1)!);
+    opts.interval !== undefined ? opts.interval : (INTERVALS.find((each) => pointCount(range, each) <= CHOSEN_POINTS) ?? INTERVALS.at(-1)!);
   checkRange(range, interval);
   return { field, interval, date_from: isoWithOffset(range.from), date_to: isoWithOffset(range.to) };
 }

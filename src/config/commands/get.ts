@@ -1,10 +1,20 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import { notFoundError } from '../../core/errors.js';
 import { assertSettingKey } from '../../core/files/settings.js';
 import { printBareOr } from '../print.js';
 import { NO_SECRETS, settingsHelp } from '../settings-help.js';
+
+const define = (group: GroupCommand) =>
+  group
+    .command('get')
+    .summary('print the effective value of a setting')
+    .description(
+      'Print the effective value of a setting (flag > environment > profile > default), bare, for scripts. ' +
+        `A setting with no value prints nothing on stdout and exits 5. ${NO_SECRETS}`,
+    )
+    .argument('<key>', 'one of the settings below')
+    .addHelpText('after', settingsHelp());
 
 /** Prints the effective value (flag > env > profile > default): bare, or with -o json/ndjson/csv its key and source too. */
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
@@ -22,15 +32,8 @@ export async function run(ctx: Context, _opts: object, key: string): Promise<voi
   await printBareOr(ctx, value, { key, value, source });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('get')
-    .summary('print the effective value of a setting')
-    .description(
-      'Print the effective value of a setting (flag > environment > profile > default), bare, for scripts. ' +
-        `A setting with no value prints nothing on stdout and exits 5. ${NO_SECRETS}`,
-    )
-    .argument('<key>', 'one of the settings below')
-    .addHelpText('after', settingsHelp());
-  examples(command.action(bind(run)), ['trident config get keys.url', 'url=$(trident --profile sandbox config get catalog.url)']);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config get keys.url', 'url=$(trident --profile sandbox config get catalog.url)'],
+  run,
+});

@@ -1,5 +1,4 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import type { ResolvedSetting } from '../../core/files/settings.js';
 import { KEYS_URL_ALIASES, keysUrlAlias } from '../../keys/base-url.js';
@@ -26,6 +25,16 @@ function originOf(ctx: Context, setting: ResolvedSetting): string | null {
   }
 }
 
+const define = (group: GroupCommand) =>
+  group
+    .command('list')
+    .summary('show every setting, its value and its source')
+    .description(
+      'Show every setting with its effective value and where it comes from: a flag, an environment variable (named), ' +
+        'the profile (named) or the default ' +
+        `("(unset)" when it has no value; "source" and "origin" in -o json). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
+    );
+
 /** Every setting with its effective value and where it came from (flag, env, profile or default), named. */
 export async function run(ctx: Context): Promise<void> {
   const origin = (s: ResolvedSetting) => originOf(ctx, s);
@@ -43,14 +52,8 @@ export async function run(ctx: Context): Promise<void> {
   );
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('list')
-    .summary('show every setting, its value and its source')
-    .description(
-      'Show every setting with its effective value and where it comes from: a flag, an environment variable (named), ' +
-        'the profile (named) or the default ' +
-        `("(unset)" when it has no value; "source" and "origin" in -o json). An alias shows what it stands for (keys.url demo = its URL; "resolved" in -o json). ${NO_SECRETS}`,
-    );
-  examples(command.action(bind(run)), ['trident config list', 'trident --profile sandbox config list -o json']);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config list', 'trident --profile sandbox config list -o json'],
+  run,
+});

@@ -1,19 +1,22 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import { printBareOr } from '../print.js';
 
-export async function run(ctx: Context): Promise<void> {
-  await printBareOr(ctx, ctx.settings.store.path, { path: ctx.settings.store.path });
-}
-
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
+const define = (group: GroupCommand) =>
+  group
     .command('path')
     .summary('print where the settings file is')
     .description(
       'Print the path of the settings file: $TRIDENT_CONFIG_DIR/settings.json, else $XDG_CONFIG_HOME/trident/settings.json, ' +
         'else ~/.config/trident/settings.json. The file may not exist yet: the first "trident config set" makes it.',
     );
-  examples(command.action(bind(run)), ['trident config path', 'cat "$(trident config path)"']);
+
+export async function run(ctx: Context): Promise<void> {
+  await printBareOr(ctx, ctx.settings.store.path, { path: ctx.settings.store.path });
 }
+
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config path', 'cat "$(trident config path)"'],
+  run,
+});

@@ -1,6 +1,13 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
+
+const define = (group: GroupCommand) =>
+  group
+    .command('profiles')
+    .summary('list the saved profiles')
+    .description(
+      'List the profiles saved in the settings file, marking the current one (--profile, else TRIDENT_PROFILE, else the one `trident config use` chose, else "default").',
+    );
 
 export async function run(ctx: Context): Promise<void> {
   const names = ctx.settings.store.profiles();
@@ -15,12 +22,8 @@ export async function run(ctx: Context): Promise<void> {
   );
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('profiles')
-    .summary('list the saved profiles')
-    .description(
-      'List the profiles saved in the settings file, marking the current one (--profile, else TRIDENT_PROFILE, else the one `trident config use` chose, else "default").',
-    );
-  examples(command.action(bind(run)), ['trident config profiles', 'trident config profiles -o json']);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config profiles', 'trident config profiles -o json'],
+  run,
+});

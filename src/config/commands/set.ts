@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { assertSettingKey } from '../../core/files/settings.js';
@@ -13,18 +12,8 @@ import { settingsHelp } from '../settings-help.js';
  */
 const PATH_SETTINGS: readonly string[] = ['keys.privateKeyFile', 'caFile'];
 
-export async function run(ctx: Context, _opts: object, key: string, value: string): Promise<void> {
-  const setting = assertSettingKey(key);
-  const stored = PATH_SETTINGS.includes(setting) && value !== '' && !isKeyringReference(value) ? resolve(value) : value;
-  // A misspelt --profile or TRIDENT_PROFILE would otherwise make a new profile without a word.
-  const creating = !ctx.settings.store.hasProfile(ctx.profile);
-  await ctx.settings.store.update(ctx.profile, { [setting]: stored }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
-  if (creating) ctx.log.info(`created profile "${ctx.profile}" (it did not exist; see trident config profiles)`);
-  ctx.log.info(`set ${setting} in profile "${ctx.profile}"${stored !== value ? ` to ${stored}` : ''}`);
-}
-
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
+const define = (group: GroupCommand) =>
+  group
     .command('set')
     .summary('set a value in the current profile')
     .description(
@@ -36,8 +25,19 @@ export function register(parent: Command, bind: Binder): void {
     .argument('<key>', 'one of the settings below')
     .argument('<value>', 'the new value')
     .addHelpText('after', settingsHelp());
-  examples(command.action(bind(run)), [
-    'trident config set keys.url https://api.example.com/trade-api/v2',
-    'trident --profile ci config set output json',
-  ]);
+
+export async function run(ctx: Context, _opts: object, key: string, value: string): Promise<void> {
+  const setting = assertSettingKey(key);
+  const stored = PATH_SETTINGS.includes(setting) && value !== '' && !isKeyringReference(value) ? resolve(value) : value;
+  // A misspelt --profile or TRIDENT_PROFILE would otherwise make a new profile without a word.
+  const creating = !ctx.settings.store.hasProfile(ctx.profile);
+  await ctx.settings.store.update(ctx.profile, { [setting]: stored }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
+  if (creating) ctx.log.info(`created profile "${ctx.profile}" (it did not exist; see trident config profiles)`);
+  ctx.log.info(`set ${setting} in profile "${ctx.profile}"${stored !== value ? ` to ${stored}` : ''}`);
 }
+
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config set keys.url https://api.example.com/trade-api/v2', 'trident --profile ci config set output json'],
+  run,
+});

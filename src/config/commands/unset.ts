@@ -1,18 +1,11 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/files/settings.js';
 import { profileKeyCheck } from '../../keys/ledger/bind.js';
 import { settingsHelp } from '../settings-help.js';
 
-export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
-  const setting = assertSettingKey(key);
-  await ctx.settings.store.update(ctx.profile, { [setting]: undefined }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
-  ctx.log.info(`unset ${setting} in profile "${ctx.profile}"`);
-}
-
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
+const define = (group: GroupCommand) =>
+  group
     .command('unset')
     .summary('remove a value from the current profile')
     .description(
@@ -21,5 +14,15 @@ export function register(parent: Command, bind: Binder): void {
     )
     .argument('<key>', 'one of the settings below')
     .addHelpText('after', settingsHelp());
-  examples(command.action(bind(run)), ['trident config unset caFile', 'trident --profile staging config unset catalog.url']);
+
+export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
+  const setting = assertSettingKey(key);
+  await ctx.settings.store.update(ctx.profile, { [setting]: undefined }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
+  ctx.log.info(`unset ${setting} in profile "${ctx.profile}"`);
 }
+
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident config unset caFile', 'trident --profile staging config unset catalog.url'],
+  run,
+});

@@ -1,17 +1,11 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, errorLines } from '../../core/errors.js';
 import type { Column } from '../../core/term/output/columns.js';
 import { FLAGS, auditRows, parseFailOn, type AuditRow } from '../audit/rows.js';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { formatAge, parseAge, recordKeyInUse } from '../key-ages.js';
 import { openSettledClient } from '../settled-client.js';
-
-export interface AuditOptions extends ConnectionOptions {
-  maxAge?: string;
-  failOn?: string;
-}
 
 const flagText = (row: AuditRow) =>
   row.flags.map((flag) => (flag === 'overlap' && row.kept_until ? `overlap until ${row.kept_until}` : flag)).join('\n') || undefined;
@@ -61,6 +55,20 @@ const record = (row: AuditRow, structured: boolean): Record<string, unknown> => 
   kept_until: row.kept_until,
 });
 
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('audit')
+      .summary('every key of the account: age, where its private half is held here, and flags')
+      .description(
+        `Every key of the account in one table: name, scopes, subaccount, age (the service's created_ts, else when trident made the key or first saw it in use, else "unknown"), whether it is the key in use, where its private half is held on this machine (a profile and its file, the key given by --key-id/TRIDENT_KEY_ID, <config dir>/keys/<api_key>.pem, an old key kept by a rotation, a rotation in progress), and flags: unheld (no private half here), old (older than --max-age), rotating (a rotation or a key being made is in progress), overlap (an old key kept by keys rotate --keep-old-for, and until when). --fail-on ${FLAGS.join(',')} exits 9 when a key has one of the flags named, for policy checks in CI; the table and every output format are printed first.`,
+      )
+      .option('--max-age <age>', 'flag keys older than this as old (90d, 36h, 30m, 2w)')
+      .option('--fail-on <flags>', `exit 9 when any key has one of these flags: ${FLAGS.join(', ')} (comma-separated)`),
+  );
+
+export type AuditOptions = OptionsOf<typeof define>;
+
 export async function run(ctx: Context, opts: AuditOptions): Promise<number> {
   const maxAge = opts.maxAge === undefined ? undefined : parseAge(opts.maxAge, '--max-age');
   const failOn = parseFailOn(opts.failOn, maxAge);
@@ -87,19 +95,13 @@ export async function run(ctx: Context, opts: AuditOptions): Promise<number> {
   return ExitCode.policyFailed;
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('audit')
-    .summary('every key of the account: age, where its private half is held here, and flags')
-    .description(
-      `Every key of the account in one table: name, scopes, subaccount, age (the service's created_ts, else when trident made the key or first saw it in use, else "unknown"), whether it is the key in use, where its private half is held on this machine (a profile and its file, the key given by --key-id/TRIDENT_KEY_ID, <config dir>/keys/<api_key>.pem, an old key kept by a rotation, a rotation in progress), and flags: unheld (no private half here), old (older than --max-age), rotating (a rotation or a key being made is in progress), overlap (an old key kept by keys rotate --keep-old-for, and until when). --fail-on ${FLAGS.join(',')} exits 9 when a key has one of the flags named, for policy checks in CI; the table and every output format are printed first.`,
-    )
-    .option('--max-age <age>', 'flag keys older than this as old (90d, 36h, 30m, 2w)')
-    .option('--fail-on <flags>', `exit 9 when any key has one of these flags: ${FLAGS.join(', ')} (comma-separated)`);
-  examples(addConnectionOptions(command).action(bind(run)), [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident keys audit',
     'trident keys audit --max-age 90d -o json',
     'trident keys audit --max-age 90d --fail-on unheld,old     # in CI: exit 9 on a finding',
     'trident keys audit -o json --jq \'.[] | select(.flags | index("unheld")) | .api_key\'',
-  ]);
-}
+  ],
+  run,
+});

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { Option, type Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { Option } from '@commander-js/extra-typings';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { readFileOrStdin } from '../../core/term/read-input.js';
@@ -11,18 +11,13 @@ import { STDOUT, outPath, preflightKeyTarget, stagingDir } from '../mint/key-fil
 import { RSA_BITS, generateRsaKeyPair, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
 import { liveTools } from '../mint/live-tools.js';
 import { mintKey } from '../mint/mint.js';
-import { addNewKeyOptions, printNewKey, type NewKeyOptions, type NewKeyResult } from '../new-key.js';
+import { addNewKeyOptions, printNewKey, type NewKeyResult } from '../new-key.js';
 import { preflightPending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
-
-export interface CreateOptions extends NewKeyOptions {
-  publicKey?: string;
-  bits?: string;
-}
 
 async function finish(ctx: Context, opts: CreateOptions, result: NewKeyResult): Promise<void> {
   const file = result.private_key_file;
@@ -77,6 +72,21 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
 }
 
+const define = (group: GroupCommand) =>
+  addNewKeyOptions(
+    group
+      .command('create')
+      .summary('create a key from a public key, or from a pair made here')
+      .description(
+        'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (by default in the OS keyring, else 0600 in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file. A pair made here is sent under a tagged name (<name>~<8 hex>, new for each request); an uploaded key keeps the name as given.',
+      )
+      .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
+      .option('--out <file>', 'store the generated private key in this file instead of the keyring or <config dir>/keys/')
+      .addOption(new Option('--bits <n>', 'RSA key size for a pair generated here (default 2048)').choices(RSA_BITS.map(String))),
+  );
+
+export type CreateOptions = OptionsOf<typeof define>;
+
 export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const key = parseNewKey(opts);
   checkUse(key, opts.use);
@@ -84,20 +94,13 @@ export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   else await createLocalPair(ctx, opts, key);
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('create')
-    .summary('create a key from a public key, or from a pair made here')
-    .description(
-      'Create a key by uploading a public key. Without --public-key an RSA pair is generated here: the private key is stored (by default in the OS keyring, else 0600 in <config dir>/keys/<api_key>.pem) and only the public half is uploaded. --public-key takes a PEM file (or - for stdin): an RSA (2048 bits or more) or Ed25519 public key; given a private key, only its public half is uploaded. A pending record (<config dir>/pending/) names the staged private key until it is in place: if the answer is lost or trident is killed, the next keys command against the service keeps the key (a request signed with the staged key proves it) or removes the staged file. A pair made here is sent under a tagged name (<name>~<8 hex>, new for each request); an uploaded key keeps the name as given.',
-    )
-    .option('--public-key <file|->', 'upload this public key (PEM; "-" = stdin) instead of generating a pair here')
-    .option('--out <file>', 'store the generated private key in this file instead of the keyring or <config dir>/keys/')
-    .addOption(new Option('--bits <n>', 'RSA key size for a pair generated here (default 2048)').choices(RSA_BITS.map(String)));
-  examples(addNewKeyOptions(command).action(bind(run)), [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident keys create --name laptop',
     'trident keys create --name hsm-key --public-key public.pem',
     'openssl pkey -in key.pem -pubout | trident keys create --name ci --public-key -',
     'trident keys create --name trader --bits 4096 --scopes read,write --use -o json',
-  ]);
-}
+  ],
+  run,
+});

@@ -1,18 +1,12 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
 import type { Column } from '../../core/term/output/columns.js';
 import { Pacer } from '../../core/http/pacing.js';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
 import { checkKeyId } from '../key-ids.js';
 import { noteDeletes, refuseClaimedKeys, settleDelete } from '../ledger/delete.js';
-
-export interface DeleteOptions extends ConnectionOptions {
-  ignoreMissing?: boolean;
-  force?: boolean;
-}
 
 /** One per id: `result` is 'deleted', 'already deleted', 'not found' or the error's message. */
 export interface DeleteResult {
@@ -40,6 +34,21 @@ function refuseKeyInUse(ctx: Context, opts: DeleteOptions, keyId: string, ids: s
     'replace it with trident keys rotate, or pass --force to delete it anyway',
   );
 }
+
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('delete')
+      .summary('delete API keys')
+      .description(
+        'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A key that a profile of the config dir uses, or that a rotation in progress or a kept old key (--keep-old-for) names, is refused before anything is sent (exit 2), saying who; --force deletes it anyway and names who is left with a deleted key. Trident\'s own copy of a deleted key\'s private half (<config dir>/keys/<api_key>.pem, its keyring entry) is removed; a file of yours is left and named. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and the exit code is that of the worst failure (the highest code). After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
+      )
+      .argument('<api_key...>', 'ids of the keys to delete')
+      .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)')
+      .option('--force', 'delete a key in use or named by a profile, rotation or kept key too (they can then sign nothing with it)'),
+  );
+
+export type DeleteOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Promise<number> {
   const unique = [...new Set(ids.map(checkKeyId))];
@@ -88,18 +97,8 @@ export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Pro
   return batchExitCode(codes);
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('delete')
-    .summary('delete API keys')
-    .description(
-      'Delete one or more API keys. Asks first on a terminal; elsewhere --yes is required. A key that a profile of the config dir uses, or that a rotation in progress or a kept old key (--keep-old-for) names, is refused before anything is sent (exit 2), saying who; --force deletes it anyway and names who is left with a deleted key. Trident\'s own copy of a deleted key\'s private half (<config dir>/keys/<api_key>.pem, its keyring entry) is removed; a file of yours is left and named. A missing key exits 5 unless --ignore-missing; with several keys each gets its own result and the exit code is that of the worst failure (the highest code). After a rate limit (429) the deletes that follow are spaced out, longer with each further 429. The key in use (the one that signs the request) is refused unless --force: replace it with keys rotate instead. An id such as ".", ".." or one holding "/" is refused before anything is sent.',
-    )
-    .argument('<api_key...>', 'ids of the keys to delete')
-    .option('--ignore-missing', 'a key that does not exist counts as deleted (exit 0, with a note)')
-    .option('--force', 'delete a key in use or named by a profile, rotation or kept key too (they can then sign nothing with it)');
-  examples(addConnectionOptions(command).action(bind(run)), [
-    'trident keys delete 0f9e8d7c-1111-2222-3333-444455556666',
-    'trident keys delete --yes --ignore-missing KEY_A KEY_B -o json',
-  ]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident keys delete 0f9e8d7c-1111-2222-3333-444455556666', 'trident keys delete --yes --ignore-missing KEY_A KEY_B -o json'],
+  run,
+});

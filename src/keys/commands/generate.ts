@@ -1,5 +1,4 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
 import { resolveConnection } from '../connection.js';
@@ -7,7 +6,7 @@ import { openSettledClient } from '../settled-client.js';
 import { STDOUT, outPath, preflightKeyTarget } from '../mint/key-files.js';
 import { liveTools } from '../mint/live-tools.js';
 import { mintKey } from '../mint/mint.js';
-import { addNewKeyOptions, printNewKey, type NewKeyOptions } from '../new-key.js';
+import { addNewKeyOptions, printNewKey } from '../new-key.js';
 import { preflightPending } from '../mint/pending.js';
 import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkUse, parseNewKey } from '../rules.js';
@@ -16,7 +15,18 @@ import { interruptedAfterKey } from '../mint/outcomes.js';
 import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { recordKeyMade } from '../key-ages.js';
 
-export type GenerateOptions = NewKeyOptions;
+const define = (group: GroupCommand) =>
+  addNewKeyOptions(
+    group
+      .command('generate')
+      .summary('have the service mint a new key pair')
+      .description(
+        'Have the service mint a new key pair. The private key, which the service shows only once, is checked to be a usable key and stored before anything is printed: by default in the OS keyring (keyring:trident/<dir tag>/keys/<api_key>), else in <config dir>/keys/<api_key>.pem (0600); TRIDENT_CREDENTIAL_STORE=keyring|file chooses. If it cannot be stored or is no key, the new key is deleted on the service again (exit 8). A pending record (<config dir>/pending/) is written before the request and removed once the key is stored: if the answer is lost or is a 5xx, or trident is killed meanwhile, the request is not repeated and the record is settled (now, or by the next keys command against the service): the new key, which nobody holds, is deleted: trident adds a tag to the name it sends (<name>~<8 hex>, new for each request and shown in the output), so the key of that request is provably this one and no key someone else named alike is ever touched. With --out - the PEM goes to stdout and the key id to stderr.',
+      )
+      .option('--out <file|->', 'store the private key in this file ("-" = stdout) instead of the keyring or <config dir>/keys/'),
+  );
+
+export type GenerateOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const key = parseNewKey(opts);
@@ -50,19 +60,14 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   await printNewKey(ctx, { api_key: apiKey, private_key_file: path, ...(warning ? { warning } : {}), ...(used ? { used } : {}) });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('generate')
-    .summary('have the service mint a new key pair')
-    .description(
-      'Have the service mint a new key pair. The private key, which the service shows only once, is checked to be a usable key and stored before anything is printed: by default in the OS keyring (keyring:trident/<dir tag>/keys/<api_key>), else in <config dir>/keys/<api_key>.pem (0600); TRIDENT_CREDENTIAL_STORE=keyring|file chooses. If it cannot be stored or is no key, the new key is deleted on the service again (exit 8). A pending record (<config dir>/pending/) is written before the request and removed once the key is stored: if the answer is lost or is a 5xx, or trident is killed meanwhile, the request is not repeated and the record is settled (now, or by the next keys command against the service): the new key, which nobody holds, is deleted: trident adds a tag to the name it sends (<name>~<8 hex>, new for each request and shown in the output), so the key of that request is provably this one and no key someone else named alike is ever touched. With --out - the PEM goes to stdout and the key id to stderr.',
-    )
-    .option('--out <file|->', 'store the private key in this file ("-" = stdout) instead of the keyring or <config dir>/keys/');
-  examples(addNewKeyOptions(command).action(bind(run)), [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident keys generate --name ci-deploy',
     'trident keys generate --name reader --scopes read --out ./reader.pem -o json',
     'trident keys generate --name laptop --use',
     'trident keys generate --name desk-3 --subaccount 3 --out ./desk-3.pem',
     'trident keys generate --name once --out - > key.pem',
-  ]);
-}
+  ],
+  run,
+});

@@ -1,16 +1,11 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
 import { keyAges, recordKeyInUse, type KeyAge } from '../key-ages.js';
 import { checkFcmSubtraderId } from '../rules.js';
-
-export interface ListOptions extends ConnectionOptions {
-  fcmSubtraderId?: string;
-}
 
 /** A listed key with what trident knows of it: whether it signs this command's requests, and its age. */
 type ListedKey = ApiKey & { in_use: boolean; age?: KeyAge };
@@ -42,7 +37,20 @@ function record({ age, ...key }: ListedKey, withFcm: boolean): Record<string, un
   };
 }
 
-export async function run(ctx: Context, opts: ListOptions): Promise<void> {
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('list')
+      .summary('list the API keys of the account')
+      .description(
+        "List the API keys of the account: id, name, scopes, subaccount, creation time, age and which key is in use (the one signing this request). The age comes from the service's created_ts, else from when trident made the key or first saw it in use (<config dir>/key-ages.json); machine output has it in seconds (age_seconds, null when unknown) and in_use true/false.",
+      )
+      .option('--fcm-subtrader-id <id>', 'only keys bound to this FCM subtrader (<user_id>_<suffix>)'),
+  );
+
+export type ListOptions = OptionsOf<typeof define>;
+
+export async function run(ctx: Context, opts: OptionsOf<typeof define>): Promise<void> {
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
   const connection = resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
@@ -68,17 +76,8 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   await ctx.output.list(listed, byImportance(columns, IMPORTANCE), (key) => record(key, withFcm), FIELDS);
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('list')
-    .summary('list the API keys of the account')
-    .description(
-      "List the API keys of the account: id, name, scopes, subaccount, creation time, age and which key is in use (the one signing this request). The age comes from the service's created_ts, else from when trident made the key or first saw it in use (<config dir>/key-ages.json); machine output has it in seconds (age_seconds, null when unknown) and in_use true/false.",
-    )
-    .option('--fcm-subtrader-id <id>', 'only keys bound to this FCM subtrader (<user_id>_<suffix>)');
-  examples(addConnectionOptions(command).action(bind(run)), [
-    'trident keys list',
-    'trident keys list -o json',
-    'trident keys list --fcm-subtrader-id 4d3c2b1a_desk7',
-  ]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident keys list', 'trident keys list -o json', 'trident keys list --fcm-subtrader-id 4d3c2b1a_desk7'],
+  run,
+});

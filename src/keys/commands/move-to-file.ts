@@ -1,15 +1,21 @@
 import { resolve } from 'node:path';
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { preflightSecretPath } from '../../core/files/secret-file.js';
 import { defaultKeyPath, preflightKeyTarget } from '../mint/key-files.js';
 import { moveProfileKey, reportMove } from '../ledger/move.js';
 
-export interface MoveToFileOptions {
-  out?: string;
-}
+const define = (group: GroupCommand) =>
+  group
+    .command('move-to-file')
+    .summary("move the profile's private key from the OS keyring to a file")
+    .description(
+      'Move the private key of the profile from the OS keyring to a 0600 file: <config dir>/keys/<api_key>.pem, or --out. The file is written and read back, the profile is pointed at it, and only then is the keyring entry removed. A key already in a file is left as it is (exit 0); an --out that holds another key is refused (exit 2).',
+    )
+    .option('--out <file>', 'where to put the private key; default <config dir>/keys/<api_key>.pem');
+
+export type MoveToFileOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: MoveToFileOptions): Promise<void> {
   const out = opts.out === undefined ? undefined : resolve(opts.out);
@@ -20,16 +26,8 @@ export async function run(ctx: Context, opts: MoveToFileOptions): Promise<void> 
   await reportMove(ctx, await moveProfileKey(ctx, (place) => !isKeyringReference(place), destination));
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('move-to-file')
-    .summary("move the profile's private key from the OS keyring to a file")
-    .description(
-      'Move the private key of the profile from the OS keyring to a 0600 file: <config dir>/keys/<api_key>.pem, or --out. The file is written and read back, the profile is pointed at it, and only then is the keyring entry removed. A key already in a file is left as it is (exit 0); an --out that holds another key is refused (exit 2).',
-    )
-    .option('--out <file>', 'where to put the private key; default <config dir>/keys/<api_key>.pem');
-  examples(command.action(bind(run)), [
-    'trident keys move-to-file',
-    'trident keys move-to-file --profile sandbox --out ./sandbox.pem -o json',
-  ]);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident keys move-to-file', 'trident keys move-to-file --profile sandbox --out ./sandbox.pem -o json'],
+  run,
+});

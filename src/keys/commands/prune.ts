@@ -1,18 +1,13 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { batchExitCode } from '../../core/errors.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
 import type { Column } from '../../core/term/output/columns.js';
 import { setInterruptHint } from '../../core/term/interrupts.js';
 import type { KeysClient } from '../client.js';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { lockPrune, pruneOverlaps, type PruneResult } from '../overlap/prune.js';
 import { openSettledClient } from '../settled-client.js';
-
-export interface PruneOptions extends ConnectionOptions {
-  dryRun?: boolean;
-}
 
 const COLUMNS: Array<Column<PruneResult>> = [
   { header: 'api key', key: 'api_key', value: (row) => row.api_key },
@@ -37,6 +32,19 @@ async function printResults(ctx: Context, results: PruneResult[]): Promise<void>
   await ctx.output.list(results, COLUMNS, record, FIELDS);
 }
 
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('prune')
+      .summary('delete the old keys a rotation kept (--keep-old-for) once their time has come')
+      .description(
+        'Delete each old key that keys rotate --keep-old-for kept, once its time has come: on the service first (a key already gone counts as deleted), then the private key file trident made for it (<config dir>/keys/<api_key>.pem), then its record (<config dir>/overlap/). Every delete is recorded before and after it is sent, so a prune killed midway is finished by the next one. A key that a profile uses again, or that a rotation is working on, is never deleted: it gets one line on stderr, its record stays, and the exit code is 2 once the others are done. One prune runs at a time per config dir. Meant for cron: nothing due, nothing sent, exit 0.',
+      )
+      .option('--dry-run', 'say what would be deleted, and send nothing'),
+  );
+
+export type PruneOptions = OptionsOf<typeof define>;
+
 export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
   const connection = resolveConnection(ctx, opts);
   const keyIdFromProfile = ctx.settings.resolve('keys.keyId', opts.keyId).source === 'profile';
@@ -59,17 +67,12 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
   }
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('prune')
-    .summary('delete the old keys a rotation kept (--keep-old-for) once their time has come')
-    .description(
-      'Delete each old key that keys rotate --keep-old-for kept, once its time has come: on the service first (a key already gone counts as deleted), then the private key file trident made for it (<config dir>/keys/<api_key>.pem), then its record (<config dir>/overlap/). Every delete is recorded before and after it is sent, so a prune killed midway is finished by the next one. A key that a profile uses again, or that a rotation is working on, is never deleted: it gets one line on stderr, its record stays, and the exit code is 2 once the others are done. One prune runs at a time per config dir. Meant for cron: nothing due, nothing sent, exit 0.',
-    )
-    .option('--dry-run', 'say what would be deleted, and send nothing');
-  examples(addConnectionOptions(command).action(bind(run)), [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident keys prune --dry-run',
     'trident keys prune -o json',
     'trident keys prune --profile sandbox --quiet     # from cron: see docs/automation.md',
-  ]);
-}
+  ],
+  run,
+});

@@ -1,6 +1,6 @@
-import { Option, type Command } from '@commander-js/extra-typings';
+import { Option } from '@commander-js/extra-typings';
 import { reportError } from '../../core/term/report-error.js';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { cancelledError, usageError } from '../../core/errors.js';
 import { addConnectionOptions, keysBaseUrl } from '../connection.js';
@@ -11,14 +11,7 @@ import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation/hooks.js';
 import { describeOwner, readJournal, type Journal } from '../rotation/journal.js';
 import { lockRotation } from '../rotation/lock.js';
 import { printNewPlan, printPendingPlan, printReport, rotationReport } from '../rotation/report.js';
-import { beginRotation, findRotation, lookUpRotation, planRotation, type RotateOptions, type RotationPlan } from '../rotation/start.js';
-
-export interface RotateCommandOptions extends RotateOptions {
-  deploy?: string;
-  verify?: string;
-  hookTimeout?: string;
-  ifOlderThan?: string;
-}
+import { beginRotation, findRotation, lookUpRotation, planRotation, type RotationPlan } from '../rotation/start.js';
 
 async function confirm(ctx: Context, question: string): Promise<void> {
   if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing changed');
@@ -126,6 +119,45 @@ async function notDue(ctx: Context, plan: RotationPlan, thresholdText: string): 
   return true;
 }
 
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('rotate')
+      .summary('replace the current key with a new one, safely')
+      .description(
+        [
+          'Replace the key in use: check it, make a new key with its scopes and subaccount (by the service, or --local here), store its private half (0600; <config dir>/keys/<api_key>.pem unless --out), point the profile at it, check that a request signed by it works, then delete the old key and its default key file. A failed check rolls everything back. Asks first on a terminal; elsewhere --yes is required.',
+          'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too (when one fails, all is rolled back and the exit code is 10), --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
+        ].join('\n\n'),
+      )
+      .option(
+        '--name <name>',
+        'name of the new key (default: <old name>-rotated-<UTC time>); trident adds a tag, ~<8 hex>, new for each request',
+      )
+      .option('--local', 'make the key pair here and upload only its public half, instead of having the service generate it')
+      .option('--out <file>', 'store the new private key in this file instead of the keyring or <config dir>/keys/')
+      .addOption(new Option('--keep-old', 'do not delete the old key (nor its file)').conflicts('keepOldFor'))
+      .option(
+        '--keep-old-for <age>',
+        'keep the old key this long (24h, 7d) so that instances still using it can switch, then trident keys prune deletes it',
+      )
+      .option(
+        '--deploy <cmd>',
+        'shell command that gives the application the new key (its PEM on stdin); run again with the old key on rollback',
+      )
+      .option(
+        '--verify <cmd>',
+        'shell command that checks the application works with the new key; the old key is deleted only after it exits 0',
+      )
+      .option('--hook-timeout <seconds>', `time limit of each --deploy/--verify run (default ${DEFAULT_HOOK_TIMEOUT_S})`)
+      .option('--if-older-than <age>', 'rotate only when the key in use is older than this (90d, 36h, 30m, 2w); otherwise exit 0')
+      .option('--dry-run', 'print the plan and send nothing')
+      .addOption(new Option('--resume', 'finish an interrupted rotation').conflicts(['abort', ...FIXED_AT_START]))
+      .addOption(new Option('--abort', 'undo an interrupted rotation').conflicts(FIXED_AT_START)),
+  );
+
+export type RotateCommandOptions = OptionsOf<typeof define>;
+
 export async function run(ctx: Context, opts: RotateCommandOptions): Promise<number> {
   if (opts.resume || opts.abort) return continueRotation(ctx, opts, opts.resume ? 'resume' : 'abort');
   const hooks = hooksOf(opts);
@@ -152,42 +184,9 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
 
 const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'keepOldFor', 'deploy', 'verify', 'ifOlderThan'];
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('rotate')
-    .summary('replace the current key with a new one, safely')
-    .description(
-      [
-        'Replace the key in use: check it, make a new key with its scopes and subaccount (by the service, or --local here), store its private half (0600; <config dir>/keys/<api_key>.pem unless --out), point the profile at it, check that a request signed by it works, then delete the old key and its default key file. A failed check rolls everything back. Asks first on a terminal; elsewhere --yes is required.',
-        'Every step is journaled (<config dir>/rotations/): after a crash or a kill, --resume finishes the rotation and --abort undoes it. --deploy and --verify switch your application too (when one fails, all is rolled back and the exit code is 10), --if-older-than rotates only an old key, and a key from the environment (TRIDENT_KEY_ID) is rotated without a profile. The whole guide, with hooks and recipes for GitHub Actions and Kubernetes: docs/keys.md and docs/automation.md.',
-      ].join('\n\n'),
-    )
-    .option(
-      '--name <name>',
-      'name of the new key (default: <old name>-rotated-<UTC time>); trident adds a tag, ~<8 hex>, new for each request',
-    )
-    .option('--local', 'make the key pair here and upload only its public half, instead of having the service generate it')
-    .option('--out <file>', 'store the new private key in this file instead of the keyring or <config dir>/keys/')
-    .addOption(new Option('--keep-old', 'do not delete the old key (nor its file)').conflicts('keepOldFor'))
-    .option(
-      '--keep-old-for <age>',
-      'keep the old key this long (24h, 7d) so that instances still using it can switch, then trident keys prune deletes it',
-    )
-    .option(
-      '--deploy <cmd>',
-      'shell command that gives the application the new key (its PEM on stdin); run again with the old key on rollback',
-    )
-    .option(
-      '--verify <cmd>',
-      'shell command that checks the application works with the new key; the old key is deleted only after it exits 0',
-    )
-    .option('--hook-timeout <seconds>', `time limit of each --deploy/--verify run (default ${DEFAULT_HOOK_TIMEOUT_S})`)
-    .option('--if-older-than <age>', 'rotate only when the key in use is older than this (90d, 36h, 30m, 2w); otherwise exit 0')
-    .option('--dry-run', 'print the plan and send nothing')
-    .addOption(new Option('--resume', 'finish an interrupted rotation').conflicts(['abort', ...FIXED_AT_START]))
-    .addOption(new Option('--abort', 'undo an interrupted rotation').conflicts(FIXED_AT_START));
-  addConnectionOptions(command).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident keys rotate --dry-run',
     'trident keys rotate --profile prod --yes -o json',
     'trident keys rotate --local --out ~/.secrets/exchange.pem --keep-old',
@@ -196,5 +195,6 @@ export function register(parent: Command, bind: Binder): void {
     'trident keys rotate --if-older-than 90d --yes -o json',
     'trident keys rotate --resume --yes',
     'TRIDENT_KEY_ID=... TRIDENT_PRIVATE_KEY_FILE=ci.pem trident keys rotate --yes -o json > rotation.json',
-  ]);
-}
+  ],
+  run,
+});

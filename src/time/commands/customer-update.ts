@@ -1,22 +1,34 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { errorLines, usageError } from '../../core/errors.js';
 import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome, type RowResult } from '../customer-batch.js';
 import { csvReadOptions, parseCustomerCsv } from '../csv.js';
 import { requireId } from '../ids.js';
 import { readFileOrStdin } from '../../core/term/read-input.js';
 
-export interface CustomerUpdateOptions extends ConnectionOptions {
-  name?: string;
-  fromCsv?: string;
-  concurrency?: string;
-}
-
 const MAX_CONCURRENCY = 16;
+
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('customer-update')
+      .summary('rename a customer, or many from a CSV file')
+      .description(
+        'Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. ' +
+          'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
+          'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
+          'After a rate limit (429) the rows not yet sent wait out its Retry-After and are spaced out, longer with each further 429.',
+      )
+      .argument('[customer_id]', 'customer id (not with --from-csv)')
+      .option('--name <name>', 'the new name')
+      .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin); at most TRIDENT_MAX_CSV_MB MiB, default 64')
+      .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4'),
+  );
+
+export type CustomerUpdateOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: string): Promise<number> {
   if (opts.fromCsv !== undefined) {
@@ -104,24 +116,12 @@ function parseConcurrency(value: string): number {
   return n;
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('customer-update')
-    .summary('rename a customer, or many from a CSV file')
-    .description(
-      'Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. ' +
-        'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
-        'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
-        'After a rate limit (429) the rows not yet sent wait out its Retry-After and are spaced out, longer with each further 429.',
-    )
-    .argument('[customer_id]', 'customer id (not with --from-csv)')
-    .option('--name <name>', 'the new name')
-    .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin); at most TRIDENT_MAX_CSV_MB MiB, default 64')
-    .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4');
-  addConnectionOptions(command).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident time customer-update 3 --name "Müller & Söhne GmbH"',
     'trident time customer-update --from-csv renames.csv -o json',
     'cut -d, -f1,3 export.csv | trident time customer-update --from-csv - --concurrency 8',
-  ]);
-}
+  ],
+  run,
+});

@@ -1,20 +1,32 @@
 import { resolve } from 'node:path';
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
-import { addUrlOption, timeBaseUrl, timeClient, timeUserAgent, type UrlFlag } from '../connection.js';
+import { addUrlOption, timeBaseUrl, timeClient, timeUserAgent } from '../connection.js';
 import { INPUT_CAPS, readStreamCapped } from '../../core/files/capped-read.js';
 import { keepIssuedToken } from '../issued-token.js';
 import { isKeyringReference } from '../../core/credentials/reference.js';
 import { preflightTokenPlace } from '../token-store.js';
 import { tokenIssuer } from '../../wire/time/token-file.js';
 
-export interface LoginOptions extends UrlFlag {
-  email?: string;
-  accountId?: string;
-  passwordStdin?: boolean;
-}
+const define = (group: GroupCommand) =>
+  addUrlOption(
+    group
+      .command('login')
+      .summary('log in and store a token for this profile')
+      .description(
+        'Log in with email and password (POST /auth) and store the token for the current profile in ' +
+          '<config dir>/tokens/<profile>.json, mode 0600. The new token is checked first (its characters, then one GET /projects with it): ' +
+          'a stored token is only replaced by one that works, and a token that cannot be stored is revoked again. No OS keyring is available here: that file is the store. ' +
+          'The password is asked for on a terminal (hidden) or read from stdin with --password-stdin; never from a flag. ' +
+          'The token only works with the User-Agent it was created with (time.userAgent). A --url given here is kept in the profile (as time.url), and so is --ca-file if the profile has no caFile yet.',
+      )
+      .option('--email <address>', 'account email (asked for on a terminal if missing)')
+      .option('--account-id <id>', 'account to log in to, when the user has several')
+      .option('--password-stdin', 'read the password from stdin'),
+  );
+
+export type LoginOptions = OptionsOf<typeof define>;
 
 /** `POST /auth` with email and password; the token goes to the profile's 0600 token file, never to stdout. */
 export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
@@ -87,24 +99,12 @@ async function askPassword(ctx: Context): Promise<string> {
   return ctx.prompter.ask('Password: ', { hidden: true });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('login')
-    .summary('log in and store a token for this profile')
-    .description(
-      'Log in with email and password (POST /auth) and store the token for the current profile in ' +
-        '<config dir>/tokens/<profile>.json, mode 0600. The new token is checked first (its characters, then one GET /projects with it): ' +
-        'a stored token is only replaced by one that works, and a token that cannot be stored is revoked again. No OS keyring is available here: that file is the store. ' +
-        'The password is asked for on a terminal (hidden) or read from stdin with --password-stdin; never from a flag. ' +
-        'The token only works with the User-Agent it was created with (time.userAgent). A --url given here is kept in the profile (as time.url), and so is --ca-file if the profile has no caFile yet.',
-    )
-    .option('--email <address>', 'account email (asked for on a terminal if missing)')
-    .option('--account-id <id>', 'account to log in to, when the user has several')
-    .option('--password-stdin', 'read the password from stdin');
-  addUrlOption(command).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident time login --email you@example.com',
     'printf %s "$TIME_PASSWORD" | trident time login --email you@example.com --password-stdin',
     'trident --profile work time login --url https://time.example.com/api/v1',
-  ]);
-}
+  ],
+  run,
+});

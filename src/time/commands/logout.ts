@@ -1,14 +1,23 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
-import { addConnectionOptions, resolveToken, storedTokenPath, timeBaseUrl, timeClient, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, resolveToken, storedTokenPath, timeBaseUrl, timeClient } from '../connection.js';
 import { removeToken } from '../token-store.js';
+
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('logout')
+      .summary('revoke the token and remove it from this profile')
+      .description(
+        'Revoke the token (GET /auth/revoke) and delete the stored token file of the current profile, even if the service had already forgotten the token.',
+      ),
+  );
 
 /**
  * `GET /auth/revoke`, then the stored token is removed, also when the service says it no longer knows it.
  * No User-Agent guard here: a token sent from another User-Agent is destroyed, which is what logout wants.
  */
-export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> {
+export async function run(ctx: Context, opts: OptionsOf<typeof define>): Promise<void> {
   const baseUrl = timeBaseUrl(ctx, opts.url);
   const token = await resolveToken(ctx, baseUrl, opts.tokenFile);
   if (!token) {
@@ -29,13 +38,8 @@ export async function run(ctx: Context, opts: ConnectionOptions): Promise<void> 
   await ctx.output.object({ profile: ctx.profile, revoked, token_source: token.source, token_file_removed: removed });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('logout')
-    .summary('revoke the token and remove it from this profile')
-    .description(
-      'Revoke the token (GET /auth/revoke) and delete the stored token file of the current profile, even if the service had already forgotten the token.',
-    );
-  addConnectionOptions(command).action(bind(run));
-  examples(command, ['trident time logout', 'trident --profile work time logout']);
-}
+export const { register, definition } = defineCommand({
+  define,
+  examples: ['trident time logout', 'trident --profile work time logout'],
+  run,
+});

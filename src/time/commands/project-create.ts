@@ -1,11 +1,21 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, UNKNOWN_OUTCOME, outcomeUnknown, usageError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
-import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
+import { addConnectionOptions, connect } from '../connection.js';
+import { addProjectFieldOptions, projectForm } from '../project-fields.js';
 
-export type CreateOptions = ConnectionOptions & ProjectFieldFlags;
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    addProjectFieldOptions(
+      group
+        .command('create')
+        .summary('create a project')
+        .description('Create a project (POST /projects) and show it as the service stored it.'),
+      { nameRequired: true },
+    ),
+  );
+
+export type CreateOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   const form = projectForm(opts);
@@ -29,14 +39,11 @@ function unknownCreate(name: string, error: TridentError): TridentError {
   });
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('create')
-    .summary('create a project')
-    .description('Create a project (POST /projects) and show it as the service stored it.');
-  addConnectionOptions(addProjectFieldOptions(command, { nameRequired: true })).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident time projects create --name "Website relaunch"',
     'trident time projects create --name "Audit 2026" --customer-id 7 --billable true --rate 120 --privacy public',
-  ]);
-}
+  ],
+  run,
+});

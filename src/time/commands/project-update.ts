@@ -1,12 +1,25 @@
-import type { Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../core/errors.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect } from '../connection.js';
 import { requireId } from '../ids.js';
-import { addProjectFieldOptions, projectForm, type ProjectFieldFlags } from '../project-fields.js';
+import { addProjectFieldOptions, projectForm } from '../project-fields.js';
 
-export type UpdateOptions = ConnectionOptions & ProjectFieldFlags;
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    addProjectFieldOptions(
+      group
+        .command('update')
+        .summary('change fields of a project')
+        .description(
+          'Change the given fields of a project (POST /projects/<id>); fields not given stay as they are. --active false archives it.',
+        )
+        .argument('<id>', 'project id'),
+      { nameRequired: false },
+    ),
+  );
+
+export type UpdateOptions = OptionsOf<typeof define>;
 
 /** A partial update: only the fields given as flags are sent, so nothing else changes. */
 export async function run(ctx: Context, opts: UpdateOptions, idText: string): Promise<void> {
@@ -24,18 +37,12 @@ export async function run(ctx: Context, opts: UpdateOptions, idText: string): Pr
   await ctx.output.object(project);
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('update')
-    .summary('change fields of a project')
-    .description(
-      'Change the given fields of a project (POST /projects/<id>); fields not given stay as they are. --active false archives it.',
-    )
-    .argument('<id>', 'project id');
-  addConnectionOptions(addProjectFieldOptions(command, { nameRequired: false })).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident time projects update 57 --name "Website relaunch 2"',
     'trident time projects update 57 --active false        # archive',
     'trident time projects update 57 --rate "" --billable false',
-  ]);
-}
+  ],
+  run,
+});

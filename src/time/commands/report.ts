@@ -1,18 +1,12 @@
-import { Option, type Command } from '@commander-js/extra-typings';
-import { examples, type Binder } from '../../command.js';
+import { Option } from '@commander-js/extra-typings';
+import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { TridentError } from '../../core/errors.js';
 import { byImportance, type Column, type Importance } from '../../core/term/output/columns.js';
-import { addConnectionOptions, connect, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, connect } from '../connection.js';
 import { reportRange } from '../report-dates.js';
 import { reportLines, type ReportLine } from '../report-lines.js';
 import { DECIMAL_FIELDS, GROUP_BY, buildReport, type GroupBy } from '../report.js';
-
-export interface ReportOptions extends ConnectionOptions {
-  from?: string;
-  to?: string;
-  groupBy?: GroupBy;
-}
 
 const COLUMNS: Array<Column<ReportLine>> = [
   { header: 'date', value: (line) => line.date },
@@ -49,6 +43,26 @@ function importance(groupBy: GroupBy): Importance {
 
 const EXPERIMENTAL = "the endpoint is not in the service's published docs";
 
+const define = (group: GroupCommand) =>
+  addConnectionOptions(
+    group
+      .command('report')
+      .summary('logged time from --from to --to, with totals (experimental)')
+      .description(
+        `EXPERIMENTAL: reads GET /reports/detailed, which the time tracker serves but does not document (${EXPERIMENTAL}); ` +
+          'its fields may change without notice. One row per time record from --from to --to (both days included), ' +
+          'then a subtotal per project or per day (--group-by) and the total: time as HH:MM:SS summed exactly in seconds, ' +
+          'amounts as the service reports them, summed exactly. -o csv gives the same lines for invoicing (column "line": entry, ' +
+          "subtotal or total; a text that a spreadsheet would run as a formula, starting with =, +, -, @, gets a leading ', " +
+          'amounts stay numbers); -o json gives {from, to, group_by, rows, totals: {groups, overall}}.',
+      )
+      .option('--from <date>', 'first day, YYYY-MM-DD (required)')
+      .option('--to <date>', 'last day, YYYY-MM-DD, included (required)')
+      .addOption(new Option('--group-by <what>', 'subtotals per project, per day, or none').choices(GROUP_BY).default('project')),
+  );
+
+export type ReportOptions = OptionsOf<typeof define>;
+
 export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
   const { from, to } = reportRange(opts.from, opts.to);
   const groupBy = opts.groupBy ?? 'project';
@@ -80,26 +94,13 @@ export async function run(ctx: Context, opts: ReportOptions): Promise<void> {
   await ctx.output.list(reportLines(report, groupBy), reportColumns(groupBy), undefined, undefined, DECIMAL_FIELDS);
 }
 
-export function register(parent: Command, bind: Binder): void {
-  const command = parent
-    .command('report')
-    .summary('logged time from --from to --to, with totals (experimental)')
-    .description(
-      `EXPERIMENTAL: reads GET /reports/detailed, which the time tracker serves but does not document (${EXPERIMENTAL}); ` +
-        'its fields may change without notice. One row per time record from --from to --to (both days included), ' +
-        'then a subtotal per project or per day (--group-by) and the total: time as HH:MM:SS summed exactly in seconds, ' +
-        'amounts as the service reports them, summed exactly. -o csv gives the same lines for invoicing (column "line": entry, ' +
-        "subtotal or total; a text that a spreadsheet would run as a formula, starting with =, +, -, @, gets a leading ', " +
-        'amounts stay numbers); -o json gives {from, to, group_by, rows, totals: {groups, overall}}.',
-    )
-    .option('--from <date>', 'first day, YYYY-MM-DD (required)')
-    .option('--to <date>', 'last day, YYYY-MM-DD, included (required)')
-    .addOption(new Option('--group-by <what>', 'subtotals per project, per day, or none').choices(GROUP_BY).default('project'));
-  addConnectionOptions(command).action(bind(run));
-  examples(command, [
+export const { register, definition } = defineCommand({
+  define,
+  examples: [
     'trident time report --from 2026-11-02 --to 2026-11-06',
     'trident time report --from 2026-11-01 --to 2026-11-30 --group-by day',
     'trident time report --from 2026-11-01 --to 2026-11-30 -o csv > november.csv',
     'trident time report --from 2026-11-01 --to 2026-11-30 --group-by none -o json',
-  ]);
-}
+  ],
+  run,
+});
