@@ -262,8 +262,6 @@ describe('keys rotate', () => {
       [['--out', '-'], '--out - is not available'],
       [['--out', setup.oldFile], 'already exists'],
       [['--out', setup.oldFile], 'rotate never replaces a file'],
-      [['--resume', '--name', 'x'], "option '--resume' cannot be used with option '--name"],
-      [['--resume', '--abort'], 'cannot be used with'],
       // (--resume with nothing to resume exits 0: keys-rotate-hooks.test.ts)
       [['--abort'], 'no rotation of profile "ci" is in progress: nothing to abort'],
       [[], 'but its private key from TRIDENT_PRIVATE_KEY_FILE', { TRIDENT_PRIVATE_KEY_FILE: setup.oldFile }],
