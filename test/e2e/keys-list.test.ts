@@ -177,10 +177,10 @@ describe('age and the key in use', () => {
     const configDir = tempConfigDir();
     mkdirSync(configDir, { recursive: true, mode: 0o700 });
     const ages = join(configDir, 'key-ages.json');
-    // Another trident (this test, alive) holds the lock: it read the record (empty) and will write it back
-    // with its own entry in a second.
-    mkdirSync(`${ages}.lock`);
-    writeFileSync(join(`${ages}.lock`, 'pid'), `${process.pid}\n`);
+    // Another trident (this test, alive) holds the settings lock, under which the record is changed: it read the
+    // record (empty) and will write it back with its own entry in a second.
+    const lock = join(configDir, 'settings.json.lock');
+    writeFileSync(lock, `${process.pid}\n`, { mode: 0o600 });
     const started = Date.now();
     const generate = runKeys(
       sandbox,
@@ -190,7 +190,7 @@ describe('age and the key in use', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const theirs = { since: new Date().toISOString(), how: 'made' };
     writeFileSync(ages, JSON.stringify({ 'their-key': theirs }), { mode: 0o600 });
-    rmSync(`${ages}.lock`, { recursive: true });
+    rmSync(lock);
     const run = await generate;
     expect(run.exitCode, run.stderr).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
@@ -198,7 +198,7 @@ describe('age and the key in use', () => {
     const record = JSON.parse(readFileSync(ages, 'utf8')) as Record<string, { how: string }>;
     expect(record['their-key']).toEqual(theirs);
     expect(record[JSON.parse(run.stdout).api_key]?.how).toBe('made');
-    expect(existsSync(`${ages}.lock`)).toBe(false);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('shows age and "in use" columns in the table', async () => {

@@ -49,8 +49,9 @@ export function fileSystemFailure(error: unknown, path?: string): TridentError |
  * The same error naming `path`, for a writer whose failing call named something else (its temp file) or
  * nothing (a write to an open file). Anything that is not an errno error is returned as it is.
  */
-export function failedAt(error: unknown, path: string): unknown {
-  const { code, syscall, errno } = (error ?? {}) as NodeJS.ErrnoException;
+export function failedAt(error: unknown, path: string, as?: string): unknown {
+  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
+  const syscall = as ?? (error as NodeJS.ErrnoException | undefined)?.syscall;
   if (!(error instanceof Error) || error instanceof TridentError || !code) return error;
   return Object.assign(new Error(`${code}: ${syscall ?? 'write'} '${path}'`, { cause: error }), { code, errno, syscall, path });
 }

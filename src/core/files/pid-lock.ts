@@ -44,7 +44,8 @@ export function takePidLock(file: string): PidLock {
     writeFileSync(aside, `${mine}\n`, { mode: 0o600 });
   } catch (error) {
     removeQuietly(aside);
-    throw failedAt(error, lock);
+    // Taking a lock is writing beside the file it guards.
+    throw failedAt(error, lock, 'write');
   }
   try {
     // Bounded: each round either takes the lock, finds a live holder, or clears one dead holder's lock.
