@@ -46,8 +46,15 @@ function keysArgs(command: Command, run: RunContext): string[] {
       return ['rotate', `--${command.verb}`, '--yes', ...JSON_OUT];
     case 'prune':
       return ['prune', ...JSON_OUT];
+    case 'move':
+      return [`move-to-${command.to}`, ...JSON_OUT];
+    case 'audit':
+    case 'list':
+      return [command.verb, ...JSON_OUT];
     case 'reuse':
-      throw new Error('a reuse is two config sets, which the runner makes from the records on disk');
+    case 'share':
+    case 'delete-claimed':
+      throw new Error(`${command.verb} names a key the runner reads from the client's disk when it starts`);
   }
 }
 

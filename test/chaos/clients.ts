@@ -6,7 +6,7 @@ import { generateRsaPair } from '../../src/sandbox/keys/crypto.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { keyApp, type KeyApp } from '../helpers/keys-rotate-app.js';
-import { writeSettings } from '../helpers/settings-file.js';
+import { writeProfiles } from '../helpers/settings-file.js';
 import type { ClientPlan } from './schedule.js';
 
 export interface Client {
@@ -26,8 +26,18 @@ export interface Client {
 export const CHAOS_STORE = process.env.TRIDENT_CHAOS_STORE === 'keyring' ? 'keyring' : 'file';
 
 export const PROFILE = 'default';
+/** A second profile of every client, on the same key at first: the ledger must keep what it names. */
+export const SECOND_PROFILE = 'ci';
+export const PROFILES = [PROFILE, SECOND_PROFILE] as const;
 
-export async function setUpClient(sandbox: KeysSandbox, plan: ClientPlan, index: number, workDir: string): Promise<Client> {
+/** `keyring`: a Secret Service the clients share (each config dir keeps its own entries in it), else each its own or none. */
+export async function setUpClient(
+  sandbox: KeysSandbox,
+  plan: ClientPlan,
+  index: number,
+  workDir: string,
+  keyring?: KeyringSession,
+): Promise<Client> {
   const root = join(workDir, `client-${index}`);
   const configDir = join(root, 'config');
   const outDir = join(root, 'out');
@@ -37,9 +47,11 @@ export async function setUpClient(sandbox: KeysSandbox, plan: ClientPlan, index:
   mkdirSync(join(configDir, 'keys'), { recursive: true, mode: 0o700 });
   mkdirSync(outDir, { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, privateKeyPem, { mode: 0o600 });
-  writeSettings(configDir, PROFILE, { 'keys.url': sandbox.url, 'keys.keyId': initialKeyId, 'keys.privateKeyFile': keyFile });
+  const profile = { 'keys.url': sandbox.url, 'keys.keyId': initialKeyId, 'keys.privateKeyFile': keyFile };
+  writeProfiles(configDir, { [PROFILE]: profile, [SECOND_PROFILE]: profile });
   const client: Client = { index, root, configDir, outDir, initialKeyId };
-  if (CHAOS_STORE === 'keyring') client.keyring = await startKeyringSession();
+  if (keyring) client.keyring = keyring;
+  else if (CHAOS_STORE === 'keyring') client.keyring = await startKeyringSession();
   if (plan.hooks) {
     client.app = keyApp(sandbox, initialKeyId, keyFile, join(root, 'app'));
     armHookKill(client, false);

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { heldPublicKeys, publicHalfOf } from '../helpers/held-keys.js';
+import { dirAccount } from '../helpers/keyring-session.js';
 import { PROFILE, type Client } from './clients.js';
 
 export interface ProfileState {
@@ -32,10 +33,10 @@ export function filePublicKey(path: string | undefined, client?: Client): string
   return publicHalfOf(readFileSync(path, 'utf8'));
 }
 
-export function readProfile(client: Client): ProfileState {
+export function readProfile(client: Client, profile: string = PROFILE): ProfileState {
   const path = join(client.configDir, 'settings.json');
   if (!existsSync(path)) return {};
-  const values = (readJson(path) as { profiles?: Record<string, Record<string, string | undefined>> }).profiles?.[PROFILE] ?? {};
+  const values = (readJson(path) as { profiles?: Record<string, Record<string, string | undefined>> }).profiles?.[profile] ?? {};
   const keyId = values['keys.keyId'];
   const privateKeyFile = values['keys.privateKeyFile'];
   const holds = filePublicKey(privateKeyFile, client);
@@ -58,11 +59,15 @@ function directoriesBelow(root: string): string[] {
   return dirs;
 }
 
-/** The public halves of every private key the client holds: PEM files anywhere below its root, its keyring, and the application's key. */
+/**
+ * The public halves of every private key the client holds: PEM files anywhere below its root, its config dir's
+ * entries in the keyring (which other clients' config dirs may share), and the application's key.
+ */
 export function heldByClient(client: Client): Set<string> {
   const held = heldPublicKeys(...directoriesBelow(client.root));
-  for (const pem of client.keyring?.secrets() ?? []) {
-    const half = publicHalfOf(pem);
+  const own = dirAccount(client.configDir, '');
+  for (const { account, secret } of client.keyring?.entries() ?? []) {
+    const half = account.startsWith(own) ? publicHalfOf(secret) : undefined;
     if (half !== undefined) held.add(half);
   }
   const app = readApp(client);

@@ -8,12 +8,14 @@ const PEM = (id: string) => `public half of ${id}`;
 
 function client(index: number, held: string[], extra: Partial<ClientState> = {}): ClientState {
   const initialKeyId = `first-${index}`;
+  const profile = extra.profile ?? { keyId: initialKeyId, filePublicKey: PEM(initialKeyId) };
   return {
     index,
     initialKeyId,
     hooks: false,
     held: held.map(PEM),
-    profile: { keyId: initialKeyId, filePublicKey: PEM(initialKeyId) },
+    profile,
+    profiles: { default: profile },
     journalsLeft: [],
     ...extra,
   };

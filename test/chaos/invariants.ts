@@ -9,7 +9,8 @@ export const INVARIANTS = {
   a: 'every key on the service is held by its client (a private key file on its disk) or was reported to it as an unknown outcome',
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
-  d: "after the final settle the profile (and the application) uses a key that exists, its private half in the profile's file",
+  d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file",
+  e: 'a key a profile or record names is never deleted: keys delete refuses it',
   settle: 'the final settle leaves no rotation journal',
   harness: 'every process ends within its time bound',
 } as const;
@@ -80,6 +81,23 @@ function noForeignDeletes(observation: Observation, lineage: Lineage): Violation
   return violations;
 }
 
+/** A `keys delete` (never --force here) that deleted anything: it was asked for a key a profile names. */
+function noClaimedDeletes(observation: Observation): Violation[] {
+  return observation.processes
+    .filter((record) => record.argv.includes('delete') && record.eventsAtExit > record.eventsAtStart)
+    .flatMap((record) => {
+      const deleted = observation.events
+        .slice(record.eventsAtStart, record.eventsAtExit)
+        .filter((event) => event.type === 'delete' && record.argv.includes(event.id))
+        .map((event) => event.id);
+      return deleted.map((id): Violation => ({
+        invariant: 'e',
+        message: `${record.label} (client ${record.client}) deleted key ${id}, which its profile "ci" named when it started`,
+        keys: [id],
+      }));
+    });
+}
+
 /** Other processes of the same client that ran at the same time: its profile at exit is theirs too. */
 const overlapped = (observation: Observation, record: ProcessRecord) =>
   observation.processes.some(
@@ -132,17 +150,19 @@ function reportsTrue(observation: Observation, lineage: Lineage): Violation[] {
 function workingKeyAfterSettle(observation: Observation, lineage: Lineage): Violation[] {
   const violations: Violation[] = [];
   for (const client of observation.clients) {
-    const { keyId, filePublicKey, privateKeyFile } = client.profile;
     const problem = (message: string, ...keys: string[]) =>
       violations.push({ invariant: 'd', message: `client ${client.index}: ${message}`, keys });
-    if (keyId === undefined) {
-      problem('the profile names no key');
-      continue;
+    for (const [name, { keyId, filePublicKey, privateKeyFile }] of Object.entries(client.profiles)) {
+      if (keyId === undefined) {
+        problem(`profile "${name}" names no key`);
+        continue;
+      }
+      if (!lineage.aliveAtEnd(keyId)) problem(`profile "${name}" uses ${lineage.describe(keyId)}, which does not exist`, keyId);
+      else if (filePublicKey !== observation.publicKeys[keyId])
+        problem(`profile "${name}"'s file ${privateKeyFile ?? '(none)'} does not hold ${lineage.describe(keyId)}`, keyId);
     }
-    if (!lineage.aliveAtEnd(keyId)) problem(`the profile uses ${lineage.describe(keyId)}, which does not exist`, keyId);
-    else if (filePublicKey !== observation.publicKeys[keyId])
-      problem(`the profile's file ${privateKeyFile ?? '(none)'} does not hold ${lineage.describe(keyId)}`, keyId);
-    if (!client.app) continue;
+    const { keyId } = client.profile;
+    if (!client.app || keyId === undefined) continue;
     if (client.app.keyId !== keyId)
       problem(
         `the application uses ${lineage.describe(client.app.keyId)}, the profile ${lineage.describe(keyId)}`,
@@ -168,6 +188,7 @@ export function checkInvariants(observation: Observation): Violation[] {
       })),
     ...everyKeyHeld(observation, lineage),
     ...noForeignDeletes(observation, lineage),
+    ...noClaimedDeletes(observation),
     ...reportsTrue(observation, lineage),
     ...workingKeyAfterSettle(observation, lineage),
   ];

@@ -32,6 +32,8 @@ export interface ClientState {
   /** Public halves of every private key on its disk. */
   held: string[];
   profile: ProfileState;
+  /** Every profile of its config dir, the default one among them. */
+  profiles: Record<string, ProfileState>;
   app?: AppState;
   journalsLeft: string[];
 }

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tridentArgs } from './argv.js';
-import { armHookKill, setUpClient, type Client } from './clients.js';
+import { startKeyringSession } from '../helpers/keyring-session.js';
+import { CHAOS_STORE, PROFILES, SECOND_PROFILE, armHookKill, setUpClient, type Client } from './clients.js';
 import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
 import { PROCESS_BOUND_MS, runTrident } from './process.js';
-import type { Interruption, Schedule } from './schedule.js';
+import { movesToKeyring, type Interruption, type Schedule } from './schedule.js';
 import { waitForStrays } from './strays.js';
 
 /** --resume or --abort runs at most this often per client in the final settle. */
@@ -89,6 +90,21 @@ class ScheduleRun {
       await this.launch(`${label}.file`, client, ['config', 'set', 'keys.privateKeyFile', kept.file]);
   }
 
+  /** `keys delete` of the key the client's second profile uses as it starts: refused while anything names it. */
+  async deleteClaimed(client: Client, label: string): Promise<void> {
+    const { keyId } = readProfile(client, SECOND_PROFILE);
+    if (keyId !== undefined) await this.launch(label, client, ['keys', 'delete', keyId, '--yes', '-o', 'json']);
+  }
+
+  /** The second profile pointed at the key, and the place, the default profile uses as it starts. */
+  async share(client: Client, label: string): Promise<void> {
+    const { keyId, privateKeyFile } = readProfile(client);
+    if (keyId === undefined || privateKeyFile === undefined) return;
+    const set = await this.launch(`${label}.key`, client, ['--profile', SECOND_PROFILE, 'config', 'set', 'keys.keyId', keyId]);
+    if (set.finished.exitCode === 0)
+      await this.launch(`${label}.file`, client, ['--profile', SECOND_PROFILE, 'config', 'set', 'keys.privateKeyFile', privateKeyFile]);
+  }
+
   /** --resume or --abort until no journal is left (bounded), then keys list, which settles pending records. */
   async settle(client: Client, action: 'resume' | 'abort'): Promise<void> {
     for (let attempt = 1; attempt <= SETTLE_ATTEMPTS && journalsLeft(client).length > 0; attempt++) {
@@ -113,8 +129,10 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
   const workDir = mkdtempSync(join(tmpdir(), `trident-chaos-${schedule.seed}-`));
   const sandbox = await startKeysSandbox({ dir: join(workDir, 'sandbox') });
   let clients: Client[] = [];
+  // One Secret Service for every client, each config dir with its own entries in it, as on one desktop.
+  const shared = CHAOS_STORE === 'keyring' || movesToKeyring(schedule) ? await startKeyringSession() : undefined;
   try {
-    clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir)));
+    clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir, shared)));
     const run = new ScheduleRun(sandbox, clients);
     for (const [s, step] of schedule.steps.entries()) {
       if (step.fault) sandbox.server.faults.add(faultRule(step.fault));
@@ -124,6 +142,8 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           const client = clients[planned.client]!;
           const label = `step${s + 1}.run${r + 1}`;
           if (planned.command.verb === 'reuse') return run.reuse(client, label);
+          if (planned.command.verb === 'share') return run.share(client, label);
+          if (planned.command.verb === 'delete-claimed') return run.deleteClaimed(client, label);
           if (planned.interruption?.kind === 'in-hook') armHookKill(client, true);
           const argv = tridentArgs(planned.command, {
             client,
@@ -167,6 +187,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           hooks: client.app !== undefined,
           held: [...heldByClient(client)],
           profile: readProfile(client),
+          profiles: Object.fromEntries(PROFILES.map((profile) => [profile, readProfile(client, profile)])),
           ...(app ? { app } : {}),
           journalsLeft: journalsLeft(client),
         };
@@ -174,7 +195,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
       harness: run.harness,
     };
   } finally {
-    for (const client of clients) await client.keyring?.stop();
+    await shared?.stop();
     await sandbox.close();
   }
 }

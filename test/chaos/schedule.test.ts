@@ -14,7 +14,11 @@ describe('scheduleFor', () => {
       { keyName: 'app', hooks: false, settle: 'resume' },
     ]);
     expect(scheduleFor(7).steps[0]).toEqual({
-      runs: [{ client: 1, delayMs: 79, command: { verb: 'rotate', name: 'next', local: true, keepOld: false } }],
+      runs: [
+        { client: 1, delayMs: 79, command: { verb: 'rotate', name: 'next', local: true, keepOld: false } },
+        // The ledger's stream adds its run after the others, leaving them as they were drawn.
+        { client: 0, delayMs: 409, command: { verb: 'delete-claimed' } },
+      ],
       fault: { kind: 'late', on: 'mint', skip: 0 },
     });
   });
@@ -60,5 +64,23 @@ describe('scheduleFor', () => {
       for (const run of drawn.flatMap((step) => step.runs))
         if (run.command.verb === 'reuse') expect(clients[run.client]!.hooks).toBe(false);
     expect(racing.length).toBeGreaterThan(reusing.length / 3);
+  });
+
+  it("draws the ledger's commands beside the rotations: deletes of a claimed key, moves both ways, shares, audits and lists", () => {
+    const schedules = Array.from({ length: 300 }, (_, seed) => scheduleFor(seed));
+    const runs = schedules.flatMap(({ steps }) => steps.flatMap((step) => step.runs));
+    const count = (verb: string) => runs.filter((run) => run.command.verb === verb).length;
+    for (const verb of ['delete-claimed', 'move', 'share', 'audit', 'list']) expect(count(verb), verb).toBeGreaterThan(15);
+    const moves = runs.flatMap((run) => (run.command.verb === 'move' ? [run.command.to] : []));
+    expect(new Set(moves)).toEqual(new Set(['keyring', 'file']));
+    expect(runs.some((run) => run.command.verb === 'move' && run.interruption?.kind === 'signal')).toBe(true);
+    // A step with a ledger command also rotates, now and then, on the same client: the race it is drawn for.
+    const raced = schedules
+      .flatMap(({ steps }) => steps)
+      .filter((step) => {
+        const ledger = step.runs.find((run) => ['delete-claimed', 'move', 'share'].includes(run.command.verb));
+        return ledger && step.runs.some((run) => run !== ledger && run.client === ledger.client && run.command.verb === 'rotate');
+      });
+    expect(raced.length).toBeGreaterThan(10);
   });
 });

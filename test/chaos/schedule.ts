@@ -20,7 +20,15 @@ export type Command =
   | { verb: 'rotate'; name?: string; local: boolean; keepOld: boolean; keepOldFor?: string }
   | { verb: 'resume' | 'abort' | 'prune' }
   /** The profile pointed back at a key a rotation kept (`config set keys.keyId`, then `keys.privateKeyFile`), as a person would. */
-  | { verb: 'reuse' };
+  | { verb: 'reuse' }
+  /** `keys delete` of the key the client's second profile uses (as its disk says then): the ledger must refuse it. */
+  | { verb: 'delete-claimed' }
+  /** The default profile's key moved to the keyring or to a file (`keys move-to-keyring`/`move-to-file`). */
+  | { verb: 'move'; to: 'keyring' | 'file' }
+  /** The second profile pointed at the key the default profile uses now (two `config set --profile ci`). */
+  | { verb: 'share' }
+  /** A command that only reads what the ledger knows: `keys audit` or `keys list`. */
+  | { verb: 'audit' | 'list' };
 
 export interface Run {
   client: number;
@@ -190,6 +198,30 @@ function withReuse(seed: number, steps: Step[], clients: ClientPlan[]): Step[] {
   });
 }
 
+/**
+ * The commands of the key ledger beside the lifecycle's, from a stream of their own (every seed keeps what it
+ * drew before): deletes of a key another profile of the client uses, moves of the profile's key between the
+ * keyring and a file, the second profile pointed at the first one's key, and the commands that only read.
+ */
+function withLedger(seed: number, steps: Step[], clients: number): Step[] {
+  const random = new Rng(seed ^ 0x1ed6e4a7);
+  return steps.map((step) => {
+    if (step.runs.length >= 3 || !random.chance(0.5)) return step;
+    const verb = weighted(random, { 'delete-claimed': 30, move: 35, share: 15, audit: 10, list: 10 });
+    const command: Command = verb === 'move' ? { verb, to: random.chance(0.6) ? 'keyring' : 'file' } : { verb };
+    const cut =
+      (verb === 'move' || verb === 'delete-claimed') && random.chance(0.3)
+        ? ({ kind: 'signal', signal: random.pick(['SIGKILL', 'SIGTERM'] as const), afterMs: random.int(30, 600), to: 'trident' } as const)
+        : undefined;
+    const run: Run = { client: random.int(0, clients - 1), delayMs: random.int(0, 800), command, ...(cut ? { interruption: cut } : {}) };
+    return { ...step, runs: [...step.runs, run] };
+  });
+}
+
+/** Whether a schedule moves keys into the keyring: its clients then share one Secret Service. */
+export const movesToKeyring = (schedule: Schedule): boolean =>
+  schedule.steps.some((step) => step.runs.some((run) => run.command.verb === 'move' && run.command.to === 'keyring'));
+
 export function scheduleFor(seed: number): Schedule {
   const random = new Rng(seed);
   const sharedName = random.chance(0.5);
@@ -208,5 +240,5 @@ export function scheduleFor(seed: number): Schedule {
     const planned = fault(random);
     return { runs, ...(planned ? { fault: planned } : {}) };
   });
-  return { seed, clients, steps: withReuse(seed, withOverlap(seed, steps, clients.length), clients) };
+  return { seed, clients, steps: withLedger(seed, withReuse(seed, withOverlap(seed, steps, clients.length), clients), clients.length) };
 }

@@ -17,6 +17,8 @@ export interface KeyringSession {
   lookup(account: string): string | undefined;
   /** The secret of every entry of the service trident. */
   secrets(): string[];
+  /** Every entry of trident's: its account (username) and secret. */
+  entries(): Array<{ account: string; secret: string }>;
   /** Removes the entry of `account` with secret-tool, as a user would behind trident's back. */
   clear(account: string): void;
   /** Writes an entry as trident's keyring library does, as an earlier release of trident would have. */
@@ -57,6 +59,20 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
   });
   const env = { DBUS_SESSION_BUS_ADDRESS: address, TRIDENT_CREDENTIAL_STORE: 'auto' };
   const toolEnv = { PATH: process.env.PATH, HOME: dataDir, DBUS_SESSION_BUS_ADDRESS: address };
+  const entries = (): Array<{ account: string; secret: string }> => {
+    const found = spawnSync('secret-tool', ['search', '--all', 'service', 'trident'], {
+      env: toolEnv,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    // One block per entry: "[/path]", "label = keyring:<account>@trident" (as @napi-rs/keyring labels its entries),
+    // "secret = <the secret, its lines and all>", "created = ...". (The attributes go to stderr.)
+    return (found.stdout ?? '').split(/^(?=\[\/)/m).flatMap((block) => {
+      const secret = /^secret = ([\s\S]*?)\ncreated = /m.exec(block)?.[1];
+      const account = /^label = keyring:(.*)@trident$/m.exec(block)?.[1];
+      return secret === undefined || account === undefined ? [] : [{ account, secret }];
+    });
+  };
   return {
     env,
     lookup(account) {
@@ -68,14 +84,9 @@ export async function startKeyringSession(options: { unlocked?: boolean } = {}):
       return found.status === 0 && found.stdout !== '' ? found.stdout : undefined;
     },
     secrets() {
-      const found = spawnSync('secret-tool', ['search', '--all', 'service', 'trident'], {
-        env: toolEnv,
-        encoding: 'utf8',
-        timeout: 10_000,
-      });
-      // One block per entry: "[/path]", "label = ...", "secret = <the secret, its lines and all>", "created = ...".
-      return [...(found.stdout ?? '').matchAll(/^secret = ([\s\S]*?)\ncreated = /gm)].map((match) => match[1]!);
+      return entries().map((entry) => entry.secret);
     },
+    entries,
     clear(account) {
       spawnSync('secret-tool', ['clear', 'service', 'trident', 'username', account], { env: toolEnv, timeout: 10_000 });
     },

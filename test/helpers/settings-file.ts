@@ -4,6 +4,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function writeSettings(configDir: string, profile: string, values: Record<string, string>): void {
+  writeProfiles(configDir, { [profile]: values });
+}
+
+export function writeProfiles(configDir: string, profiles: Record<string, Record<string, string>>): void {
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ profiles: { [profile]: values } }), { mode: 0o600 });
+  writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ profiles }), { mode: 0o600 });
 }
