@@ -167,9 +167,21 @@ function knownCommands(command: CommandUnknownOpts): string {
  */
 const MIN_DESCRIPTION_WIDTH = 20;
 
+/** `trident keys delete [options] <api_key...>` */
+function usageLine(command: CommandUnknownOpts): string {
+  const names = [];
+  for (let at: CommandUnknownOpts | null = command; at; at = at.parent) names.unshift(at.name());
+  return `${names.join(' ')} ${command.usage()}`;
+}
+
 /** Settings commander copies only through .command(): make sure every command has them. */
 export function applyToTree(command: CommandUnknownOpts): void {
   command.exitOverride();
+  // A usage error (a missing argument, an unknown option, a bad choice) ends with the command's usage line.
+  const output = command.configureOutput();
+  const outputError = output.outputError;
+  if (outputError && command.parent)
+    command.configureOutput({ ...output, outputError: (text, write) => outputError(`${text.trimEnd()}\n(usage: ${usageLine(command)})\n`, write) });
   command.showSuggestionAfterError(true);
   command.configureHelp({ sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   if (command.parent && command.name() !== 'help') command.addHelpText('after', GLOBAL_OPTIONS_POINTER);
@@ -187,18 +199,20 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     // Commander writes only help through these (errors go through outputError): wrapped to the terminal.
     writeOut: (text) => io.stdout.write(wrapHelp(text, helpWidth(io.stdout))),
     writeErr: (text) => io.stderr.write(wrapHelp(text, helpWidth(io.stderr))),
-    // Commander's "(Did you mean --x?)" comes on a line of its own: it becomes the hint. An error stays
-    // one line, however long: it is written as it is, not wrapped.
+    // Commander's "(Did you mean --x?)" and the usage line applyToTree adds come on lines of their own: they
+    // become the hint. An error stays one line, however long: it is written as it is, not wrapped.
     outputError: (text) => {
       const [first = '', ...rest] = text
         .replace(/^error: /, '')
         .trimEnd()
         .split('\n');
       const hint = rest
-        .join(' ')
-        .trim()
-        .replace(/^\((.*)\)$/, '$1');
-      io.stderr.write(errorLines(first, hint ? `${hint[0]!.toLowerCase()}${hint.slice(1)}` : undefined));
+        .map((line) => line.trim().replace(/^\((.*)\)$/, '$1'))
+        .filter(Boolean)
+        .map((line) => `${line[0]!.toLowerCase()}${line.slice(1)}`)
+        .join('; ')
+        .replace(/\?; /g, '? ');
+      io.stderr.write(errorLines(first, hint || undefined));
     },
   });
   // Ctrl-C, SIGTERM (a CI job cancelled, `timeout`) and SIGHUP (the terminal or ssh session gone): exit 130, unless work that must not be cut in half

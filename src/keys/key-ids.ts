@@ -16,6 +16,6 @@ export function keyIdProblem(id: string): string | undefined {
 export function checkKeyId(id: string): string {
   const problem = keyIdProblem(id);
   if (problem !== undefined)
-    throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem} (rule: a key id never changes the URL path)`);
+    throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem}`);
   return id;
 }

@@ -21,7 +21,7 @@ const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
 export function requireName(value: string | undefined): string {
   if (value === undefined || value.trim() === '')
-    throw usageError('--name is required: every key needs a name (rule: name is a required string)');
+    throw usageError('--name is required: every key needs a name');
   // trident proves a key its own by the tag it adds to the name: a name given with such a tag could be taken
   // for another request's key, and deleted by that request's settlement.
   if (looksTagged(value))
@@ -44,11 +44,11 @@ export function parseScopes(value: string | undefined): string[] {
     .filter(Boolean);
   const unknown = given.filter((scope) => !(SCOPES as readonly string[]).includes(scope) && !CHILD_SCOPE.test(scope));
   if (given.length === 0 || unknown.length > 0) {
-    throw usageError(`invalid --scopes "${value}": ${SCOPE_RULE} (rule: scopes ⊆ {read, write, <parent>::<child>})`);
+    throw usageError(`invalid --scopes "${value}": ${SCOPE_RULE}`);
   }
   const scopes = [...SCOPES.filter((scope) => given.includes(scope)), ...new Set(given.filter((scope) => CHILD_SCOPE.test(scope)))];
   if (scopes.includes('write') && !scopes.includes('read')) {
-    throw usageError(`invalid --scopes "${value}": the write scope requires read (rule: write needs read)`, 'use --scopes read,write');
+    throw usageError(`invalid --scopes "${value}": the write scope requires read`, 'use --scopes read,write');
   }
   return scopes;
 }
@@ -57,13 +57,13 @@ export function parseSubaccount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= 0 && number <= 63))
-    throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63 (rule: subaccount 0–63)`);
+    throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63`);
   return number;
 }
 
 export function checkFcmSubtraderId(value: string | undefined): string | undefined {
   if (value !== undefined && !FCM_SUBTRADER_ID.test(value)) {
-    throw usageError(`invalid --fcm-subtrader-id "${value}": it must be shaped <user_id>_<suffix> (rule: fcm_subtrader_id format)`);
+    throw usageError(`invalid --fcm-subtrader-id "${value}": it must be shaped <user_id>_<suffix>`);
   }
   return value;
 }
@@ -76,7 +76,7 @@ export function parseNewKey(opts: KeyInputOptions): NewKey {
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
   if (subaccount !== undefined && fcmSubtraderId !== undefined) {
     throw usageError(
-      '--subaccount and --fcm-subtrader-id cannot be used together (rule: subaccount and fcm_subtrader_id are mutually exclusive)',
+      '--subaccount and --fcm-subtrader-id cannot be used together',
     );
   }
   return {

@@ -55,6 +55,53 @@ describe('trident binary', () => {
     expect((await runCli(['config', 'list', '--profile', '../etc'])).exitCode).toBe(2);
   });
 
+  it('a usage error ends with the usage line of its command, after the did-you-mean', async () => {
+    const missing = await runCli(['keys', 'delete']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toBe("trident: missing required argument 'api_key'\nhint: usage: trident keys delete [options] <api_key...>\n");
+    const typo = await runCli(['catalog', 'products', '--serch', 'milk']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toBe("trident: unknown option '--serch'\nhint: did you mean --search? usage: trident catalog products [options]\n");
+    const choice = await runCli(['time', 'projects', '--status', 'gone']);
+    expect(choice.exitCode).toBe(2);
+    expect(choice.stderr).toMatch(
+      /^trident: option '--status <status>' argument 'gone' is invalid\. .*\nhint: usage: trident time projects list \[options\]\n$/,
+    );
+    expect(missing.stdout + typo.stdout + choice.stdout).toBe('');
+  });
+
+  it('an unknown setting or column gets a did-you-mean, and nothing is written', async () => {
+    const configDir = tempConfigDir();
+    const setting = await runCli(['config', 'set', 'keys.ur', 'https://x.test'], { configDir });
+    expect(setting.exitCode).toBe(2);
+    expect(setting.stderr).toMatch(/^trident: unknown setting "keys\.ur"\nhint: did you mean keys\.url\? settings are: keys\.url, /);
+    expect(() => statSync(join(configDir, 'settings.json'))).toThrow();
+    for (const output of ['table', 'json', 'ndjson', 'csv']) {
+      const column = await runCli(['config', 'list', '-o', output, '--columns', 'key,vlaue'], { configDir });
+      expect(column.exitCode, output).toBe(2);
+      expect(column.stderr).toBe(
+        'trident: unknown column in --columns: vlaue\nhint: did you mean value? the columns here: key, value, source, origin\n',
+      );
+      expect(column.stdout, output).toBe('');
+    }
+  });
+
+  it('--columns picks the fields of json and ndjson output too, in its order', async () => {
+    const configDir = tempConfigDir();
+    const json = await runCli(['config', 'list', '-o', 'json', '--columns', 'source,key'], { configDir });
+    expect(json.exitCode, json.stderr).toBe(0);
+    const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(records.length).toBeGreaterThan(3);
+    for (const record of records) expect(Object.keys(record)).toEqual(['source', 'key']);
+    const ndjson = await runCli(['config', 'list', '-o', 'ndjson', '--columns', 'key'], { configDir });
+    expect(
+      ndjson.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => Object.keys(JSON.parse(line) as object)),
+    ).toEqual(records.map(() => ['key']));
+  });
+
   it('round-trips config set/get in a 0600 file inside a 0700 directory', async () => {
     const configDir = tempConfigDir();
     const set = await runCli(['config', 'set', 'catalog.url', 'http://127.0.0.1:8000'], { configDir });

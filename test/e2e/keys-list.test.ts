@@ -63,7 +63,7 @@ describe('keys list', () => {
     const bad = await runKeys(sandbox, ['list', '--columns', 'id,nmae', '-o', 'csv']);
     expect(bad).toMatchObject({ exitCode: 2, stdout: '' });
     expect(bad.stderr).toBe(
-      'trident: unknown column in --columns: nmae\nhint: the columns here: api_key, name, scopes, created_ts, subaccount, in_use, age_seconds (or as the table calls them: id, created, age, in use)\n',
+      'trident: unknown column in --columns: nmae\nhint: did you mean name? the columns here: api_key, name, scopes, created_ts, subaccount, in_use, age_seconds (or as the table calls them: id, created, age, in use)\n',
     );
   });
 

@@ -1,4 +1,5 @@
 // The settings trident knows: their environment variables, defaults, allowed values and descriptions.
+import { suggesting } from '../did-you-mean.js';
 import { usageError } from '../errors.js';
 
 export interface SettingSpec {
@@ -59,7 +60,7 @@ export function isSettingKey(key: string): key is SettingKey {
 
 export function assertSettingKey(key: string): SettingKey {
   if (!isSettingKey(key)) {
-    throw usageError(`unknown setting "${key}"`, `settings are: ${SETTING_KEYS.join(', ')}`);
+    throw usageError(`unknown setting "${key}"`, suggesting(key, SETTING_KEYS, `settings are: ${SETTING_KEYS.join(', ')}`));
   }
   return key;
 }

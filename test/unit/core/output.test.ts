@@ -270,7 +270,7 @@ describe('Output', () => {
     await expect(bad.output.list([], cols, undefined, ['id', 'name', 'extra'])).rejects.toMatchObject({
       exitCode: 2,
       message: 'unknown column in --columns: nmae',
-      hint: 'the columns here: id, name, extra (or as the table calls them: ID)',
+      hint: 'did you mean name? the columns here: id, name, extra (or as the table calls them: ID)',
     });
     expect(() => capture('csv').output.configure({ columns: 'id,,name' })).toThrow(/invalid --columns/);
   });

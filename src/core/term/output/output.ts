@@ -1,5 +1,6 @@
 // Renders what commands produce: a table for people, json/ndjson/csv/tsv for scripts. Lists stream:
 // ndjson, csv and tsv print rows as they arrive; json streams one array; only the table waits.
+import { suggesting } from '../../did-you-mean.js';
 import { usageError } from '../../errors.js';
 import { jsonText } from '../../json/big-integers.js';
 import { readableTime } from '../times.js';
@@ -66,7 +67,11 @@ export class Output {
       const friendlier = [...labels.keys()].filter((label) => !fields.includes(label));
       throw usageError(
         `unknown column${unknown.length > 1 ? 's' : ''} in --columns: ${unknown.join(', ')}`,
-        `the columns here: ${fields.join(', ')}${friendlier.length > 0 ? ` (or as the table calls them: ${friendlier.join(', ')})` : ''}`,
+        suggesting(
+          unknown[0]!,
+          [...fields, ...friendlier],
+          `the columns here: ${fields.join(', ')}${friendlier.length > 0 ? ` (or as the table calls them: ${friendlier.join(', ')})` : ''}`,
+        ),
       );
     }
     return resolved as string[];
