@@ -4,10 +4,7 @@
 // Not among the default projects: run it with npx vitest run --config test/chaos/vitest.config.ts
 import { describe, expect, it } from 'vitest';
 import { runSeed } from './run-seed.js';
-
-// Chosen for what their schedules hold between them: every command, fault and interruption, hooks killed
-// mid-run, two processes on one config dir, three clients, and the races that break the lifecycle today.
-const SEEDS = [7, 12, 16, 21, 23, 26, 27, 36, 37, 51, 53, 59, 60, 62, 72, 74];
+import { FIXED_SEEDS as SEEDS } from './seeds.js';
 
 describe.concurrent('chaos: the key lifecycle under random schedules', () => {
   for (const seed of SEEDS) {

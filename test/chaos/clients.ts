@@ -16,6 +16,8 @@ export interface Client {
   configDir: string;
   outDir: string;
   initialKeyId: string;
+  /** The key of the second profile: the client's too, made beside the first one. */
+  secondKeyId: string;
   /** The application its rotations switch (--deploy/--verify), if any. */
   app?: KeyApp;
   /** With TRIDENT_CHAOS_STORE=keyring: the client's own Secret Service, where its new keys go. */
@@ -26,7 +28,7 @@ export interface Client {
 export const CHAOS_STORE = process.env.TRIDENT_CHAOS_STORE === 'keyring' ? 'keyring' : 'file';
 
 export const PROFILE = 'default';
-/** A second profile of every client, on the same key at first: the ledger must keep what it names. */
+/** A second profile of every client, on a key of its own at first: the ledger must keep what it names. */
 export const SECOND_PROFILE = 'ci';
 export const PROFILES = [PROFILE, SECOND_PROFILE] as const;
 
@@ -47,9 +49,15 @@ export async function setUpClient(
   mkdirSync(join(configDir, 'keys'), { recursive: true, mode: 0o700 });
   mkdirSync(outDir, { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, privateKeyPem, { mode: 0o600 });
-  const profile = { 'keys.url': sandbox.url, 'keys.keyId': initialKeyId, 'keys.privateKeyFile': keyFile };
-  writeProfiles(configDir, { [PROFILE]: profile, [SECOND_PROFILE]: profile });
-  const client: Client = { index, root, configDir, outDir, initialKeyId };
+  const second = await generateRsaPair();
+  const secondKeyId = sandbox.control.addKey({ name: `${plan.keyName}-ci`, publicKeyPem: second.publicKeyPem }).api_key;
+  const secondFile = join(configDir, 'keys', `${secondKeyId}.pem`);
+  writeFileSync(secondFile, second.privateKeyPem, { mode: 0o600 });
+  writeProfiles(configDir, {
+    [PROFILE]: { 'keys.url': sandbox.url, 'keys.keyId': initialKeyId, 'keys.privateKeyFile': keyFile },
+    [SECOND_PROFILE]: { 'keys.url': sandbox.url, 'keys.keyId': secondKeyId, 'keys.privateKeyFile': secondFile },
+  });
+  const client: Client = { index, root, configDir, outDir, initialKeyId, secondKeyId };
   if (keyring) client.keyring = keyring;
   else if (CHAOS_STORE === 'keyring') client.keyring = await startKeyringSession();
   if (plan.hooks) {

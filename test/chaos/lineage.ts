@@ -10,6 +10,10 @@ export class Lineage {
     for (const client of observation.clients) {
       this.owners.set(client.initialKeyId, client.index);
       this.names.set(client.initialKeyId, observation.schedule.clients[client.index]!.keyName);
+      if (client.secondKeyId !== undefined) {
+        this.owners.set(client.secondKeyId, client.index);
+        this.names.set(client.secondKeyId, `${observation.schedule.clients[client.index]!.keyName}-ci`);
+      }
     }
     for (const event of observation.events) {
       this.names.set(event.id, event.name);
@@ -33,7 +37,7 @@ export class Lineage {
   existedAfter(id: string, eventCount: number): boolean {
     const events = this.observation.events.slice(0, eventCount);
     const made =
-      this.observation.clients.some((client) => client.initialKeyId === id) ||
+      this.observation.clients.some((client) => client.initialKeyId === id || client.secondKeyId === id) ||
       events.some((event) => event.type !== 'delete' && event.id === id);
     return made && !events.some((event) => event.type === 'delete' && event.id === id);
   }

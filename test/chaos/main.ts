@@ -4,7 +4,7 @@
 //   --seed N   this seed alone, with its full report
 //   --jobs N   schedules at once (default 2)
 import { randomInt } from 'node:crypto';
-import { replayCommand, summaryLine } from './report.js';
+import { formatReport, replayCommand, summaryLine } from './report.js';
 import { runSeed, type SeedResult } from './run-seed.js';
 
 interface Options {
@@ -37,7 +37,9 @@ function parse(argv: string[]): Options {
 
 async function replay(seed: number): Promise<number> {
   const result = await runSeed(seed, 'failing');
-  console.log(result.violations.length > 0 ? result.report : `chaos seed ${seed}: no violation (${result.ms} ms)`);
+  // The whole report either way: what each process did is worth a look when a seed is replayed.
+  console.log(result.observation ? formatReport(result.observation, result.violations) : result.report);
+  if (result.violations.length === 0) console.log(`chaos seed ${seed}: no violation (${result.ms} ms)`);
   console.log(`1 schedules, ${result.violations.length} violations`);
   return result.violations.length > 0 ? 1 : 0;
 }

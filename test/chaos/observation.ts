@@ -28,6 +28,8 @@ export interface ProcessRecord {
 export interface ClientState {
   index: number;
   initialKeyId: string;
+  /** The key the second profile started on, the client's too. */
+  secondKeyId?: string;
   hooks: boolean;
   /** Public halves of every private key on its disk. */
   held: string[];

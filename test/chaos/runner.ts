@@ -165,7 +165,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
     for (const client of clients) await run.settle(client, schedule.clients[client.index]!.settle);
 
     const events = sandbox.control.events();
-    const ids = new Set([...events.map((event) => event.id), ...clients.map((client) => client.initialKeyId)]);
+    const ids = new Set([...events.map((event) => event.id), ...clients.flatMap((client) => [client.initialKeyId, client.secondKeyId])]);
     const publicKeys: Record<string, string> = {};
     for (const id of ids) {
       const pem = sandbox.control.publicKeyPemEver(id);
@@ -184,6 +184,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
         return {
           index: client.index,
           initialKeyId: client.initialKeyId,
+          secondKeyId: client.secondKeyId,
           hooks: client.app !== undefined,
           held: [...heldByClient(client)],
           profile: readProfile(client),

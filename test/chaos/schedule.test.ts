@@ -1,6 +1,7 @@
 // The schedule is a pure function of the seed (the replay depends on it), and stays within its bounds.
 import { describe, expect, it } from 'vitest';
 import { scheduleFor } from './schedule.js';
+import { FIXED_SEEDS } from './seeds.js';
 
 describe('scheduleFor', () => {
   it('draws the same schedule from the same seed, and another from another', () => {
@@ -82,5 +83,36 @@ describe('scheduleFor', () => {
         return ledger && step.runs.some((run) => run !== ledger && run.client === ledger.client && run.command.verb === 'rotate');
       });
     expect(raced.length).toBeGreaterThan(10);
+  });
+
+  it('the fixed seeds hold every command between them, the ledger commands beside a rotation of the same client', () => {
+    const steps = FIXED_SEEDS.flatMap((seed) => scheduleFor(seed).steps);
+    const runs = steps.flatMap((step) => step.runs);
+    const verbs = new Set(runs.map((run) => (run.command.verb === 'move' ? `move-to-${run.command.to}` : run.command.verb)));
+    expect([...verbs].sort()).toEqual(
+      [
+        'abort',
+        'audit',
+        'create',
+        'delete-claimed',
+        'generate',
+        'list',
+        'move-to-file',
+        'move-to-keyring',
+        'prune',
+        'resume',
+        'reuse',
+        'rotate',
+        'share',
+      ].sort(),
+    );
+    const raced = steps.filter((step) =>
+      step.runs.some(
+        (run) =>
+          ['delete-claimed', 'move', 'share'].includes(run.command.verb) &&
+          step.runs.some((other) => other.client === run.client && ['rotate', 'resume', 'abort'].includes(other.command.verb)),
+      ),
+    );
+    expect(raced.length).toBeGreaterThanOrEqual(3);
   });
 });
