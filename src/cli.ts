@@ -9,6 +9,7 @@ import type { ContextDeps } from './context.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
 import { VERSION } from './core/version.js';
+import { environmentHelp } from './environment.js';
 import { interruptHint, onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
 import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
@@ -115,16 +116,23 @@ function addValuesCommand(program: Command, bind: Binder): void {
 function addHelpCommand(program: Command): void {
   program
     .command('help')
-    .summary('show help for a command, or the global options (trident help options)')
+    .summary('show help for a command, the global options (help options) or the environment variables (help environment)')
     .description(
-      'Show the help of a command: "trident help keys list" is "trident keys list --help". "trident help options" shows the global options.',
+      'Show the help of a command: "trident help keys list" is "trident keys list --help". "trident help options" shows the global options, "trident help environment" every environment variable trident reads or sets for hooks.',
     )
     .argument('[command...]', 'a group, then a command of it; or options')
     .action((names: string[]) => {
-      if (names.length === 1 && names[0] === 'options') program.configureOutput().writeOut!(globalOptionsHelp(program));
+      const topic = names.length === 1 ? TOPICS[names[0]!] : undefined;
+      if (topic) program.configureOutput().writeOut!(topic(program));
       else commandAt(program, names).help();
     });
 }
+
+/** `trident help <topic>`: help that belongs to no one command. */
+const TOPICS: Record<string, (program: Command) => string> = {
+  options: globalOptionsHelp,
+  environment: () => environmentHelp(),
+};
 
 /** Where each command's help points for the global options, which only `trident --help` lists. */
 const GLOBAL_OPTIONS_POINTER = 'Global options (--profile, -o, --jq, --columns, -q, ...): trident help options\n';

@@ -55,6 +55,24 @@ describe('trident binary', () => {
     expect((await runCli(['config', 'list', '--profile', '../etc'])).exitCode).toBe(2);
   });
 
+  it('help environment lists every variable trident reads, and those it sets for hooks', async () => {
+    const result = await runCli(['help', 'environment']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    for (const name of [
+      'TRIDENT_CONFIG_DIR',
+      'TRIDENT_KEY_ID',
+      'TRIDENT_TIME_TOKEN',
+      'TRIDENT_CREDENTIAL_STORE',
+      'HTTPS_PROXY',
+      'TRIDENT_DEPLOY_STEP',
+    ])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    expect(result.stderr).toBe('');
+    const unknown = await runCli(['help', 'environmnet']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^trident: unknown command 'environmnet'\n/);
+  });
+
   it('a usage error ends with the usage line of its command, after the did-you-mean', async () => {
     const missing = await runCli(['keys', 'delete']);
     expect(missing.exitCode).toBe(2);
