@@ -111,7 +111,7 @@ export const { register, definition } = defineCommand({
   define,
   examples: [
     'trident api keys /api_keys',
-    'trident api keys /api_keys --jq \'.api_keys[] | select(.name == "ci") | .api_key\'',
+    "trident api keys /api_keys --jq '.api_keys[] | [.api_key, .name] | @tsv'",
     'trident api keys /api_keys/KEY_ID -X DELETE',
     "trident api time /projects --jq '.data | length'",
     "trident api time /projects -f 'name=New project' -F billable=true",

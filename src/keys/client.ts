@@ -9,10 +9,14 @@ import { joinUrl, type QueryValue } from '../core/http/url.js';
 import { keyIdProblem } from './key-ids.js';
 import { explainRefusal, type RefusedCall } from './refusals.js';
 import { signedHeaders, type Signer } from './signing.js';
+import { untagged } from './mint/tag.js';
 
 export interface ApiKey {
   api_key: string;
+  /** The name as the service has it, with the tag trident adds to the keys it makes (mint/tag.ts). */
   name: string;
+  /** The name as the user gave it: `name` without trident's tag. */
+  given_name: string;
   scopes: string[];
   /** The service's creation time as it came; null when it sent none (the public service does not). */
   created_ts: string | number | null;
@@ -62,9 +66,11 @@ export function toApiKey(raw: Json, requested?: NewKey): ApiKey {
   if (id === undefined) throw new TypeError('no key id');
   const scopes = Array.isArray(raw.scopes) ? raw.scopes.filter((s): s is string => typeof s === 'string') : undefined;
   const created = raw.created_ts;
+  const name = typeof raw.name === 'string' ? raw.name : (requested?.name ?? '');
   const key: ApiKey = {
     api_key: id,
-    name: typeof raw.name === 'string' ? raw.name : (requested?.name ?? ''),
+    name,
+    given_name: untagged(name),
     scopes: scopes ?? requested?.scopes ?? (requested ? DEFAULT_SCOPES : []),
     created_ts: typeof created === 'string' || typeof created === 'number' ? created : null,
     subaccount: typeof raw.subaccount === 'number' ? raw.subaccount : (requested?.subaccount ?? null),

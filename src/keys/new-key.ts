@@ -34,7 +34,9 @@ export function addNewKeyOptions<A extends unknown[], O extends OptionValues, G 
 type Row = Record<string, unknown>;
 const FIELDS: Array<Column<Row>> = [
   { header: 'api key', value: (row) => row.api_key },
-  { header: 'name', value: (row) => row.name },
+  // The name as given; the tag trident added to it apart.
+  { header: 'name', value: (row) => row.given_name },
+  { header: 'tag', value: (row) => (row.name === row.given_name ? undefined : String(row.name).slice(String(row.given_name).length + 1)) },
   { header: 'scopes', value: (row) => row.scopes },
   { header: 'subaccount', value: (row) => row.subaccount ?? 'all' },
   { header: 'fcm subtrader', value: (row) => row.fcm_subtrader_id },

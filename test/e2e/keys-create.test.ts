@@ -45,6 +45,7 @@ describe('keys create with a pair made here', () => {
     expect(output).toEqual({
       api_key: id,
       name: expect.stringMatching(tagged('laptop')),
+      given_name: 'laptop',
       scopes: ['read', 'write'],
       created_ts: expect.any(String),
       subaccount: null,

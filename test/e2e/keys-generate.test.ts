@@ -29,10 +29,11 @@ describe('keys generate', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
     expect(rest).toEqual([]);
-    expect(header!.split('\t')).toEqual(['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'private_key_file']);
-    const [id, name, scopes] = row!.split('\t');
+    expect(header!.split('\t')).toEqual(['api_key', 'name', 'given_name', 'scopes', 'created_ts', 'subaccount', 'private_key_file']);
+    const [id, name, givenName, scopes] = row!.split('\t');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(name).toMatch(tagged('flat-row'));
+    expect(givenName).toBe('flat-row');
     expect(scopes).toBe('read');
   });
 
@@ -45,6 +46,7 @@ describe('keys generate', () => {
     expect(output).toEqual({
       api_key: id,
       name: expect.stringMatching(tagged('ci')),
+      given_name: 'ci',
       scopes: ['read'],
       created_ts: expect.any(String),
       subaccount: null,

@@ -41,6 +41,7 @@ describe('keys list', () => {
     expect(keys.find((key) => key.api_key === sandbox.bootstrap.keyId)).toEqual({
       api_key: sandbox.bootstrap.keyId,
       name: 'sandbox-bootstrap',
+      given_name: 'sandbox-bootstrap',
       scopes: ['read', 'write'],
       created_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       subaccount: null,
@@ -48,7 +49,7 @@ describe('keys list', () => {
       age_seconds: expect.any(Number),
     });
     const tsv = await runKeys(sandbox, ['list']);
-    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tscopes\tcreated_ts\tsubaccount\tin_use\tage_seconds');
+    expect(tsv.stdout.split('\n')[0]).toBe('api_key\tname\tgiven_name\tscopes\tcreated_ts\tsubaccount\tin_use\tage_seconds');
   });
 
   it("--columns takes the fields or the table's labels in every format; anything else is exit 2 and prints nothing", async () => {
@@ -63,8 +64,28 @@ describe('keys list', () => {
     const bad = await runKeys(sandbox, ['list', '--columns', 'id,nmae', '-o', 'csv']);
     expect(bad).toMatchObject({ exitCode: 2, stdout: '' });
     expect(bad.stderr).toBe(
-      'trident: unknown column in --columns: nmae\nhint: did you mean name? the columns here: api_key, name, scopes, created_ts, subaccount, in_use, age_seconds (or as the table calls them: id, created, age, in use)\n',
+      'trident: unknown column in --columns: nmae\nhint: did you mean name? the columns here: api_key, name, given_name, scopes, created_ts, subaccount, in_use, age_seconds (or as the table calls them: id, created, age, in use)\n',
     );
+  });
+
+  it('shows names as given: the tag trident adds stands apart in tables, and JSON has given_name to filter on', async () => {
+    const configDir = tempConfigDir();
+    const made = await runKeys(sandbox, ['generate', '--name', 'deploy', '-o', 'json', '--out', join(dirname(configDir), 'deploy.pem')], {
+      configDir,
+    });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const { api_key: id, name, given_name: given } = JSON.parse(made.stdout) as Record<string, string>;
+    expect(given).toBe('deploy');
+    const tag = name!.slice('deploy~'.length);
+    expect(name).toBe(`deploy~${tag}`);
+    expect(tag).toMatch(/^[0-9a-f]{8}$/);
+    const table = await runKeys(sandbox, ['list', '-o', 'table'], { configDir, env: { COLUMNS: '200' } });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[1]).toMatch(/id +│ name +│ tag +│ scopes/);
+    expect(table.stdout).toMatch(new RegExp(`│ ${id} │ deploy +│ ${tag} │`));
+    expect(table.stdout).not.toContain(`deploy~${tag}`);
+    const found = await runKeys(sandbox, ['list', '--jq', '.[] | select(.given_name == "deploy") | .api_key'], { configDir });
+    expect(found.stdout).toContain(`${id}\n`);
   });
 
   it('--no-header: a script reads rows alone', async () => {
@@ -84,7 +105,7 @@ describe('keys list', () => {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line)),
-    ).toEqual([{ ...bound, fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
+    ).toEqual([{ ...bound, given_name: 'fcm', fcm_subtrader_id: 'u9_desk', in_use: false, age_seconds: expect.any(Number) }]);
     expect(sandbox.server.requests.at(-1)!.query).toBe('?fcm_subtrader_id=u9_desk');
     expect(seen()).toHaveLength(1);
   });
@@ -94,7 +115,7 @@ describe('keys list', () => {
       const result = await runKeys(sandbox, ['list', '--fcm-subtrader-id', 'u9_nobody', '-o', format]);
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.stdout).toBe(
-        `${['api_key', 'name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'].join(format === 'csv' ? ',' : '\t')}\n`,
+        `${['api_key', 'name', 'given_name', 'scopes', 'created_ts', 'subaccount', 'in_use', 'age_seconds'].join(format === 'csv' ? ',' : '\t')}\n`,
       );
     }
   });

@@ -15,6 +15,7 @@ import { Rotation, type RotationResult } from '../../src/keys/rotation/machine.j
 import { beginRotation, findRotation, planRotation, type RotateOptions } from '../../src/keys/rotation/start.js';
 import type { Signer } from '../../src/keys/signing.js';
 import { testContext } from './context.js';
+import { untagged } from '../../src/keys/mint/tag.js';
 
 export function ed25519Pair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -52,6 +53,7 @@ export class FakeKeyService {
     const record: ApiKey = {
       api_key: randomUUID(),
       name,
+      given_name: untagged(name),
       scopes: ['read', 'write'],
       created_ts: new Date().toISOString(),
       subaccount: null,

@@ -11,6 +11,7 @@ import { Output } from '../../src/core/term/output/output.js';
 import { escapeDataControls, oneLine } from '../../src/core/term/printable.js';
 import { toApiKey, type ApiKey, type NewKey } from '../../src/keys/client.js';
 import { normalizeProject } from '../../src/time/normalize.js';
+import { untagged } from '../../src/keys/mint/tag.js';
 
 /** As it would come off the wire: JSON text parsed (own "__proto__" keys and all). */
 const wire = <T>(value: T): Record<string, unknown> => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
@@ -54,6 +55,7 @@ describe('keys in any shape (keys/client.ts toApiKey)', () => {
         const expected: ApiKey = {
           api_key: key.api_key_id,
           name: key.name,
+          given_name: untagged(key.name),
           scopes: key.scopes,
           created_ts: null,
           subaccount: key.subaccount ?? null,

@@ -12,7 +12,7 @@ export function taggedName(name: string): string {
 /** True for a name that ends as trident's tags do: a name given so could pass for another request's key. */
 export const looksTagged = (name: string): boolean => TAG.test(name);
 
-/** The name without a tag trident added (a rotation names its key after the old one). */
+/** The name without a tag trident added: the name as given (a rotation names its key after the old one). */
 export function untagged(name: string): string {
   return name.replace(TAG, '');
 }

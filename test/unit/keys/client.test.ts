@@ -76,11 +76,13 @@ function signatureValid(request: Seen): boolean {
 }
 
 const FULL_KEY = { api_key: 'k1', name: 'one', scopes: ['read'], created_ts: '2026-01-02T03:04:05Z', subaccount: 3 };
+/** FULL_KEY as trident reads it: with the name as given beside the service's. */
+const AS_LISTED = { ...FULL_KEY, given_name: 'one' };
 
 describe('list', () => {
   it('reads the ApiKey shape and signs the full path without the query', async () => {
     answer('GET', '/api_keys', 200, { api_keys: [FULL_KEY] });
-    expect(await client.list({ fcmSubtraderId: 'u1_desk' })).toEqual([FULL_KEY]);
+    expect(await client.list({ fcmSubtraderId: 'u1_desk' })).toEqual([AS_LISTED]);
     expect(seen[0]!.path).toBe('/trade-api/v2/api_keys?fcm_subtrader_id=u1_desk');
     expect(seen[0]!.headers['KALSHI-ACCESS-KEY']).toBe('me');
     expect(signatureValid(seen[0]!)).toBe(true);
@@ -94,8 +96,16 @@ describe('list', () => {
       ],
     });
     expect(await client.list()).toEqual([
-      { api_key: 'p1', name: 'pub', scopes: ['read', 'write'], created_ts: null, subaccount: null },
-      { api_key: 'p2', name: 'fcm', scopes: ['read', 'write'], created_ts: null, subaccount: null, fcm_subtrader_id: 'u1_a' },
+      { api_key: 'p1', name: 'pub', given_name: 'pub', scopes: ['read', 'write'], created_ts: null, subaccount: null },
+      {
+        api_key: 'p2',
+        name: 'fcm',
+        given_name: 'fcm',
+        scopes: ['read', 'write'],
+        created_ts: null,
+        subaccount: null,
+        fcm_subtrader_id: 'u1_a',
+      },
     ]);
   });
 
@@ -118,7 +128,7 @@ describe('create', () => {
   it('posts JSON and reads a nested answer with its warning', async () => {
     answer('POST', '/api_keys', 201, { api_key: FULL_KEY, warning: 'no cap' });
     const result = await client.create({ name: 'one', scopes: ['read'], subaccount: 3, publicKeyPem: 'PEM' });
-    expect(result).toEqual({ apiKey: FULL_KEY, warning: 'no cap' });
+    expect(result).toEqual({ apiKey: AS_LISTED, warning: 'no cap' });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(seen[0]!.body!)).toEqual({ name: 'one', scopes: ['read'], subaccount: 3, public_key: 'PEM' });
     expect(signatureValid(seen[0]!)).toBe(true);
@@ -128,7 +138,15 @@ describe('create', () => {
     answer('POST', '/api_keys', 201, { api_key_id: 'flat1' });
     const result = await client.create({ name: 'n', scopes: ['read', 'write'], fcmSubtraderId: 'u1_a', publicKeyPem: 'PEM' });
     expect(result).toEqual({
-      apiKey: { api_key: 'flat1', name: 'n', scopes: ['read', 'write'], created_ts: null, subaccount: null, fcm_subtrader_id: 'u1_a' },
+      apiKey: {
+        api_key: 'flat1',
+        name: 'n',
+        given_name: 'n',
+        scopes: ['read', 'write'],
+        created_ts: null,
+        subaccount: null,
+        fcm_subtrader_id: 'u1_a',
+      },
     });
   });
 
@@ -153,7 +171,7 @@ describe('create', () => {
 describe('generate', () => {
   it('reads a nested answer', async () => {
     answer('POST', '/api_keys/generate', 201, { api_key: FULL_KEY, private_key: 'SECRET PEM' });
-    expect(await client.generate({ name: 'one' })).toEqual({ apiKey: FULL_KEY, privateKeyPem: 'SECRET PEM' });
+    expect(await client.generate({ name: 'one' })).toEqual({ apiKey: AS_LISTED, privateKeyPem: 'SECRET PEM' });
     expect(seen[0]!.path).toBe('/trade-api/v2/api_keys/generate');
     expect(JSON.parse(seen[0]!.body!)).toEqual({ name: 'one' });
   });
@@ -161,7 +179,7 @@ describe('generate', () => {
   it("reads the public service's flat answer with key_type and warning", async () => {
     answer('POST', '/api_keys/generate', 201, { api_key_id: 'g1', private_key: 'SECRET PEM', key_type: 'rsa', warning: 'w' });
     expect(await client.generate({ name: 'n', scopes: ['read'] })).toEqual({
-      apiKey: { api_key: 'g1', name: 'n', scopes: ['read'], created_ts: null, subaccount: null },
+      apiKey: { api_key: 'g1', name: 'n', given_name: 'n', scopes: ['read'], created_ts: null, subaccount: null },
       privateKeyPem: 'SECRET PEM',
       warning: 'w',
     });
