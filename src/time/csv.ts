@@ -8,9 +8,7 @@ import type { Id } from '../wire/time/ids.js';
 import { positiveId } from './ids.js';
 
 export interface CustomerRow {
-  /** 1-based number of the data row (the header is not a row). */
-  row: number;
-  /** Line of the file where the row starts. */
+  /** Line of the file where the row starts: how every message numbers rows. */
   line: number;
   id: Id;
   name: string;
@@ -29,8 +27,21 @@ export function csvReadOptions(env: NodeJS.ProcessEnv): ReadInputOptions {
 }
 const MAX_PROBLEMS_SHOWN = 5;
 
-/** Rows of the file, or a usage error (exit 2) naming the line of every problem found. */
-export async function parseCustomerCsv(text: string, source: string): Promise<CustomerRow[]> {
+/** A row of the file that cannot be sent, and why. */
+export interface InvalidRow {
+  line: number;
+  problem: string;
+}
+
+/**
+ * The rows of the file. An invalid row is a usage error (exit 2) naming the line of every problem found, unless
+ * `skipInvalid`: then the invalid rows come back apart, and only a file with no valid row is an error.
+ */
+export async function parseCustomerCsv(
+  text: string,
+  source: string,
+  skipInvalid = false,
+): Promise<{ rows: CustomerRow[]; invalid: InvalidRow[] }> {
   const { parse } = await import('csv-parse/sync');
   let records: Array<{ record: string[]; raw: string }>;
   try {
@@ -63,26 +74,27 @@ export async function parseCustomerCsv(text: string, source: string): Promise<Cu
   const idAt = names.indexOf('id');
   const nameAt = names.indexOf('name');
 
-  const problems: string[] = [];
+  const invalid: InvalidRow[] = [];
   const firstLineOfId = new Map<Id, number>();
   const rows: CustomerRow[] = [];
-  data.forEach(({ record, line }, index) => {
+  data.forEach(({ record, line }) => {
     const problem = rowProblem(record, idAt, nameAt, firstLineOfId);
     if (problem) {
-      problems.push(`line ${line}: ${problem}`);
+      invalid.push({ line, problem });
       return;
     }
     const id = positiveId(record[idAt]!)!;
     firstLineOfId.set(id, line);
-    rows.push({ row: index + 1, line, id, name: record[nameAt]!.trim() });
+    rows.push({ line, id, name: record[nameAt]!.trim() });
   });
-  if (problems.length > 0) {
+  const problems = invalid.map(({ line, problem }) => `line ${line}: ${problem}`);
+  if (problems.length > 0 && (!skipInvalid || rows.length === 0)) {
     const rest = problems.slice(1, MAX_PROBLEMS_SHOWN);
     const more = problems.length > MAX_PROBLEMS_SHOWN ? `; and ${problems.length - MAX_PROBLEMS_SHOWN} more` : '';
     throw usageError(`${source} ${problems[0]}; nothing was sent`, rest.length > 0 ? `also ${rest.join('; ')}${more}` : undefined);
   }
   if (rows.length === 0) throw usageError(`${source} has a header but no rows`);
-  return rows;
+  return { rows, invalid };
 }
 
 function rowProblem(record: string[], idAt: number, nameAt: number, firstLineOfId: Map<Id, number>): string | undefined {

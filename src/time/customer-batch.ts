@@ -10,9 +10,11 @@ import type { Id } from '../wire/time/ids.js';
 import { mapInOrder } from './pool.js';
 
 export interface RowResult {
-  row: number;
-  id: Id;
-  name: string;
+  /** The line of the file the row is on. */
+  line: number;
+  /** null for a row --skip-invalid left out, whose id or name could not be read. */
+  id: Id | null;
+  name: string | null;
   ok: boolean;
   error?: string;
 }
@@ -50,20 +52,20 @@ export function updateCustomers(
   };
   // Every 429 widens the gap (jittered, so that the workers do not all come back at once); one that says when
   // to come back also holds the batch until then. The time tracker asks clients to do both.
-  return mapInOrder(rows, concurrency, ({ row, id, name }) =>
+  return mapInOrder(rows, concurrency, ({ line, id, name }) =>
     pacer.paced(async (onRateLimited): Promise<RowOutcome> => {
       if (authFailed)
         return through({
-          result: { row, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' },
+          result: { line, id, name, ok: false, error: 'skipped: authentication failed on an earlier row' },
           exitCode: ExitCode.auth,
         });
       try {
         await client.updateCustomer(id, name, onRateLimited);
-        return through({ result: { row, id, name, ok: true }, exitCode: ExitCode.ok });
+        return through({ result: { line, id, name, ok: true }, exitCode: ExitCode.ok });
       } catch (error) {
         if (!(error instanceof TridentError)) throw error;
         if (error.exitCode === ExitCode.auth) authFailed = true;
-        return through({ result: { row, id, name, ok: false, error: error.message }, exitCode: error.exitCode });
+        return through({ result: { line, id, name, ok: false, error: error.message }, exitCode: error.exitCode });
       }
     }, heard),
   );

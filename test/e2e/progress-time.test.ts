@@ -78,7 +78,7 @@ describeWithTools(['script'], 'on a terminal', () => {
       expect(run.screen()).toMatch(new RegExp(`connection refused: attempt 2 of 2 in ${RETRY_WAIT}`));
       const screen = shown(run.screen());
       expect(screen.join('\n')).not.toMatch(/customers: \d|attempt/);
-      expect(screen[0]).toMatch(new RegExp(`^trident: updated \\d+ of ${ROWS} customers; \\d+ failed \\(rows \\d`));
+      expect(screen[0]).toMatch(new RegExp(`^trident: updated \\d+ of ${ROWS} customers; \\d+ failed \\(lines \\d`));
       expect(screen.slice(1)).toEqual(['hint: the result of each row says why', String(ROWS + 1)]);
       expect(posts(own).length).toBeLessThan(ROWS);
     } finally {

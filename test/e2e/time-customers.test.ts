@@ -31,9 +31,9 @@ describe('time customer-update', () => {
     const result = await runCli(['time', 'customer-update', '--from-csv', file, '-o', 'json'], { env: time.tokenEnv() });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([
-      { row: 1, id: 3, name: 'Müller, "Söhne" & Co', ok: true, error: null },
-      { row: 2, id: 5, name: 'ООО "Ромашка", Москва', ok: true, error: null },
-      { row: 3, id: 7, name: 'Smith & Jones', ok: true, error: null },
+      { line: 2, id: 3, name: 'Müller, "Söhne" & Co', ok: true, error: null },
+      { line: 3, id: 5, name: 'ООО "Ромашка", Москва', ok: true, error: null },
+      { line: 4, id: 7, name: 'Smith & Jones', ok: true, error: null },
     ]);
     expect(result.stderr).toBe('updated 3 of 3 customers\n');
     expect(customerName(3)).toBe('Müller, "Söhne" & Co');
@@ -53,15 +53,59 @@ describe('time customer-update', () => {
     const result = await runCli(['time', 'customer-update', '--from-csv', file, '-o', 'csv'], { env: time.tokenEnv() });
     expect(result.exitCode).toBe(6);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('row,id,name,ok,error');
+    expect(lines[0]).toBe('line,id,name,ok,error');
     expect(lines.slice(1)).toEqual([
-      '1,3,Fine name,true,',
-      '2,999,Nobody,false,time service answered 404: Customer not found',
-      '3,4,Taken name,false,time service answered 400: name is already taken',
-      '4,7,"Smith, Jones",true,',
+      '2,3,Fine name,true,',
+      '3,999,Nobody,false,time service answered 404: Customer not found',
+      '4,4,Taken name,false,time service answered 400: name is already taken',
+      '5,7,"Smith, Jones",true,',
     ]);
-    expect(result.stderr).toBe('trident: updated 2 of 4 customers; 2 failed (rows 2, 3)\nhint: the result of each row says why\n');
+    expect(result.stderr).toBe(
+      `trident: updated 2 of 4 customers; 2 failed (lines 3, 4 of ${file})\nhint: the result of each row says why\n`,
+    );
     expect(customerName(7)).toBe('Smith, Jones');
+  });
+
+  it('--skip-invalid sends the valid rows and reports the others by their line; without it nothing is sent', async () => {
+    const file = csvFile(`id,name\n3,Valid one\nx,Bad id\n\n"5","Two\nlines"\n5,Again\n7,Valid two\n`);
+    const before = time.sandbox.server.requests.length;
+    const strict = await runCli(['time', 'customer-update', '--from-csv', file], { env: time.tokenEnv() });
+    expect(strict.exitCode).toBe(2);
+    expect(strict.stderr).toBe(
+      `trident: ${file} line 3: id "x" is not a positive whole number; nothing was sent\nhint: also line 7: customer 5 appears again (first on line 5)\n`,
+    );
+    expect(customerPosts(before)).toHaveLength(0);
+
+    const skipping = await runCli(['time', 'customer-update', '--from-csv', file, '--skip-invalid', '-o', 'json'], {
+      env: time.tokenEnv(),
+    });
+    expect(skipping.exitCode).toBe(2);
+    expect(JSON.parse(skipping.stdout)).toEqual([
+      { line: 2, id: 3, name: 'Valid one', ok: true, error: null },
+      { line: 3, id: null, name: null, ok: false, error: 'not sent: id "x" is not a positive whole number' },
+      { line: 5, id: 5, name: 'Two\nlines', ok: true, error: null },
+      { line: 7, id: null, name: null, ok: false, error: 'not sent: customer 5 appears again (first on line 5)' },
+      { line: 8, id: 7, name: 'Valid two', ok: true, error: null },
+    ]);
+    expect(skipping.stderr).toBe(
+      [
+        `warning: ${file} line 3: id "x" is not a positive whole number: not sent (--skip-invalid)`,
+        `warning: ${file} line 7: customer 5 appears again (first on line 5): not sent (--skip-invalid)`,
+        `trident: updated 3 of 5 customers; 2 failed (lines 3, 7 of ${file})`,
+        'hint: the result of each row says why',
+        '',
+      ].join('\n'),
+    );
+    expect(customerPosts(before).map((request) => request.path)).toEqual([
+      '/api/v1/customers/3',
+      '/api/v1/customers/5',
+      '/api/v1/customers/7',
+    ]);
+    expect(customerName(7)).toBe('Valid two');
+
+    const alone = await runCli(['time', 'customer-update', '3', '--name', 'x', '--skip-invalid'], { env: time.tokenEnv() });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toMatch(/^trident: --skip-invalid skips the invalid rows of a --from-csv file\n/);
   });
 
   it('repeats a POST only where it is safe: after a 429, never after a 503', async () => {
@@ -87,10 +131,10 @@ describe('time customer-update', () => {
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual([
-      { row: 1, id: 4, name: 'After 429', ok: true, error: null },
+      { line: 2, id: 4, name: 'After 429', ok: true, error: null },
       // A 5xx to a POST may come after the service acted: the row's outcome is unknown.
       {
-        row: 2,
+        line: 3,
         id: 5,
         name: 'After 503',
         ok: false,

@@ -1,6 +1,6 @@
 import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
-import { errorLines, usageError } from '../../core/errors.js';
+import { ExitCode, errorLines, usageError } from '../../core/errors.js';
 import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect } from '../connection.js';
@@ -18,14 +18,16 @@ const define = (group: GroupCommand) =>
       .summary('rename a customer, or many from a CSV file')
       .description(
         'Rename one customer (POST /customers/<id>), or many from a CSV file with the columns id and name. ' +
-          'The whole file is checked before anything is sent. Each row gets one result (row, id, name, ok, error); ' +
+          'The whole file is checked before anything is sent: one invalid row and nothing is sent, unless --skip-invalid, which sends the valid rows and reports the others. ' +
+          'Each row gets one result (line, id, name, ok, error), numbered as the line of the file it is on; ' +
           'the exit code is 0 only if every row went through, else the highest exit code among the failed rows. A summary goes to stderr. ' +
           'After a rate limit (429) the rows not yet sent wait out its Retry-After and are spaced out, longer with each further 429.',
       )
       .argument('[customer_id]', 'customer id (not with --from-csv)')
       .option('--name <name>', 'the new name')
       .option('--from-csv <file>', 'CSV file with the columns id,name ("-" reads stdin); at most TRIDENT_MAX_CSV_MB MiB, default 64')
-      .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4'),
+      .option('--concurrency <n>', `requests at a time with --from-csv (1-${MAX_CONCURRENCY})`, '4')
+      .option('--skip-invalid', 'with --from-csv, send the valid rows and report the invalid ones (exit 2) instead of sending nothing'),
   );
 
 export type CustomerUpdateOptions = OptionsOf<typeof define>;
@@ -36,6 +38,7 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
       throw usageError('--from-csv takes ids and names from the file: give no <customer_id> and no --name');
     return runBatch(ctx, opts, opts.fromCsv);
   }
+  if (opts.skipInvalid) throw usageError('--skip-invalid skips the invalid rows of a --from-csv file', 'use it with --from-csv <file>');
   if (idText === undefined)
     throw usageError('which customer?', 'trident time customer-update <customer_id> --name <name>, or --from-csv <file>');
   const id = requireId(idText, 'customer id');
@@ -52,19 +55,29 @@ export async function run(ctx: Context, opts: CustomerUpdateOptions, idText?: st
 async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string): Promise<number> {
   const concurrency = parseConcurrency(opts.concurrency ?? '4');
   const source = file === '-' ? 'stdin' : file;
-  const rows = await parseCustomerCsv(await readFileOrStdin(ctx.io.stdin, file, source, csvReadOptions(ctx.env)), source);
+  const text = await readFileOrStdin(ctx.io.stdin, file, source, csvReadOptions(ctx.env));
+  const { rows, invalid } = await parseCustomerCsv(text, source, opts.skipInvalid === true);
   const { client } = await connect(ctx, opts);
+  for (const { line, problem } of invalid) ctx.log.warn(`${source} line ${line}: ${problem}: not sent (--skip-invalid)`);
   // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
   finishWorkIfStdoutFails();
 
-  const codes: number[] = [];
-  const failedRows: number[] = [];
+  // An invalid row skipped is a result of its own, in the file's order, and fails the batch as bad input does.
+  const codes: number[] = invalid.map(() => ExitCode.usage);
+  const failedLines: number[] = [];
+  const skipped = invalid.map(({ line, problem }): RowResult => ({ line, id: null, name: null, ok: false, error: `not sent: ${problem}` }));
   async function* results(outcomes: AsyncIterable<RowOutcome>) {
     for await (const { result, exitCode } of outcomes) {
+      while (skipped.length > 0 && skipped[0]!.line < result.line) yield* failed(skipped.shift()!);
       codes.push(exitCode);
-      if (!result.ok) failedRows.push(result.row);
+      if (!result.ok) failedLines.push(result.line);
       yield result;
     }
+    while (skipped.length > 0) yield* failed(skipped.shift()!);
+  }
+  function* failed(result: RowResult) {
+    failedLines.push(result.line);
+    yield result;
   }
   const onFirstRateLimit = () => ctx.log.info('the time service is rate limiting (429): spacing the rows that follow');
   const progress = ctx.progress('customers');
@@ -75,14 +88,15 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
     progress?.end();
   }
 
-  const updated = rows.length - failedRows.length;
-  if (failedRows.length === 0) {
-    ctx.log.info(`updated ${updated} of ${rows.length} customers`);
+  const total = rows.length + invalid.length;
+  const updated = total - failedLines.length;
+  if (failedLines.length === 0) {
+    ctx.log.info(`updated ${updated} of ${total} customers`);
   } else {
-    const shown = failedRows.slice(0, 20).join(', ');
+    const shown = failedLines.sort((a, b) => a - b).slice(0, 20).join(', ');
     ctx.io.stderr.write(
       errorLines(
-        `updated ${updated} of ${rows.length} customers; ${failedRows.length} failed (rows ${shown}${failedRows.length > 20 ? ', …' : ''})`,
+        `updated ${updated} of ${total} customers; ${failedLines.length} failed (${failedLines.length > 1 ? 'lines' : 'line'} ${shown}${failedLines.length > 20 ? ', …' : ''} of ${source})`,
         'the result of each row says why',
       ),
     );
@@ -99,13 +113,13 @@ function printResults(ctx: Context, results: AsyncIterable<RowResult>): Promise<
   return ctx.output.list(
     results,
     [
-      { header: 'row', value: (r) => r.row },
+      { header: 'line', value: (r) => r.line },
       { header: 'id', value: (r) => r.id },
       { header: 'name', value: (r) => r.name },
       { header: 'ok', value: (r) => (r.ok ? 'yes' : 'no') },
       { header: 'error', value: (r) => r.error ?? '' },
     ],
-    (r) => ({ row: r.row, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }),
+    (r) => ({ line: r.line, id: r.id, name: r.name, ok: r.ok, error: r.error ?? null }),
   );
 }
 
@@ -121,6 +135,7 @@ export const { register, definition } = defineCommand({
   examples: [
     'trident time customer-update 3 --name "Müller & Söhne GmbH"',
     'trident time customer-update --from-csv renames.csv -o json',
+    'trident time customer-update --from-csv renames.csv --skip-invalid',
     'cut -d, -f1,3 export.csv | trident time customer-update --from-csv - --concurrency 8',
   ],
   run,

@@ -41,7 +41,7 @@ describe('mapInOrder', () => {
   });
 });
 
-const rows = [1, 2, 3, 4].map((id) => ({ row: id, line: id + 1, id, name: `name ${id}` }));
+const rows = [1, 2, 3, 4].map((id) => ({ line: id + 1, id, name: `name ${id}` }));
 
 describe('updateCustomers', () => {
   it('gives one result per row, with the service message of failed ones, and the worst exit code', async () => {
@@ -54,10 +54,10 @@ describe('updateCustomers', () => {
     };
     const outcomes = await collect(updateCustomers(client, rows, 2));
     expect(outcomes.map((o) => o.result)).toEqual([
-      { row: 1, id: 1, name: 'name 1', ok: true },
-      { row: 2, id: 2, name: 'name 2', ok: false, error: 'time service answered 404: Customer not found' },
-      { row: 3, id: 3, name: 'name 3', ok: false, error: 'time service answered 400: name must not be empty' },
-      { row: 4, id: 4, name: 'name 4', ok: true },
+      { line: 2, id: 1, name: 'name 1', ok: true },
+      { line: 3, id: 2, name: 'name 2', ok: false, error: 'time service answered 404: Customer not found' },
+      { line: 4, id: 3, name: 'name 3', ok: false, error: 'time service answered 400: name must not be empty' },
+      { line: 5, id: 4, name: 'name 4', ok: true },
     ]);
     expect(batchExitCode(outcomes.map((o) => o.exitCode))).toBe(6);
     expect(batchExitCode([0, 0])).toBe(0);
@@ -79,8 +79,8 @@ describe('updateCustomers', () => {
     for (let turn = 0; turn < 100 && counts.length < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect(counts).toEqual([1, 2, 3]);
     release[0]!();
-    expect((await first).value).toMatchObject({ result: { row: 1, ok: true } });
-    expect((await collect(outcomes)).map((o) => o.result.row)).toEqual([2, 3, 4]);
+    expect((await first).value).toMatchObject({ result: { line: 2, ok: true } });
+    expect((await collect(outcomes)).map((o) => o.result.line)).toEqual([3, 4, 5]);
     expect(counts).toEqual([1, 2, 3, 4]);
   });
 
