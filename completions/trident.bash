@@ -32,7 +32,7 @@ _trident_options() {
     "time projects create") echo "--name --description --active --privacy --customer-id --billable --bill-by --rate --required-task --template --url --token-file" ;;
     "time projects update") echo "--name --description --active --privacy --customer-id --billable --bill-by --rate --required-task --template --url --token-file" ;;
     "time projects delete") echo "--url --token-file" ;;
-    "time customer-update") echo "--name --from-csv --concurrency --url --token-file" ;;
+    "time customer-update") echo "--name --from-csv --concurrency --skip-invalid --url --token-file" ;;
     "time report") echo "--from --to --group-by --url --token-file" ;;
     "catalog health") echo "--url" ;;
     "catalog products") echo "--search --store --category --settlement --brand --promo --no-promo --is-new --no-is-new --hit --no-hit --adult --no-adult --price-min --price-max --sort --url --limit --offset --all" ;;

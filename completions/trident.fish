@@ -57,7 +57,7 @@ function __trident_options
         case 'time projects delete'
             echo '--url --token-file'
         case 'time customer-update'
-            echo '--name --from-csv --concurrency --url --token-file'
+            echo '--name --from-csv --concurrency --skip-invalid --url --token-file'
         case 'time report'
             echo '--from --to --group-by --url --token-file'
         case 'catalog health'

@@ -79,7 +79,7 @@ describe('time-tracker ids past 2^53', () => {
     );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.sent.sort()).toEqual(['POST /api/v1/customers/3', `POST /api/v1/customers/${CUSTOMER}`]);
-    expect(run.stdout).toBe(`row,id,name,ok,error\n1,${CUSTOMER},Big again,true,\n2,3,Müller & Söhne,true,\n`);
+    expect(run.stdout).toBe(`line,id,name,ok,error\n2,${CUSTOMER},Big again,true,\n3,3,Müller & Söhne,true,\n`);
   });
 
   it('trident api time keeps them exact through --jq', async () => {

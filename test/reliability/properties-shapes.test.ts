@@ -39,7 +39,7 @@ describe('keys in any shape (keys/client.ts toApiKey)', () => {
     );
     fc.assert(
       fc.property(fullKey, (key) => {
-        expect(toApiKey(wire(key))).toEqual(key);
+        expect(toApiKey(wire(key))).toEqual({ ...key, given_name: untagged(key.name) });
       }),
       { numRuns: 1000 },
     );

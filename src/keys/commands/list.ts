@@ -28,12 +28,12 @@ const TAG_COLUMN: Column<ListedKey> = {
 };
 
 /**
- * On a narrow terminal the id, the name and the key in use stay: the others go, the creation time first (the age
- * says it), the tag before the scopes.
+ * On a narrow terminal the id and the key in use stay: the others go, the creation time first (the age says it),
+ * the tag before the scopes, the name last (a name can be long enough to push every table into blocks).
  */
 const IMPORTANCE: Importance = {
-  keep: ['api_key', 'given_name', 'in_use'],
-  drop: ['created_ts', 'subaccount', 'tag', 'scopes', 'fcm_subtrader_id', 'age_seconds'],
+  keep: ['api_key', 'in_use'],
+  drop: ['created_ts', 'subaccount', 'tag', 'scopes', 'fcm_subtrader_id', 'age_seconds', 'given_name'],
 };
 
 /** The fields of a listed key in machine output (the csv/tsv header of an empty list too). */
