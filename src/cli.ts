@@ -189,7 +189,10 @@ export function applyToTree(command: CommandUnknownOpts): void {
   const output = command.configureOutput();
   const outputError = output.outputError;
   if (outputError && command.parent)
-    command.configureOutput({ ...output, outputError: (text, write) => outputError(`${text.trimEnd()}\n(usage: ${usageLine(command)})\n`, write) });
+    command.configureOutput({
+      ...output,
+      outputError: (text, write) => outputError(`${text.trimEnd()}\n(usage: ${usageLine(command)})\n`, write),
+    });
   command.showSuggestionAfterError(true);
   command.configureHelp({ sortSubcommands: false, minWidthToWrap: MIN_DESCRIPTION_WIDTH });
   if (command.parent && command.name() !== 'help') command.addHelpText('after', GLOBAL_OPTIONS_POINTER);

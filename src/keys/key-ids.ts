@@ -15,7 +15,6 @@ export function keyIdProblem(id: string): string | undefined {
 /** A key id from the command line, checked before anything is sent (exit 2). */
 export function checkKeyId(id: string): string {
   const problem = keyIdProblem(id);
-  if (problem !== undefined)
-    throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem}`);
+  if (problem !== undefined) throw usageError(`invalid key id ${JSON.stringify(id)}: it ${problem}`);
   return id;
 }

@@ -20,8 +20,7 @@ const SCOPE_RULE = `scopes may only be ${SCOPES.join(', ')} and child scopes <pa
 const FCM_SUBTRADER_ID = /^[A-Za-z0-9-]+_[A-Za-z0-9_-]+$/;
 
 export function requireName(value: string | undefined): string {
-  if (value === undefined || value.trim() === '')
-    throw usageError('--name is required: every key needs a name');
+  if (value === undefined || value.trim() === '') throw usageError('--name is required: every key needs a name');
   // trident proves a key its own by the tag it adds to the name: a name given with such a tag could be taken
   // for another request's key, and deleted by that request's settlement.
   if (looksTagged(value))
@@ -56,8 +55,7 @@ export function parseScopes(value: string | undefined): string[] {
 export function parseSubaccount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = /^\s*\d{1,2}\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= 0 && number <= 63))
-    throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63`);
+  if (!(number >= 0 && number <= 63)) throw usageError(`invalid --subaccount "${value}": a subaccount is an integer from 0 to 63`);
   return number;
 }
 
@@ -75,9 +73,7 @@ export function parseNewKey(opts: KeyInputOptions): NewKey {
   const subaccount = parseSubaccount(opts.subaccount);
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
   if (subaccount !== undefined && fcmSubtraderId !== undefined) {
-    throw usageError(
-      '--subaccount and --fcm-subtrader-id cannot be used together',
-    );
+    throw usageError('--subaccount and --fcm-subtrader-id cannot be used together');
   }
   return {
     name,

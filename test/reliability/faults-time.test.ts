@@ -255,7 +255,9 @@ describe.concurrent('time under faults', () => {
       ]);
       expect(rows[1]!.error).toMatch(/outcome is unknown/);
       expect(rows[2]!.error).toMatch(/^time service answered 503/);
-      expect(run.stderr).toBe(`trident: updated 1 of 3 customers; 2 failed (lines 3, 4 of ${file})\nhint: the result of each row says why\n`);
+      expect(run.stderr).toBe(
+        `trident: updated 1 of 3 customers; 2 failed (lines 3, 4 of ${file})\nhint: the result of each row says why\n`,
+      );
       // what the service did: 3 and 5 renamed (5 although its answer was lost), 7 not
       expect(
         s.time.control

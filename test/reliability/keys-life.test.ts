@@ -145,9 +145,7 @@ describe.concurrent('ids that would change the URL path', () => {
       for (const id of ['.', '..', 'a/b', '%2e%2e', 'a%2Fb', '..\\..', '']) {
         const result = await runKeys(sandbox, ['delete', id, '--yes']);
         expect(result.exitCode, id).toBe(2);
-        expect(errorOf(result).message).toMatch(
-          /^invalid key id ".*": it (is not a key id|holds a character a key id cannot have .*)$/,
-        );
+        expect(errorOf(result).message).toMatch(/^invalid key id ".*": it (is not a key id|holds a character a key id cannot have .*)$/);
       }
       expect(sent()).toEqual([]);
     }));

@@ -93,7 +93,10 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
   if (failedLines.length === 0) {
     ctx.log.info(`updated ${updated} of ${total} customers`);
   } else {
-    const shown = failedLines.sort((a, b) => a - b).slice(0, 20).join(', ');
+    const shown = failedLines
+      .sort((a, b) => a - b)
+      .slice(0, 20)
+      .join(', ');
     ctx.io.stderr.write(
       errorLines(
         `updated ${updated} of ${total} customers; ${failedLines.length} failed (${failedLines.length > 1 ? 'lines' : 'line'} ${shown}${failedLines.length > 20 ? ', …' : ''} of ${source})`,

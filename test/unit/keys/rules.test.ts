@@ -40,7 +40,9 @@ describe('key input rules', () => {
   });
 
   it('refuses a subaccount together with an FCM subtrader', () => {
-    expect(ruleMessage(() => parseNewKey({ name: 'k', subaccount: '1', fcmSubtraderId: 'u_1' }))).toContain('--subaccount and --fcm-subtrader-id cannot be used together');
+    expect(ruleMessage(() => parseNewKey({ name: 'k', subaccount: '1', fcmSubtraderId: 'u_1' }))).toContain(
+      '--subaccount and --fcm-subtrader-id cannot be used together',
+    );
   });
 
   it('builds the new key from valid options', () => {
