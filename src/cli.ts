@@ -10,9 +10,9 @@ import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
 import { VERSION } from './core/version.js';
 import { environmentHelp } from './environment.js';
-import { interruptHint, onInterrupt as onInterruptSignal } from './core/term/interrupts.js';
+import { Interrupts } from './core/term/interrupts.js';
 import { reportError } from './core/term/report-error.js';
-import { onStdoutError, stdoutWriteError } from './core/term/stdout-failure.js';
+import { StdoutWatch, stdoutWriteError } from './core/term/stdout-failure.js';
 import { whenStdioCreated } from './core/term/stdio-created.js';
 import { eraseStatusLine } from './core/term/status-line.js';
 
@@ -202,7 +202,11 @@ export function applyToTree(command: CommandUnknownOpts): void {
 /** The width help is wrapped to: the terminal's, else 80 (as commander does). */
 const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
 
-export async function main(argv: string[], deps: ContextDeps = { io: process, env: process.env }): Promise<number> {
+export async function main(argv: string[], given: ContextDeps = { io: process, env: process.env }): Promise<number> {
+  // This invocation's own: the process's handlers below consult them, the command reaches them through its Context.
+  const interrupts = given.interrupts ?? new Interrupts();
+  const stdoutWatch = given.stdoutWatch ?? new StdoutWatch();
+  const deps: ContextDeps = { ...given, interrupts, stdoutWatch };
   const { io } = deps;
   let exitCode = 0;
   const program = buildProgram();
@@ -231,15 +235,15 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
   const onInterrupt = (signal: NodeJS.Signals) => {
     // On a terminal "^C" is left on the line: start a new one, or erase it with the status line that was there.
     const newLine = io.stderr.isTTY && !eraseStatusLine(io.stderr) ? '\n' : '';
-    const decision = onInterruptSignal();
+    const decision = interrupts.decide();
     if (!decision.stop) {
       if (decision.note) io.stderr.write(`${newLine}trident: ${decision.note}\n`);
       return;
     }
-    io.stderr.write(`${newLine}${errorLines(`interrupted${signal === 'SIGINT' ? '' : ` (${signal})`}`, interruptHint())}`);
+    io.stderr.write(`${newLine}${errorLines(`interrupted${signal === 'SIGINT' ? '' : ` (${signal})`}`, interrupts.hint())}`);
     process.exit(ExitCode.interrupted);
   };
-  if (deps.io === process) {
+  if (io === process) {
     process.on('SIGINT', onInterrupt);
     process.on('SIGTERM', onInterrupt);
     process.on('SIGHUP', onInterrupt);
@@ -248,7 +252,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     whenStdioCreated('stderr', (stderr) => stderr.on('error', () => undefined));
     // `trident ... | head` closes the pipe early: that is not an error (see core/term/stdout-failure.ts).
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      const exit = onStdoutError(error);
+      const exit = stdoutWatch.onError(error);
       if (exit === undefined) return;
       if (exit !== ExitCode.ok) {
         const problem = stdoutWriteError(error);
@@ -279,7 +283,7 @@ export async function main(argv: string[], deps: ContextDeps = { io: process, en
     }
     return reportError(error, io.stderr, debug);
   } finally {
-    if (deps.io === process) {
+    if (io === process) {
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
       process.off('SIGHUP', onInterrupt);

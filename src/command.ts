@@ -5,6 +5,7 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { createContext, type Context, type ContextDeps, type GlobalOptions } from './context.js';
 import { explainMissingSetting } from './core/files/missing-setting.js';
+import { withFileTrust } from './core/files/file-trust.js';
 import { usageError } from './core/errors.js';
 
 /** A group's command, as a command's definition adds itself to it. */
@@ -61,21 +62,23 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
       const opts = parsed[parsed.length - 2] as O;
       const args = parsed.slice(0, -2) as A;
       const { columns, header, ...rest } = globals();
-      const ctx = createContext(rest, deps);
-      try {
-        ctx.output.configure({
-          columns,
-          header,
-          note: (message) => ctx.log.info(message),
-          timeZone: ctx.env.TZ,
-        });
-        const code = await run(ctx, opts, ...args);
-        setExitCode(code ?? 0);
-      } catch (error) {
-        throw explainMissingSetting(error, ctx.profile, ctx.settings.store);
-      } finally {
-        await ctx.close();
-      }
+      await withFileTrust(deps.env, async () => {
+        const ctx = createContext(rest, deps);
+        try {
+          ctx.output.configure({
+            columns,
+            header,
+            note: (message) => ctx.log.info(message),
+            timeZone: ctx.env.TZ,
+          });
+          const code = await run(ctx, opts, ...args);
+          setExitCode(code ?? 0);
+        } catch (error) {
+          throw explainMissingSetting(error, ctx.profile, ctx.settings.store);
+        } finally {
+          await ctx.close();
+        }
+      });
     };
 }
 

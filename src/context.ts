@@ -3,13 +3,14 @@
 import { retryWaitText } from './core/http/retry.js';
 import { mebibytesFromEnv } from './core/files/capped-read.js';
 import { usageError } from './core/errors.js';
-import { configureFileTrust } from './core/files/file-trust.js';
 import type { HttpClient, HttpClientOptions } from './core/http/client.js';
 import { chooseFormat, useColor, type Format } from './core/term/output/format.js';
 import { Output, type JsonFilter } from './core/term/output/output.js';
 import { escapeControls, oneLine } from './core/term/printable.js';
 import { startProgress, type Progress } from './core/term/progress.js';
 import { createPrompter, type Prompter } from './core/term/prompt.js';
+import { Interrupts } from './core/term/interrupts.js';
+import { StdoutWatch } from './core/term/stdout-failure.js';
 import { showCountdown, statusLineFor, writeAboveStatus } from './core/term/status-line.js';
 import type { GlobalOptions } from './global-options.js';
 import { Settings, SettingsStore, assertProfileName, configDir, type SettingSource } from './core/files/settings.js';
@@ -40,6 +41,12 @@ export interface Context {
   io: IO;
   env: NodeJS.ProcessEnv;
   now(): Date;
+  /** The directory the command was started in (hooks run there). */
+  cwd: string;
+  /** What a signal does now: stop, or wait for work that must not be cut in half (core/term/interrupts.ts). */
+  interrupts: Interrupts;
+  /** What happens when stdout goes away mid-command (core/term/stdout-failure.ts). */
+  stdoutWatch: StdoutWatch;
   configDir: string;
   profile: string;
   settings: Settings;
@@ -62,6 +69,10 @@ export interface ContextDeps {
   io: IO;
   env: NodeJS.ProcessEnv;
   now?: () => Date;
+  cwd?: string;
+  /** The invocation's own, which the process's signal and stdout handlers consult; a new one by default. */
+  interrupts?: Interrupts;
+  stdoutWatch?: StdoutWatch;
 }
 
 /** Notes and warnings echo names and service messages: one line each, of sane length. */
@@ -69,7 +80,6 @@ const NOTE_MAX = 2000;
 
 export function createContext(globals: GlobalOptions, deps: ContextDeps): Context {
   const { io, env } = deps;
-  configureFileTrust(env);
   const dir = configDir(env);
   const store = new SettingsStore(dir);
   // --profile, else TRIDENT_PROFILE, else the profile `trident config use` chose, else the one called default.
@@ -118,6 +128,9 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     io,
     env,
     now: deps.now ?? (() => new Date()),
+    cwd: deps.cwd ?? process.cwd(),
+    interrupts: deps.interrupts ?? new Interrupts(),
+    stdoutWatch: deps.stdoutWatch ?? new StdoutWatch(),
     configDir: dir,
     profile,
     settings,

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { defineCommand, type GroupCommand, type OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
+import type { Interrupts } from '../core/term/interrupts.js';
 import { ExitCode, usageError } from '../core/errors.js';
-import { handleInterruptsHere } from '../core/term/interrupts.js';
 import { SANDBOX_PROFILE, claimSandboxProfile, writeSandboxProfile } from './profile.js';
 import { DEFAULT_SANDBOX_PORT, startSandbox, type RunningSandbox } from './start.js';
 import { SANDBOX_TIME_USER } from './time/endpoints.js';
@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
     }
     // From the banner on, a signal stops the services in good order (before it, trident's own handler ends the
     // process, which frees the ports as well).
-    const stopped = untilSignal();
+    const stopped = untilSignal(ctx.interrupts);
     ctx.io.stdout.write(banner(sandbox));
     const signal = await stopped;
     await sandbox.close();
@@ -90,8 +90,8 @@ Try, in another terminal:
 }
 
 /** Until SIGINT (Ctrl-C), SIGTERM or SIGHUP (its terminal closed): which one came. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  const giveBack = handleInterruptsHere();
+function untilSignal(interrupts: Interrupts): Promise<NodeJS.Signals> {
+  const giveBack = interrupts.handleHere();
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -3,6 +3,7 @@
 // Files trident keeps itself (in its config dir) must not be symbolic links, nor the directories they are in;
 // files a user names (--private-key, --token-file) may be, and then the link's directory and the target pass
 // the same checks.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
@@ -11,12 +12,17 @@ export const INSECURE_CONFIG_ENV = 'TRIDENT_INSECURE_CONFIG';
 const STICKY = 0o1000;
 const FILE_LINK_HINT = `replace the link with the file itself (trident replaces the file when it writes it), or set ${INSECURE_CONFIG_ENV}=1`;
 
-let insecureAllowed = false;
+// Whether the checks are off is the invocation's, not the process's: each command runs inside its own scope
+// (command.ts), so two commands run in one test process never see each other's choice. Outside any scope the
+// checks are on.
+const insecureScope = new AsyncLocalStorage<boolean>();
 
-/** Called once per invocation (createContext): TRIDENT_INSECURE_CONFIG=1 turns the checks off. */
-export function configureFileTrust(env: NodeJS.ProcessEnv): void {
-  insecureAllowed = env[INSECURE_CONFIG_ENV] === '1';
+/** Runs `work` with the checks its environment asks for: TRIDENT_INSECURE_CONFIG=1 turns them off. */
+export function withFileTrust<T>(env: NodeJS.ProcessEnv, work: () => T): T {
+  return insecureScope.run(env[INSECURE_CONFIG_ENV] === '1', work);
 }
+
+const insecureAllowed = () => insecureScope.getStore() === true;
 
 export type Symlinks = 'refuse' | 'follow';
 
@@ -26,7 +32,7 @@ export type Symlinks = 'refuse' | 'follow';
  * nobody can plant content in ahead of time.
  */
 export function assertTrustedFile(path: string, what: string, symlinks: Symlinks): void {
-  if (insecureAllowed) return;
+  if (insecureAllowed()) return;
   const link = lstatSync(path, { throwIfNoEntry: false });
   if (!link) return;
   if (link.isSymbolicLink() && symlinks === 'refuse') {
@@ -46,7 +52,7 @@ export function assertTrustedFile(path: string, what: string, symlinks: Symlinks
 
 /** Throws (exit 2) if the directory could be changed by someone else (a sticky one like /tmp is fine). */
 export function assertTrustedDir(dir: string, what: string): void {
-  if (insecureAllowed) return;
+  if (insecureAllowed()) return;
   const stat = statSync(dir, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) return;
   assertTrustedEntry(dir, what, stat);
@@ -62,7 +68,7 @@ export type Kind = 'file' | 'directory';
 export function assertOwnEntry(path: string, what: string, kind: Kind): boolean {
   const stat = lstatOrMissing(path);
   if (!stat) return false;
-  if (insecureAllowed) return true;
+  if (insecureAllowed()) return true;
   if (stat.isSymbolicLink()) {
     throw usageError(
       `${what} ${path} is a symbolic link: refused`,

@@ -2,25 +2,28 @@
 // full. A command that only prints stops there (a closed pipe is exit 0, anything else exit 8). A command
 // whose work must not stop halfway, a batch of writes or a key whose private half goes to stdout, says so
 // with finishWorkIfStdoutFails(): its output is then dropped, the work goes on, and the command decides.
+// One StdoutWatch belongs to one invocation (its Context).
 import { ExitCode, TridentError } from '../errors.js';
 
-let finishWork = false;
-let failure: NodeJS.ErrnoException | undefined;
+export class StdoutWatch {
+  private finishWork = false;
+  private first: NodeJS.ErrnoException | undefined;
 
-export function finishWorkIfStdoutFails(): void {
-  finishWork = true;
-}
+  finishWorkIfStdoutFails(): void {
+    this.finishWork = true;
+  }
 
-/** The first error stdout had, if any. */
-export function stdoutFailure(): NodeJS.ErrnoException | undefined {
-  return failure;
-}
+  /** The first error stdout had, if any. */
+  failure(): NodeJS.ErrnoException | undefined {
+    return this.first;
+  }
 
-/** Exit code to leave with at once, or undefined when the command goes on (its output is dropped). */
-export function onStdoutError(error: NodeJS.ErrnoException): number | undefined {
-  failure ??= error;
-  if (finishWork) return undefined;
-  return error.code === 'EPIPE' ? ExitCode.ok : ExitCode.unavailable;
+  /** Exit code to leave with at once, or undefined when the command goes on (its output is dropped). */
+  onError(error: NodeJS.ErrnoException): number | undefined {
+    this.first ??= error;
+    if (this.finishWork) return undefined;
+    return error.code === 'EPIPE' ? ExitCode.ok : ExitCode.unavailable;
+  }
 }
 
 export function stdoutWriteError(error: NodeJS.ErrnoException): TridentError {

@@ -15,7 +15,6 @@ import { addNewKeyOptions, printNewKey, type NewKeyResult } from '../new-key.js'
 import { preflightPending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
 import { recordKeyMade } from '../key-ages.js';
 
@@ -65,10 +64,10 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   const pair = { pem: await generateRsaKeyPair(bits), stagingDir: stagingDir(ctx, opts.out) };
   const request = { key, target: outPath(opts.out) ?? null, force: opts.force, pair };
   // From the upload to the private key in place, an interrupt waits (see core/term/interrupts.ts).
-  const created = await finishBeforeInterrupt('making the key', () => mintKey(liveTools(ctx, connection, client), request));
+  const created = await ctx.interrupts.finishBefore('making the key', () => mintKey(liveTools(ctx, connection, client), request));
   const path = created.file!;
   await recordKeyMade(ctx, created.apiKey.api_key);
-  if (interruptHeldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
+  if (ctx.interrupts.heldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
 }
 

@@ -8,11 +8,10 @@ import { liveTools } from '../mint/live-tools.js';
 import { mintKey } from '../mint/mint.js';
 import { addNewKeyOptions, printNewKey } from '../new-key.js';
 import { preflightPending } from '../mint/pending.js';
-import { finishWorkIfStdoutFails, stdoutWriteError } from '../../core/term/stdout-failure.js';
+import { stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
 import { interruptedAfterKey } from '../mint/outcomes.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../core/term/interrupts.js';
 import { recordKeyMade } from '../key-ages.js';
 
 const define = (group: GroupCommand) =>
@@ -40,17 +39,17 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const target = opts.out === STDOUT ? STDOUT : (outPath(opts.out) ?? null);
   // The PEM must really reach the reader: a closed pipe or a full disk must not leave a key nobody holds.
   const deliver = async (pem: string) => {
-    finishWorkIfStdoutFails();
+    ctx.stdoutWatch.finishWorkIfStdoutFails();
     await ctx.output.writeConfirmed(pem).catch((error: NodeJS.ErrnoException) => Promise.reject(stdoutWriteError(error)));
   };
   // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
-  const made = await finishBeforeInterrupt('making the key', () =>
+  const made = await ctx.interrupts.finishBefore('making the key', () =>
     mintKey(liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver }),
   );
   const { apiKey, warning } = made;
   const path = made.file!;
   await recordKeyMade(ctx, apiKey.api_key);
-  if (interruptHeldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
+  if (ctx.interrupts.heldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
   if (path === STDOUT) {
     if (warning) ctx.log.warn(`the keys service says: ${warning}`);
     ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);

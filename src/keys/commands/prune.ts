@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { batchExitCode } from '../../core/errors.js';
 import { assertConfigDir } from '../../core/files/config-files.js';
 import type { Column } from '../../core/term/output/columns.js';
-import { setInterruptHint } from '../../core/term/interrupts.js';
 import type { KeysClient } from '../client.js';
 import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { lockPrune, pruneOverlaps, type PruneResult } from '../overlap/prune.js';
@@ -54,7 +53,7 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
   }
   const release = opts.dryRun ? () => undefined : lockPrune(ctx);
   // Each delete is noted in its record before it is sent: the next prune sends it again or tidies up after it.
-  setInterruptHint(() => 'a delete cut short is finished by the next trident keys prune');
+  ctx.interrupts.setHint(() => 'a delete cut short is finished by the next trident keys prune');
   try {
     let client: KeysClient | undefined;
     const open = async () => (client ??= await openSettledClient(ctx, connection));
@@ -62,7 +61,7 @@ export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
     await printResults(ctx, results);
     return batchExitCode(codes);
   } finally {
-    setInterruptHint(undefined);
+    ctx.interrupts.setHint(undefined);
     release();
   }
 }

@@ -30,7 +30,7 @@ function hookTimeout(text: string | undefined): number | undefined {
   return seconds;
 }
 
-function hooksOf(opts: RotateCommandOptions): Journal['hooks'] {
+function hooksOf(opts: RotateCommandOptions, cwd: string): Journal['hooks'] {
   if (opts.deploy === undefined && opts.verify === undefined) {
     if (opts.hookTimeout !== undefined) throw usageError('--hook-timeout goes with --deploy or --verify');
     return undefined;
@@ -45,7 +45,7 @@ function hooksOf(opts: RotateCommandOptions): Journal['hooks'] {
     ...(opts.deploy ? { deploy: opts.deploy } : {}),
     ...(opts.verify ? { verify: opts.verify } : {}),
     timeout_s: hookTimeout(opts.hookTimeout) ?? DEFAULT_HOOK_TIMEOUT_S,
-    cwd: process.cwd(),
+    cwd,
   };
 }
 
@@ -160,7 +160,7 @@ export type RotateCommandOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: RotateCommandOptions): Promise<number> {
   if (opts.resume || opts.abort) return continueRotation(ctx, opts, opts.resume ? 'resume' : 'abort');
-  const hooks = hooksOf(opts);
+  const hooks = hooksOf(opts, ctx.cwd);
   if (opts.ifOlderThan !== undefined) parseAge(opts.ifOlderThan);
   const plan: RotationPlan = { ...planRotation(ctx, opts), ...(hooks ? { hooks } : {}) };
   if (opts.dryRun) {

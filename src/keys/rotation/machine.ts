@@ -9,7 +9,6 @@ import { TridentError } from '../../core/errors.js';
 import { isInConfigDir } from '../../core/files/config-files.js';
 import { fileSystemFailure } from '../../core/files/file-system-failure.js';
 import { removeSecretFile } from '../../core/files/secret-file.js';
-import { setInterruptHint } from '../../core/term/interrupts.js';
 import type { RotationDeps } from './deps.js';
 import { endSurvivingHook } from './hooks.js';
 import type { Journal, Phase } from './journal.js';
@@ -74,7 +73,7 @@ export class Rotation {
 
   /** An error that leaves the journal behind says how to go on. */
   private async guard(work: () => Promise<RotationResult>): Promise<RotationResult> {
-    setInterruptHint(() => this.pausedHint());
+    this.session.ctx.interrupts.setHint(() => this.pausedHint());
     try {
       return await work();
     } catch (thrown) {
@@ -88,7 +87,7 @@ export class Rotation {
         cause: error,
       });
     } finally {
-      setInterruptHint(undefined);
+      this.session.ctx.interrupts.setHint(undefined);
     }
   }
 

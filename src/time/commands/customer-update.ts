@@ -1,7 +1,7 @@
 import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { ExitCode, errorLines, usageError } from '../../core/errors.js';
-import { finishWorkIfStdoutFails, stdoutFailure, stdoutWriteError } from '../../core/term/stdout-failure.js';
+import { stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkName } from '../../core/names.js';
 import { addConnectionOptions, connect } from '../connection.js';
 import { batchExitCode, updateCustomers, type RowOutcome, type RowResult } from '../customer-batch.js';
@@ -60,7 +60,7 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
   const { client } = await connect(ctx, opts);
   for (const { line, problem } of invalid) ctx.log.warn(`${source} line ${line}: ${problem}: not sent (--skip-invalid)`);
   // Every row is sent even if the reader of the results goes away (`| head`): the exit code tells.
-  finishWorkIfStdoutFails();
+  ctx.stdoutWatch.finishWorkIfStdoutFails();
 
   // An invalid row skipped is a result of its own, in the file's order, and fails the batch as bad input does.
   const codes: number[] = invalid.map(() => ExitCode.usage);
@@ -105,7 +105,7 @@ async function runBatch(ctx: Context, opts: CustomerUpdateOptions, file: string)
     );
   }
   // A reader that went away (EPIPE) is no failure of the batch; a full disk is, once every row was sent.
-  const lost = stdoutFailure();
+  const lost = ctx.stdoutWatch.failure();
   const outputLost = lost && lost.code !== 'EPIPE' ? stdoutWriteError(lost) : undefined;
   if (outputLost) ctx.io.stderr.write(errorLines(outputLost.message, 'every row was still sent: the service has them'));
   const code = batchExitCode(codes);

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInConfigDir, listConfigDir, readConfigFile } from '../../../src/core/files/config-files.js';
-import { configureFileTrust } from '../../../src/core/files/file-trust.js';
+import { withFileTrust } from '../../../src/core/files/file-trust.js';
 
 const OTHER_UID = 4242;
+const INSECURE = { TRIDENT_INSECURE_CONFIG: '1' };
 
 /** A config dir (0700) with `pending/` (0700) holding `a.json` and `b.json` (0600). */
 function configDir(): { dir: string; pending: string; record: string } {
@@ -86,12 +87,7 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
           : message.replace(/^directory/, 'pending records directory');
       expect(refusal(() => readConfigFile(paths.dir, paths.record, 'pending record'))).toEqual({ exitCode: 2, message });
       expect(refusal(() => listConfigDir(paths.dir, 'pending', 'pending records directory'))).toEqual({ exitCode: 2, message: what });
-      try {
-        configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
-        expect(() => listConfigDir(paths.dir, 'pending', 'pending records directory')).not.toThrow();
-      } finally {
-        configureFileTrust({});
-      }
+      withFileTrust(INSECURE, () => expect(() => listConfigDir(paths.dir, 'pending', 'pending records directory')).not.toThrow());
     },
   );
 
@@ -129,12 +125,7 @@ describe('files trident keeps in its config dir (core/files/config-files.ts)', (
     const message = spoil(record);
     expect(refusal(() => readConfigFile(dir, record, 'pending record'))).toEqual({ exitCode: 2, message });
     if (name === 'a FIFO') return;
-    try {
-      configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
-      expect(readConfigFile(dir, record, 'pending record')).toMatch(/^\{/);
-    } finally {
-      configureFileTrust({});
-    }
+    withFileTrust(INSECURE, () => expect(readConfigFile(dir, record, 'pending record')).toMatch(/^\{/));
   });
 
   it('root may own them (system-wide files); a sticky shared directory above the config dir is fine', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mebibytesFromEnv, readFileCapped, readFileCappedSync, readStreamCapped } from '../../../src/core/files/capped-read.js';
 import { ExitCode, TridentError, exitCodeForStatus } from '../../../src/core/errors.js';
-import { assertTrustedDir, assertTrustedFile, configureFileTrust } from '../../../src/core/files/file-trust.js';
+import { assertTrustedDir, assertTrustedFile, withFileTrust } from '../../../src/core/files/file-trust.js';
 import { redactHeaders, redactText } from '../../../src/core/http/redact.js';
 import { backoffMs, mayRetry, parseRetryAfter } from '../../../src/core/http/retry.js';
 import { preflightSecretPath, writeSecretFile } from '../../../src/core/files/secret-file.js';
@@ -254,12 +254,7 @@ describe('file trust (core/files/file-trust.ts)', () => {
   it('TRIDENT_INSECURE_CONFIG=1 turns the checks off', () => {
     const dir = tmp();
     chmodSync(dir, 0o777);
-    try {
-      configureFileTrust({ TRIDENT_INSECURE_CONFIG: '1' });
-      expect(() => assertTrustedDir(dir, 'directory')).not.toThrow();
-    } finally {
-      configureFileTrust({});
-    }
+    withFileTrust({ TRIDENT_INSECURE_CONFIG: '1' }, () => expect(() => assertTrustedDir(dir, 'directory')).not.toThrow());
     expect(() => assertTrustedDir(dir, 'directory')).toThrow(/refused$/);
   });
 });

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { ExitCode, TridentError, usageError } from '../../../core/errors.js';
 import { isInConfigDir } from '../../../core/files/config-files.js';
-import { finishBeforeInterrupt, interruptHeldBack } from '../../../core/term/interrupts.js';
 import type { NewKey } from '../../client.js';
 import { recordKeyMade } from '../../key-ages.js';
 import { mintKey, type MintedKey } from '../../mint/mint.js';
@@ -24,7 +23,7 @@ export async function mintNewKey(session: RotationSession): Promise<void> {
   };
   const pair = j.method === 'local' ? { pem: await session.deps.generatePair(), stagingDir: j.staging_dir } : undefined;
   try {
-    await finishBeforeInterrupt('making the key', () =>
+    await session.ctx.interrupts.finishBefore('making the key', () =>
       mintKey(
         tools,
         { key, target: j.target_file, ...(pair ? { pair } : {}), rotation: session.path },
@@ -38,7 +37,7 @@ export async function mintNewKey(session: RotationSession): Promise<void> {
     throw await mintFailed(session, error);
   }
   await session.save({ pending: undefined });
-  if (interruptHeldBack()) {
+  if (session.ctx.interrupts.heldBack()) {
     const made = `the new key ${session.newKey().api_key} was made and stored in ${j.private_key_file}`;
     throw new TridentError(ExitCode.interrupted, `interrupted after ${made}`);
   }
