@@ -10,6 +10,8 @@ import tseslint from 'typescript-eslint';
 
 // The three services trident talks to, each with its own client and commands.
 const SERVICES = ['./src/keys', './src/time', './src/catalog'];
+// Where commands live: they reach a service through its client and the Context (ctx.http), never HTTP itself.
+const COMMAND_FOLDERS = [...SERVICES, './src/config'].map((folder) => `${folder}/commands`);
 
 export default defineConfig(
   globalIgnores(['dist/', '.test-build/', 'coverage/', 'completions/']),
@@ -102,6 +104,17 @@ export default defineConfig(
               from: SERVICES.filter((other) => other !== service),
               message: 'keys, time and catalog do not import each other: what two of them share belongs in src/core.',
             })),
+            {
+              target: './src/wire',
+              from: './src',
+              except: ['./wire', './core'],
+              message: 'src/wire holds the wire formats trident and the sandbox share: it builds on src/core alone.',
+            },
+            {
+              target: COMMAND_FOLDERS,
+              from: './src/core/http',
+              message: "a command reaches a service through the service's client (and ctx.http), not src/core/http.",
+            },
             {
               target: './src/sandbox',
               // src/wire, for wire formats the services and the sandbox share, is left out on purpose: both may use it.

@@ -2,10 +2,10 @@ import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, batchExitCode, cancelledError, errorLines, usageError } from '../../core/errors.js';
 import type { Column } from '../../core/term/output/columns.js';
-import { Pacer } from '../../core/http/pacing.js';
 import { addConnectionOptions, resolveConnection } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
 import { checkKeyId } from '../key-ids.js';
+import { pacedDeletes } from '../delete-batch.js';
 import { noteDeletes, refuseClaimedKeys, settleDelete } from '../ledger/delete.js';
 
 /** One per id: `result` is 'deleted', 'already deleted', 'not found' or the error's message. */
@@ -62,17 +62,13 @@ export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Pro
 
   const results: DeleteResult[] = [];
   const codes: number[] = [];
-  // The exchange answers 429 without Retry-After when its write bucket is empty: after one, space the deletes.
-  const pacer = new Pacer();
+  const deletes = pacedDeletes(client);
   for (const [index, id] of unique.entries()) {
-    const quietBefore = pacer.gap === 0;
+    const quietBefore = !deletes.spacing();
     let rateLimited = false;
     let deleted = false;
     try {
-      const outcome = await pacer.paced(
-        (onRateLimited) => client.delete(id, onRateLimited),
-        () => (rateLimited = true),
-      );
+      const outcome = await deletes.delete(id, () => (rateLimited = true));
       if (outcome === 'not found' && !opts.ignoreMissing) {
         throw new TridentError(ExitCode.notFound, `key ${id} not found`, {
           hint: 'pass --ignore-missing to treat a missing key as deleted',
