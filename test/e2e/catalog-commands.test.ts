@@ -1,18 +1,12 @@
 // Every catalog command run as a user would, against the sandbox on a small hand-made catalog whose answers
 // are known exactly (the public service's worked examples).
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, PROD_2, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { PROD_1, PROD_2, smallCatalog } from '../helpers/catalog-fixtures.js';
+import { useCatalogSandbox } from '../helpers/per-suite.js';
 
-let sandbox: CatalogSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(smallCatalog());
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useCatalogSandbox(smallCatalog(), { resetAfterEach: true });
 
 function catalog(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: sandbox.url, ...env } });

@@ -1,20 +1,11 @@
 // The catalog client as the public service is: the flag filters it has, times sent at full precision in any
 // form the service takes, and health failures explained for what they are.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { PROD_1, smallCatalog } from '../helpers/catalog-fixtures.js';
+import { useCatalogSandbox } from '../helpers/per-suite.js';
 
-let sandbox: CatalogSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(smallCatalog());
-});
-afterEach(() => {
-  sandbox.server.faults.clear();
-  sandbox.server.requests.length = 0;
-});
-afterAll(() => sandbox.close());
+const sandbox = useCatalogSandbox(smallCatalog(), { resetAfterEach: true });
 
 function catalog(args: string[], url = sandbox.url): Promise<CliResult> {
   return runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: url } });

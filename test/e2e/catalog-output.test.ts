@@ -2,7 +2,7 @@
 // fields each list declares (held to what the service sends), --columns, and a warning for a store the
 // service does not know.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CATEGORY_FIELDS,
   CURSOR_FIELDS,
@@ -11,16 +11,11 @@ import {
   SNAPSHOT_FIELDS,
   SOURCE_FIELDS,
 } from '../../src/catalog/columns.js';
-import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { PROD_1, smallCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { PROD_1, smallCatalog } from '../helpers/catalog-fixtures.js';
+import { useCatalogSandbox } from '../helpers/per-suite.js';
 
-let sandbox: CatalogSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(smallCatalog());
-});
-afterAll(() => sandbox.close());
+const sandbox = useCatalogSandbox(smallCatalog());
 
 function catalog(args: string[], url = sandbox.url): Promise<CliResult> {
   return runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: url } });

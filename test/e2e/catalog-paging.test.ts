@@ -3,19 +3,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { seededCatalog, startSandbox } from '../helpers/catalog-fixtures.js';
+import { seededCatalog } from '../helpers/catalog-fixtures.js';
 import { PAGES_AHEAD } from '../../src/catalog/pages.js';
+import { useCatalogSandbox } from '../helpers/per-suite.js';
 
 const PRODUCTS = 2500;
-let sandbox: CatalogSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(seededCatalog(PRODUCTS));
-});
-afterAll(() => sandbox.close());
+const sandbox = useCatalogSandbox(seededCatalog(PRODUCTS));
 
 const catalog = (args: string[], env: Record<string, string> = {}) =>
   runCli(['catalog', ...args], { env: { TRIDENT_CATALOG_URL: sandbox.url, ...env } });

@@ -3,18 +3,14 @@
 // a rotation that deletes the old key removes its entry, and a kept key's entry goes when prune deletes the key.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, keyExists, keyFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
-import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { PRIVATE_KEY_MATERIAL, keyExists, keyFiles, runKeys } from '../helpers/keys-sandbox.js';
+import { dirAccount, dirReference, KEYRING_TOOLS } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
+import { useKeysSandbox, useKeyringSession } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 interface AuditRow {
   api_key: string;
@@ -23,11 +19,7 @@ interface AuditRow {
 }
 
 describeWithTools(KEYRING_TOOLS, 'keys audit, rotate and prune with keys in the keyring', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   const profileEnv = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });
 

@@ -4,27 +4,19 @@
 // where the profile says, and the rotation can always be ended.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { runKeys, startSandbox } from '../helpers/keys-sandbox.js';
-import { dirAccount, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { runKeys } from '../helpers/keys-sandbox.js';
+import { dirAccount, KEYRING_TOOLS } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
+import { useKeysSandbox, useKeyringSession } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describeWithTools(KEYRING_TOOLS, 'a move beside a rotation of the same profile', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   /** The profile's own key and URL only; new keys go to files, so that the move has something to move. */
   const env = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url, TRIDENT_CREDENTIAL_STORE: 'file' });

@@ -2,26 +2,18 @@
 // list say, a rotation of a key kept in the keyring, and the moves killed at seeded random moments, after which
 // the key must still be where the profile says (and sign requests from there).
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { expect, it } from 'vitest';
 import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, fileMode, keyExists, keyFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
-import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyExists, keyFiles, runKeys } from '../helpers/keys-sandbox.js';
+import { dirAccount, dirReference, KEYRING_TOOLS } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
+import { useKeysSandbox, useKeyringSession } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describeWithTools(KEYRING_TOOLS, 'moving a key between the keyring and a file', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   /** The profile's own key and URL only: no key from the environment. */
   const profileEnv = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });

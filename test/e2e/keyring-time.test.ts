@@ -3,21 +3,18 @@
 // The entry belongs to its config dir, and the token to the tracker that issued it.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SANDBOX_TIME_USER } from '../../src/sandbox/time/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS } from '../helpers/keyring-session.js';
+import { useKeyringSession } from '../helpers/per-suite.js';
 import { describeWithTools } from '../helpers/system-tools.js';
 import { useTimeSandbox } from '../helpers/time-sandbox.js';
 
 const time = useTimeSandbox();
 
 describeWithTools(KEYRING_TOOLS, 'the time token in the OS keyring', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   const env = () => ({ ...time.env, ...keyring.env });
   const login = (configDir: string) =>

@@ -6,20 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import {
-  PRIVATE_KEY_MATERIAL,
-  keyExists,
-  keyFiles,
-  keysNamed,
-  pendingFiles,
-  requestsFrom,
-  runKeys,
-  startSandbox,
-} from '../helpers/keys-sandbox.js';
+import { PRIVATE_KEY_MATERIAL, keyExists, keyFiles, keysNamed, pendingFiles, requestsFrom, runKeys } from '../helpers/keys-sandbox.js';
 import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
+import { useKeysSandbox, useKeyringSession } from '../helpers/per-suite.js';
 
 /** Every file under `dir`, read: no private key may be in any of them when it went to the keyring. */
 function filesUnder(dir: string): string[] {
@@ -29,18 +20,10 @@ function filesUnder(dir: string): string[] {
     .map((path) => readFileSync(path, 'utf8'));
 }
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describeWithTools(KEYRING_TOOLS, 'private keys in a real Secret Service', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   it('generate --use: the private key goes to the keyring, nowhere on disk or in any output, and signs keys list', async () => {
     const configDir = tempConfigDir();
@@ -188,11 +171,7 @@ describeWithTools(KEYRING_TOOLS, 'no keyring to use: files, said once', () => {
 });
 
 describeWithTools(KEYRING_TOOLS, 'a key bound for the keyring, its process killed (the pending record settles it)', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   const settled = /^warning: settled 1 interrupted key request of an earlier run: (generate|create) "[^"]+": (.+)\n/m;
 

@@ -1,26 +1,18 @@
 // keys audit against the keys sandbox: a config dir with two profiles on one account, a key made on the web
 // that nobody here holds, an old key, a rotation paused midway and an old key kept by --keep-old-for; what
 // each is flagged, the policy exit code of --fail-on, and every output format.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { startKeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli } from '../helpers/cli.js';
 import { audit, fleet, heldKey, keysAs, profileKeyId, type Fleet } from '../helpers/keys-fleet.js';
 import { requestsFrom } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
 const DAY_MS = 86_400_000;
-let sandbox: KeysSandbox;
 /** The sandbox's clock runs this far from the real one while a test makes an old key. */
 let clockOffsetMs = 0;
-
-beforeAll(async () => {
-  sandbox = await startKeysSandbox({ dir: mkdtempSync(join(tmpdir(), 'trident-audit-')), now: () => Date.now() + clockOffsetMs });
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ now: () => Date.now() + clockOffsetMs });
 
 /** A key the service made 100 days ago, its private half in trident's key file and no profile using it. */
 function oldKey(world: Fleet): string {

@@ -2,8 +2,7 @@ import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { selfSignedCertificatePem } from '../unit/keys/fixtures.js';
 import {
@@ -14,19 +13,12 @@ import {
   pendingFiles,
   requestsFrom,
   runKeys,
-  startSandbox,
   tagged,
 } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-let work: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  work = mkdtempSync(join(tmpdir(), 'trident-keys-create-'));
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ resetAfterEach: true });
+const work = mkdtempSync(join(tmpdir(), 'trident-keys-create-'));
 
 function pemFile(name: string, pem: string): string {
   const path = join(work, name);

@@ -4,16 +4,12 @@
 // while it is being deleted, or after.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { addKey, keyExists, requestsFrom, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { addKey, keyExists, requestsFrom, runKeys, sandboxEnv } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 /** A config dir whose profile `profile` uses a new key (in its default file, or in `out`); returns its id and file. */
 async function profileWithKey(configDir: string, profile: string, out?: string): Promise<{ id: string; file: string }> {

@@ -1,14 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { addKey, keyExists, requestsFrom, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { addKey, keyExists, requestsFrom, runKeys } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const newKey = (name: string) => addKey(sandbox, name);
 const exists = (id: string) => keyExists(sandbox, id);

@@ -1,27 +1,12 @@
 import { createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import {
-  PRIVATE_KEY_MATERIAL,
-  fileMode,
-  keyFiles,
-  keysNamed,
-  requestsFrom,
-  runKeys,
-  startSandbox,
-  tagged,
-} from '../helpers/keys-sandbox.js';
+import { PRIVATE_KEY_MATERIAL, fileMode, keyFiles, keysNamed, requestsFrom, runKeys, tagged } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ fcmSubtradersWithoutCap: ['u7_nocap'] });
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ fcmSubtradersWithoutCap: ['u7_nocap'], resetAfterEach: true });
 
 describe('keys generate', () => {
   it('prints one flat row when piped: the id under api_key, as keys list has it', async () => {

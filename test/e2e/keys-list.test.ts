@@ -1,16 +1,11 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, fileMode, requestsFrom, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describe('keys list', () => {
   it('prints a table with id, name, scopes, subaccount, created', async () => {

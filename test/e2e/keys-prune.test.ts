@@ -3,20 +3,15 @@
 // once across kills and concurrent prunes, and with its private half and record gone after it.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { processStartTime } from '../../src/core/process-identity.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { audit, fleet, keysAs, makeDue, overlapRecordPath, rotateKeeping, writeProfiles, type Fleet } from '../helpers/keys-fleet.js';
-import { requestsFrom, startSandbox } from '../helpers/keys-sandbox.js';
+import { requestsFrom } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ resetAfterEach: true });
 
 const recordPath = overlapRecordPath;
 const readRecord = (world: Fleet, id: string) => JSON.parse(readFileSync(recordPath(world, id), 'utf8'));

@@ -2,21 +2,15 @@
 // own record (<config dir>/key-ages.json); a key not due exits 0 and changes nothing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { fileMode, keyExists, startSandbox } from '../helpers/keys-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { fileMode, keyExists } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 import { ROTATE_JSON, expectRotated, profileWithKey, rotate, signedRequestsFrom, type RotationSetup } from '../helpers/keys-rotation.js';
 
 const DAY = 86_400;
-let sandbox: KeysSandbox;
 /** How far back the sandbox's clock is while a key is added (created_ts in the past). */
 let shift = 0;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => Date.now() - shift });
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ now: () => Date.now() - shift, resetAfterEach: true });
 
 function keyCreatedDaysAgo(days: number): RotationSetup {
   shift = days * DAY * 1000;

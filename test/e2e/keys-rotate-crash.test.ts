@@ -1,11 +1,10 @@
 // A rotation killed (SIGKILL) right after each journal write, at the file and settings steps too, through the
 // test hook TRIDENT_TEST_CRASH_AFTER; then --resume or --abort must leave the invariant every time.
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
+import { PRIVATE_KEY_MATERIAL } from '../helpers/keys-sandbox.js';
 import {
   ROTATE_JSON,
   expectRotated,
@@ -17,13 +16,9 @@ import {
   spawnRotate,
   type RotationSetup,
 } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const POINTS = ['minting', 'pending', 'answered', 'stored', 'switching', 'switched', 'verified', 'deleting-old', 'old-deleted'] as const;
 /** From here the old key's delete may have been sent: --abort finishes the rotation instead of undoing it. */

@@ -2,10 +2,8 @@
 // acted on it: the mint, the verification signed by the new key, the old key's delete. Then --resume or
 // --abort must leave the invariant. The faults are the sandbox's, so these tests run one at a time.
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/http/faults.js';
-import { startSandbox } from '../helpers/keys-sandbox.js';
 import {
   ROTATE_JSON,
   expectRotated,
@@ -17,17 +15,9 @@ import {
   spawnRotate,
   type RotationSetup,
 } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => {
-  sandbox.server.faults.clear();
-  Reflect.deleteProperty(sandbox.server.requests, 'push');
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ resetAfterEach: true });
 
 /** Starts a rotation, waits until the sandbox holds the request that `arm` set a hang for, and kills the CLI. */
 async function killWhileHanging(setup: RotationSetup, phase: string, arm: () => void, args: string[] = []): Promise<void> {

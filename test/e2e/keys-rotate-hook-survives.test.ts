@@ -5,17 +5,11 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
-import { startSandbox } from '../helpers/keys-sandbox.js';
+import { describe, expect, it } from 'vitest';
 import { ROTATE_JSON, expectRotated, expectUndone, profileWithKey, rotate, spawnRotate } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

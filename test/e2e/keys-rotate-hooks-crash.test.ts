@@ -3,11 +3,10 @@
 // the application on the new key and the old key gone, --abort with the application on the old key again,
 // byte for byte, and the new key gone.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { running } from '../helpers/processes.js';
-import { PRIVATE_KEY_MATERIAL, startSandbox } from '../helpers/keys-sandbox.js';
+import { PRIVATE_KEY_MATERIAL } from '../helpers/keys-sandbox.js';
 import { keyApp, type AppBehaviour, type KeyApp } from '../helpers/keys-rotate-app.js';
 import {
   ROTATE_JSON,
@@ -19,13 +18,9 @@ import {
   spawnRotate,
   type RotationSetup,
 } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const RUNS = 3;
 const POINTS = ['deploying', 'deployed', 'verifying-app', 'app-verified'] as const;

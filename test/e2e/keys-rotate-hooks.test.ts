@@ -2,8 +2,7 @@
 // keeps its key in a file and proves it works by a signed request: the old key goes only after the
 // application verified with the new one, and every failure gives the application its old key back.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { PRIVATE_KEY_MATERIAL, keyExists, startSandbox } from '../helpers/keys-sandbox.js';
 import { keyApp, type KeyApp } from '../helpers/keys-rotate-app.js';
@@ -19,13 +18,9 @@ import {
   type RotationSetup,
 } from '../helpers/keys-rotation.js';
 import { running } from '../helpers/processes.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 function appOf(setup: RotationSetup): KeyApp {
   return keyApp(sandbox, setup.oldId, setup.oldFile);

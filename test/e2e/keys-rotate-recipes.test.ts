@@ -5,19 +5,14 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { BIN, childEnv } from '../helpers/cli.js';
-import { keyExists, startSandbox } from '../helpers/keys-sandbox.js';
+import { keyExists } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 import { profileKey, profileWithKey, type RotationSetup } from '../helpers/keys-rotation.js';
 
-let sandbox: KeysSandbox;
 let shift = 0;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => Date.now() - shift });
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ now: () => Date.now() - shift });
 
 /** A stand-in tool: each call appends its arguments to calls.log; what reads stdin keeps it in stdin-secret / stdin-apply. */
 const STUB = `#!/bin/sh

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, startSandbox, tagged } from '../helpers/keys-sandbox.js';
+import { fileMode, keyExists, PRIVATE_KEY_MATERIAL, requestsFrom, tagged } from '../helpers/keys-sandbox.js';
 import {
   ROTATE_JSON,
   expectOneWorkingKey,
@@ -17,17 +16,9 @@ import {
   rotate,
   signedRequestsFrom,
 } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => {
-  sandbox.server.faults.clear();
-  sandbox.control.rejectNewKeys(false);
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ resetAfterEach: true });
 
 const exists = (id: string) => keyExists(sandbox, id);
 

@@ -5,18 +5,13 @@
 // redteam-prune.test.ts.)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/rotation/deps.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { runCli } from '../helpers/cli.js';
-import { startSandbox } from '../helpers/keys-sandbox.js';
 import { ROTATE_JSON, profileWithKey, rotate, spawnRotate } from '../helpers/keys-rotation.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describe('a rotation of a key two profiles use', () => {
   it('is refused before anything is sent (exit 2); with --keep-old it runs and the other profile keeps working', async () => {

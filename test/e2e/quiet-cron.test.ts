@@ -5,17 +5,12 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { BIN, childEnv } from '../helpers/cli.js';
 import { fleet, keysAs, makeDue, profileKeyId, rotateKeeping } from '../helpers/keys-fleet.js';
-import { startSandbox } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 /** The script that follows "`rotate.sh`" in docs/automation.md. */
 function rotateScript(): string {

@@ -5,26 +5,18 @@
 // as a bug.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { keyExists, keysNamed, pendingFiles, runKeys, startSandbox } from '../helpers/keys-sandbox.js';
+import { keyExists, keysNamed, pendingFiles, runKeys } from '../helpers/keys-sandbox.js';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import { dirAccount, dirReference, KEYRING_TOOLS, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { dirAccount, dirReference, KEYRING_TOOLS } from '../helpers/keyring-session.js';
 import { describeWithTools } from '../helpers/system-tools.js';
+import { useKeysSandbox, useKeyringSession } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   const env = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });
 
@@ -74,11 +66,7 @@ describeWithTools(KEYRING_TOOLS, 'a move of a key that another profile shares', 
 });
 
 describeWithTools(KEYRING_TOOLS, 'a key stored in the keyring by a killed generate, settled while the keyring cannot be asked', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   it('keys list with no D-Bus session keeps the key and its record; the next one with the keyring keeps it for good', async () => {
     const configDir = tempConfigDir();
@@ -108,11 +96,7 @@ describeWithTools(KEYRING_TOOLS, 'a key stored in the keyring by a killed genera
 });
 
 describeWithTools(KEYRING_TOOLS, 'keys prune of a kept key whose keyring entry cannot be reached', () => {
-  let keyring: KeyringSession;
-  beforeAll(async () => {
-    keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring.stop());
+  const keyring = useKeyringSession();
 
   const env = () => ({ ...keyring.env, TRIDENT_KEYS_URL: sandbox.url });
 

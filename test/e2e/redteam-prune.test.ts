@@ -4,19 +4,13 @@
 // trident writes is refused, never half believed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
+import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/sandbox/rng.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { fleet, keysAs, makeDue, overlapRecordPath, profileKeyId, rotateKeeping } from '../helpers/keys-fleet.js';
-import { startSandbox } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.server.faults.clear());
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox({ resetAfterEach: true });
 
 const recordPath = overlapRecordPath;
 const exists = (id: string) => sandbox.control.listKeys().some((key) => key.api_key === id);

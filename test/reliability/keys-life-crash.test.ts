@@ -6,27 +6,14 @@
 // it past that window, and the command after that settles it.
 import { statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
 import { LATE_KEY_WINDOW_MS } from '../../src/keys/mint/pending.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import {
-  expectEveryKeyHeld,
-  keyFiles,
-  keysNamed,
-  pendingFiles,
-  runKeys,
-  sandboxEnv,
-  startSandbox,
-  tagged,
-} from '../helpers/keys-sandbox.js';
+import { expectEveryKeyHeld, keyFiles, keysNamed, pendingFiles, runKeys, sandboxEnv, tagged } from '../helpers/keys-sandbox.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const RUNS = 3;
 const namedOnService = (name: string) => keysNamed(sandbox, name);

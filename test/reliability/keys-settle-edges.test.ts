@@ -4,19 +4,15 @@
 // someone else planted is refused.
 import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
-import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { spawnCli, tempConfigDir } from '../helpers/cli.js';
-import { expectEveryKeyHeld, keysNamed, pendingFiles, requestsFrom, runKeys, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
+import { expectEveryKeyHeld, keysNamed, pendingFiles, requestsFrom, runKeys, sandboxEnv } from '../helpers/keys-sandbox.js';
 import { keysOfTest, profileWithKey, rotate } from '../helpers/keys-rotation.js';
 import { errorOf } from './harness.js';
+import { useKeysSandbox } from '../helpers/per-suite.js';
 
-let sandbox: KeysSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useKeysSandbox();
 
 const deletes = () =>
   sandbox.control

@@ -1,5 +1,5 @@
 // What the HTTP core needs from whatever carries its requests: one request, its status, headers and body as a
-// stream. undici's dispatchers have this shape (request() of undici-lite.ts); so has node-transport.ts.
+// stream. undici's dispatchers have this shape (request() of undici-transport.ts); so has node-transport.ts.
 import type { Dispatcher } from 'undici';
 
 export interface TransportRequest {

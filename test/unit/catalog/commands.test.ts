@@ -6,6 +6,7 @@ import * as count from '../../../src/catalog/commands/count.js';
 import * as cursors from '../../../src/catalog/commands/cursors.js';
 import * as dynamics from '../../../src/catalog/commands/dynamics.js';
 import * as product from '../../../src/catalog/commands/product.js';
+import * as settlements from '../../../src/catalog/commands/settlements.js';
 import * as products from '../../../src/catalog/commands/products.js';
 import * as settlement from '../../../src/catalog/commands/settlement.js';
 import * as snapshots from '../../../src/catalog/commands/snapshots.js';
@@ -221,5 +222,15 @@ describe('lists', () => {
       'p5',
       'p6',
     ]);
+  });
+});
+
+describe('settlements', () => {
+  it('sends the filters as the service names them, and nothing for a --limit above its maximum', async () => {
+    const f = setup({ answer: () => ({ body: { items: [], meta: { limit: 20, offset: 0, total: 0 } } }) });
+    await settlements.run(f.ctx, { search: 'моск', country: 'RUS' });
+    expect(f.seen).toEqual([`/settlements?country=RUS&q=${encodeURIComponent('моск')}`]);
+    await expect(settlements.run(f.ctx, { limit: '101' })).rejects.toMatchObject({ exitCode: 2 });
+    expect(f.seen).toHaveLength(1);
   });
 });

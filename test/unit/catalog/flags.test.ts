@@ -6,11 +6,17 @@ import * as commonCount from '../../../src/catalog/commands/common-count.js';
 import * as count from '../../../src/catalog/commands/count.js';
 import * as dynamics from '../../../src/catalog/commands/dynamics.js';
 import * as products from '../../../src/catalog/commands/products.js';
+import * as settlements from '../../../src/catalog/commands/settlements.js';
 import * as snapshots from '../../../src/catalog/commands/snapshots.js';
 import * as sources from '../../../src/catalog/commands/sources.js';
 import { parseCommand, usageFailure } from '../../helpers/parse-command.js';
 
 describe('catalog flags, parsed', () => {
+  it('settlements: the filters and paging of a list; an option without its value is a usage error', async () => {
+    expect((await parseCommand(settlements, ['--search', 'моск', '--all'])).opts).toMatchObject({ search: 'моск', all: true });
+    expect((await usageFailure(settlements, ['--country']))?.message).toBe("option '--country <name>' argument missing");
+  });
+
   it('products: each filter under its name, --no-x as false, globals after the command too', async () => {
     const { opts, globals } = await parseCommand(products, [
       '--search',
