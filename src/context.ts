@@ -110,19 +110,7 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     return line && ((wait) => showCountdown(line, wait.ms, (ms) => retryWaitText({ ...wait, ms })));
   };
 
-  const log: Logger = {
-    debugEnabled,
-    quiet,
-    info: (message) => {
-      if (!quiet) toStderr(`${oneLine(message, NOTE_MAX)}\n`);
-    },
-    warn: (message) => {
-      if (!quiet) toStderr(`warning: ${oneLine(message, NOTE_MAX)}\n`);
-    },
-    debug: (message) => {
-      if (debugEnabled) toStderr(`debug: ${escapeControls(message)}\n`);
-    },
-  };
+  const log = createLogger(toStderr, { debugEnabled, quiet });
 
   return {
     io,
@@ -163,6 +151,23 @@ export function createContext(globals: GlobalOptions, deps: ContextDeps): Contex
     },
     async close() {
       await Promise.all(clients.splice(0).map((client) => client.close()));
+    },
+  };
+}
+
+/** Notes and warnings on stderr, one line each (none under --quiet); debug lines only with --debug. */
+function createLogger(toStderr: (text: string) => void, { debugEnabled, quiet }: { debugEnabled: boolean; quiet: boolean }): Logger {
+  return {
+    debugEnabled,
+    quiet,
+    info: (message) => {
+      if (!quiet) toStderr(`${oneLine(message, NOTE_MAX)}\n`);
+    },
+    warn: (message) => {
+      if (!quiet) toStderr(`warning: ${oneLine(message, NOTE_MAX)}\n`);
+    },
+    debug: (message) => {
+      if (debugEnabled) toStderr(`debug: ${escapeControls(message)}\n`);
     },
   };
 }

@@ -5,14 +5,13 @@
 import { readCapped, ResponseTooLarge, toResponse } from './answer.js';
 import { DeadlineExceeded, startDeadline } from './attempt-deadline.js';
 import { readCa } from './ca.js';
-import { ConnectionWatch } from './connection-watch.js';
 import { ExitCode, TridentError, usageError } from '../errors.js';
 import { headerValue, networkFailure, redirectError, statusError, type AttemptFailure } from './failures.js';
-import { checkProxies, proxiesFrom, proxyFor } from './proxies.js';
+import { proxiesFrom, proxyFor, type Proxies } from './proxies.js';
 import { debugBody, redactHeaders, redactText, redactUrlText } from './redact.js';
 import { backoffMs, failureWords, mayRetry, parseRetryAfter } from './retry.js';
-import { nodeTransport } from './node-transport.js';
-import { fromDispatcher, type Transport, type TransportResponse } from './transport.js';
+import { Routes, type Route } from './routes.js';
+import type { TransportResponse } from './transport.js';
 import type { Answer, HttpClient, HttpClientOptions, RequestOptions } from './types.js';
 
 export type { HeadersSeen, HttpClient, HttpClientOptions, HttpResponse, OnRateLimited, RequestOptions } from './types.js';
@@ -38,7 +37,15 @@ export async function openHttpClient(options: HttpClientOptions): Promise<HttpCl
   });
 }
 
-type Route = 'direct' | 'proxied';
+/** What every attempt of a client's requests shares. */
+interface Attempts {
+  options: HttpClientOptions;
+  timeoutMs: number;
+  now: () => number;
+  log: ((line: string) => void) | undefined;
+  proxies: Proxies | undefined;
+  routes: Routes;
+}
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -50,116 +57,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const log = options.debug;
   const ca = options.dispatcher ? undefined : readCa(options.caFile);
-  // One transport for the direct route (this machine, or no proxy set) and one through the proxy, each with the
-  // watch on its connections; made when first needed, and made afresh after one was torn down (reset()).
-  const routes: Partial<Record<Route, { transport: Transport; watch: ConnectionWatch }>> = {};
-  /** Torn down with requests still queued in it: close() must not wait for them. */
-  let abandoned = false;
-  const routeFor = (route: Route): { transport: Transport; watch: ConnectionWatch } => {
-    if (options.dispatcher) return (routes[route] ??= { transport: fromDispatcher(options.dispatcher), watch: new ConnectionWatch() });
-    if (route === 'proxied') checkProxies(proxies!);
-    if (!routes[route]) {
-      const watch = new ConnectionWatch();
-      routes[route] = { watch, transport: makeTransport(route, watch) };
-    }
-    return routes[route];
-  };
-  const makeTransport = (route: Route, watch: ConnectionWatch): Transport => {
-    if (route === 'direct') return nodeTransport(ca, watch);
-    if (!options.undici) throw new Error('undici is needed for a proxy: open the HTTP client with openHttpClient()');
-    return options.undici.undiciTransport({ timeoutMs, ca, proxies: proxies!, watch });
-  };
-  /** Ends every connection of a route, also one still being made (undici 7 cannot abort those). */
-  const reset = (route: Route): void => {
-    const old = options.dispatcher ? undefined : routes[route];
-    if (!old) return;
-    delete routes[route];
-    abandoned = true;
-    old.transport.destroy().catch(() => undefined);
-  };
-
-  async function attempt(req: RequestOptions, url: URL, number: number): Promise<Answer | AttemptFailure> {
-    const headers: Record<string, string> = {
-      'user-agent': options.userAgent ?? 'trident-cli',
-      accept: 'application/json',
-      ...(typeof req.headers === 'function' ? req.headers() : req.headers),
-    };
-    const started = now();
-    log?.(`> ${req.method} ${redactUrlText(url.href)}${number > 1 ? ` (attempt ${number})` : ''}`);
-    log?.(`> headers ${JSON.stringify(redactHeaders(headers))}`);
-    if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
-    const proxy = proxyFor(proxies, url);
-    const route: Route = proxy ? 'proxied' : 'direct';
-    const { transport, watch } = routeFor(route);
-    const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
-    const deadline = startDeadline(timeoutMs, () =>
-      reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting',
-    );
-    // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
-    // queued and connect again at once, for ever. (With one open, this request may be on it already.)
-    let cannotConnect = false;
-    const stopWatching = watch.onConnectionError(url.origin, (error) => {
-      if (watch.isConnected(url.origin)) return;
-      cannotConnect = true;
-      deadline.fail(error);
-    });
-    try {
-      let response: TransportResponse;
-      try {
-        const sent = transport.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method,
-          headers,
-          body: req.body,
-          signal: deadline.signal,
-          onDeadline: deadline.onExpired,
-        });
-        sent.catch(() => undefined);
-        response = await deadline.race(sent);
-      } catch (error) {
-        // A request still waiting for its connection cannot be aborted in undici 7: end the connecting.
-        if (cannotConnect || (error instanceof DeadlineExceeded && error.stage === 'connecting')) reset(route);
-        return networkFailure(error, url, req.method, { proxy, timeoutMs });
-      }
-      stopWatching();
-      options.onHeaders?.({ status: response.statusCode, headers: response.headers, sentAt: started, receivedAt: now() });
-      reading.started = true;
-      reading.expected = headerValue(response.headers['content-length']);
-      let body: Buffer;
-      try {
-        body = await deadline.race(
-          readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, reading),
-        );
-      } catch (error) {
-        response.body.destroy();
-        if (error instanceof ResponseTooLarge) {
-          return {
-            failure: { kind: 'fatal' },
-            error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message}; stopped reading`, {
-              status: response.statusCode,
-              hint: 'check the URL; if such an answer is expected, raise the cap with TRIDENT_MAX_RESPONSE_MB',
-            }),
-          };
-        }
-        return networkFailure(error, url, req.method, { duringBody: reading, proxy, timeoutMs });
-      }
-      log?.(`< ${response.statusCode} (${now() - started} ms) ${debugBody(body.toString('utf8'))}`);
-      const result = toResponse(response, body, number, options.serviceName);
-      if (req.accept?.includes(response.statusCode)) return result;
-      if (response.statusCode >= 300 && response.statusCode < 400) {
-        return { failure: { kind: 'fatal' }, error: redirectError(result, options.serviceName, req.method) };
-      }
-      if (response.statusCode < 400) return result;
-      return {
-        failure: { kind: 'status', status: response.statusCode, retryAfter: headerValue(response.headers['retry-after']) },
-        error: statusError(result, options.serviceName, req.method, now()),
-      };
-    } finally {
-      stopWatching();
-      deadline.clear();
-    }
-  }
+  const routes = new Routes({ timeoutMs, ca, proxies, dispatcher: options.dispatcher, undici: options.undici });
+  const attempts: Attempts = { options, timeoutMs, now, log, proxies, routes };
 
   return {
     async request(req) {
@@ -173,7 +72,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       let mayHaveTakenEffect = false;
       let rateLimited = false;
       for (let number = 1; ; number += 1) {
-        const outcome = await attempt(req, url, number);
+        const outcome = await attempt(attempts, req, url, number);
         if (!('failure' in outcome)) return { ...outcome, earlierAttemptMayHaveTakenEffect: mayHaveTakenEffect, rateLimited };
         const { failure, error } = outcome;
         if (failure.kind === 'unknown' || (failure.kind === 'status' && failure.status !== 429)) mayHaveTakenEffect = true;
@@ -201,10 +100,96 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         }
       }
     },
-    async close() {
-      if (options.dispatcher) return;
-      const open = Object.values(routes).map((route) => route.transport);
-      await Promise.all(open.map((transport) => (abandoned ? transport.destroy() : transport.close())));
-    },
+    close: () => routes.close(),
+  };
+}
+
+/** One attempt of a request: the answer, or what failed and whether it may be tried again. */
+async function attempt(attempts: Attempts, req: RequestOptions, url: URL, number: number): Promise<Answer | AttemptFailure> {
+  const { options, timeoutMs, now, log, proxies, routes } = attempts;
+  const headers: Record<string, string> = {
+    'user-agent': options.userAgent ?? 'trident-cli',
+    accept: 'application/json',
+    ...(typeof req.headers === 'function' ? req.headers() : req.headers),
+  };
+  const started = now();
+  log?.(`> ${req.method} ${redactUrlText(url.href)}${number > 1 ? ` (attempt ${number})` : ''}`);
+  log?.(`> headers ${JSON.stringify(redactHeaders(headers))}`);
+  if (req.body !== undefined) log?.(`> body ${redactText(req.body)}`);
+  const proxy = proxyFor(proxies, url);
+  const route: Route = proxy ? 'proxied' : 'direct';
+  const { transport, watch } = routes.get(route);
+  const reading = { started: false, bytes: 0, expected: undefined as string | undefined };
+  const deadline = startDeadline(timeoutMs, () =>
+    reading.started ? 'reading the answer' : watch.isConnected(url.origin) ? 'waiting for the answer' : 'connecting',
+  );
+  // A connection that cannot be made, while none is open, ends the attempt: undici would keep the request
+  // queued and connect again at once, for ever. (With one open, this request may be on it already.)
+  let cannotConnect = false;
+  const stopWatching = watch.onConnectionError(url.origin, (error) => {
+    if (watch.isConnected(url.origin)) return;
+    cannotConnect = true;
+    deadline.fail(error);
+  });
+  try {
+    let response: TransportResponse;
+    try {
+      const sent = transport.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers,
+        body: req.body,
+        signal: deadline.signal,
+        onDeadline: deadline.onExpired,
+      });
+      sent.catch(() => undefined);
+      response = await deadline.race(sent);
+    } catch (error) {
+      // A request still waiting for its connection cannot be aborted in undici 7: end the connecting.
+      if (cannotConnect || (error instanceof DeadlineExceeded && error.stage === 'connecting')) routes.reset(route);
+      return networkFailure(error, url, req.method, { proxy, timeoutMs });
+    }
+    stopWatching();
+    options.onHeaders?.({ status: response.statusCode, headers: response.headers, sentAt: started, receivedAt: now() });
+    reading.started = true;
+    reading.expected = headerValue(response.headers['content-length']);
+    let body: Buffer;
+    try {
+      body = await deadline.race(
+        readCapped(response.body, req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, reading),
+      );
+    } catch (error) {
+      response.body.destroy();
+      if (error instanceof ResponseTooLarge) return tooLarge(url, response.statusCode, error);
+      return networkFailure(error, url, req.method, { duringBody: reading, proxy, timeoutMs });
+    }
+    log?.(`< ${response.statusCode} (${now() - started} ms) ${debugBody(body.toString('utf8'))}`);
+    return answerOf(toResponse(response, body, number, options.serviceName), req, options.serviceName, now());
+  } finally {
+    stopWatching();
+    deadline.clear();
+  }
+}
+
+/** A whole answer: the response, unless its status makes it a failure. */
+function answerOf(result: Answer, req: RequestOptions, serviceName: string, now: number): Answer | AttemptFailure {
+  const status = result.status;
+  if (req.accept?.includes(status)) return result;
+  if (status >= 300 && status < 400) return { failure: { kind: 'fatal' }, error: redirectError(result, serviceName, req.method) };
+  if (status < 400) return result;
+  return {
+    failure: { kind: 'status', status, retryAfter: headerValue(result.headers['retry-after']) },
+    error: statusError(result, serviceName, req.method, now),
+  };
+}
+
+function tooLarge(url: URL, status: number, error: ResponseTooLarge): AttemptFailure {
+  return {
+    failure: { kind: 'fatal' },
+    error: new TridentError(ExitCode.unavailable, `the answer from ${url.host} is larger than ${error.message}; stopped reading`, {
+      status,
+      hint: 'check the URL; if such an answer is expected, raise the cap with TRIDENT_MAX_RESPONSE_MB',
+    }),
   };
 }

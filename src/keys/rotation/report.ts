@@ -117,9 +117,31 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
   const keyId = plan.connection.signer.keyId;
   const name = plan.name ?? '<old key name>-rotated-<UTC time>';
   const target = plan.targetFile ?? `${keysDir(ctx)}/<new api_key>.pem`;
+  const steps = newPlanSteps(plan, { keyId, name, target, ifOlderThan });
+  await printWithSteps(
+    ctx,
+    {
+      dry_run: true,
+      profile: plan.owner.mode === 'profile' ? plan.owner.profile : null,
+      old_key: { api_key: keyId, private_key_file: plan.oldKeyFile },
+      new_name: name,
+      private_key_file: target,
+      ...(plan.hooks ? { hooks: plan.hooks } : {}),
+      ...(ifOlderThan ? { if_older_than: ifOlderThan } : {}),
+      steps,
+    },
+    steps,
+    PLAN_COLUMNS,
+    PLAN_SUMMARY,
+  );
+}
+
+function newPlanSteps(
+  plan: RotationPlan,
+  { keyId, name, target, ifOlderThan }: { keyId: string; name: string; target: string; ifOlderThan: string | undefined },
+): PlannedStep[] {
   const oldFile = plan.oldKeyFile;
-  const hooks = plan.hooks;
-  const steps: PlannedStep[] = [
+  return [
     ...(ifOlderThan
       ? [
           {
@@ -145,30 +167,7 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
           : 'skip: the key comes from flags or the environment; the report gives the new id and file',
     },
     { step: 'verify', action: 'GET /api_keys signed by the new key must list it; otherwise everything is rolled back' },
-    ...(hooks?.deploy
-      ? [
-          {
-            step: 'deploy',
-            action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s`,
-          },
-        ]
-      : []),
-    ...(hooks?.verify
-      ? [
-          {
-            step: 'verify-app',
-            action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s`,
-          },
-        ]
-      : []),
-    ...(hooks?.deploy
-      ? [
-          {
-            step: 'on failure',
-            action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted`,
-          },
-        ]
-      : []),
+    ...hookSteps(plan.hooks),
     {
       step: 'delete-old',
       action:
@@ -188,22 +187,31 @@ export async function printNewPlan(ctx: Context, plan: RotationPlan, ifOlderThan
             : `skip: keep ${oldFile}`,
     },
   ];
-  await printWithSteps(
-    ctx,
-    {
-      dry_run: true,
-      profile: plan.owner.mode === 'profile' ? plan.owner.profile : null,
-      old_key: { api_key: keyId, private_key_file: oldFile },
-      new_name: name,
-      private_key_file: target,
-      ...(hooks ? { hooks } : {}),
-      ...(ifOlderThan ? { if_older_than: ifOlderThan } : {}),
-      steps,
-    },
-    steps,
-    PLAN_COLUMNS,
-    PLAN_SUMMARY,
-  );
+}
+
+/** The application's steps: --deploy, --verify, and the rollback a failure of either brings. */
+function hookSteps(hooks: RotationPlan['hooks']): PlannedStep[] {
+  if (!hooks) return [];
+  const steps: PlannedStep[] = [];
+  if (hooks.deploy) {
+    steps.push({
+      step: 'deploy',
+      action: `sh -c ${JSON.stringify(hooks.deploy)} with the new key's PEM on stdin (TRIDENT_DEPLOY_STEP=deploy), time limit ${hooks.timeout_s} s`,
+    });
+  }
+  if (hooks.verify) {
+    steps.push({
+      step: 'verify-app',
+      action: `sh -c ${JSON.stringify(hooks.verify)} (TRIDENT_DEPLOY_STEP=verify), time limit ${hooks.timeout_s} s`,
+    });
+  }
+  if (hooks.deploy) {
+    steps.push({
+      step: 'on failure',
+      action: `roll back: the deploy command again with the old key's PEM (TRIDENT_DEPLOY_STEP=rollback), the profile back, the new key deleted`,
+    });
+  }
+  return steps;
 }
 
 const FORWARD: Array<[Phase, string]> = [

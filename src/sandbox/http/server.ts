@@ -101,17 +101,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBody) {
-        send(res, { status: 413, body: { detail: 'request body too large' } });
-        return;
-      }
-      chunks.push(chunk as Buffer);
+    const body = await readBody(req, maxBody);
+    if (body === undefined) {
+      send(res, { status: 413, body: { detail: 'request body too large' } });
+      return;
     }
-    const body = Buffer.concat(chunks);
     const method = req.method ?? 'GET';
     requests.push({ method, path: url.pathname, query: url.search, headers: req.headers, body: body.toString('utf8'), at: Date.now() });
 
@@ -120,72 +114,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       faults.notify(fault);
       await new Promise((resolve) => setTimeout(resolve, fault.ms));
     } else if (fault && !fault.afterProcessing) {
-      await applyFault(fault, req, res);
+      await applyFault(faults, fault, req, res);
       return;
     }
     const response = await options.handler({ method, url, path: url.pathname, headers: req.headers, body });
     if (fault?.afterProcessing) {
-      await applyFault(fault, req, res, response);
+      await applyFault(faults, fault, req, res, response);
       return;
     }
     send(res, response);
-  }
-
-  async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, processed?: SandboxResponse): Promise<void> {
-    faults.notify(fault);
-    switch (fault.kind) {
-      case 'status':
-        send(res, {
-          status: fault.status,
-          headers: fault.headers,
-          body: fault.body ?? { error: { code: 'injected', message: `injected ${fault.status}` } },
-        });
-        return;
-      case 'reset':
-        req.socket.destroy();
-        return;
-      case 'hang':
-        faults.hold(req.socket);
-        return;
-      case 'truncate': {
-        const full = encode(processed ?? { status: 200, body: { items: [{ filler: 'x'.repeat(256) }] } });
-        res.writeHead(full.status, { ...full.headers, 'content-length': String(full.payload.length) });
-        res.write(full.payload.subarray(0, Math.floor(full.payload.length / 2)));
-        setTimeout(() => req.socket.destroy(), 20);
-        return;
-      }
-      case 'body':
-        res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
-        res.end(fault.payload);
-        return;
-      case 'delay':
-        // Only after processing (see the listener for a delay before it).
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
-        if (!res.destroyed && processed) send(res, processed);
-        return;
-      case 'drip': {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(fault.bytes) });
-        faults.hold(req.socket);
-        for (let left = fault.bytes; left > 0 && !res.destroyed; left -= 1) {
-          res.write(' ');
-          await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
-        }
-        return;
-      }
-      case 'huge': {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        const block = Buffer.alloc(64 * 1024, 0x20);
-        let left = fault.bytes;
-        res.write('{"padding":"');
-        while (left > 0 && !res.destroyed) {
-          const piece = left >= block.length ? block : block.subarray(0, left);
-          left -= piece.length;
-          if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
-        }
-        res.end('"}');
-        return;
-      }
-    }
   }
 
   const server: Server = options.tls
@@ -228,6 +165,82 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         server.close(() => resolve());
       }),
   };
+}
+
+/** The request's body, or undefined when it is larger than `maxBody`. */
+async function readBody(req: IncomingMessage, maxBody: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBody) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Answers as the fault says instead of (or, after processing, on top of) the service's answer. */
+async function applyFault(
+  faults: FaultInjector,
+  fault: Fault,
+  req: IncomingMessage,
+  res: ServerResponse,
+  processed?: SandboxResponse,
+): Promise<void> {
+  faults.notify(fault);
+  switch (fault.kind) {
+    case 'status':
+      send(res, {
+        status: fault.status,
+        headers: fault.headers,
+        body: fault.body ?? { error: { code: 'injected', message: `injected ${fault.status}` } },
+      });
+      return;
+    case 'reset':
+      req.socket.destroy();
+      return;
+    case 'hang':
+      faults.hold(req.socket);
+      return;
+    case 'truncate': {
+      const full = encode(processed ?? { status: 200, body: { items: [{ filler: 'x'.repeat(256) }] } });
+      res.writeHead(full.status, { ...full.headers, 'content-length': String(full.payload.length) });
+      res.write(full.payload.subarray(0, Math.floor(full.payload.length / 2)));
+      setTimeout(() => req.socket.destroy(), 20);
+      return;
+    }
+    case 'body':
+      res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' });
+      res.end(fault.payload);
+      return;
+    case 'delay':
+      // Only after processing (see the listener for a delay before it).
+      await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      if (!res.destroyed && processed) send(res, processed);
+      return;
+    case 'drip': {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(fault.bytes) });
+      faults.hold(req.socket);
+      for (let left = fault.bytes; left > 0 && !res.destroyed; left -= 1) {
+        res.write(' ');
+        await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
+      }
+      return;
+    }
+    case 'huge': {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const block = Buffer.alloc(64 * 1024, 0x20);
+      let left = fault.bytes;
+      res.write('{"padding":"');
+      while (left > 0 && !res.destroyed) {
+        const piece = left >= block.length ? block : block.subarray(0, left);
+        left -= piece.length;
+        if (!res.write(piece)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end('"}');
+      return;
+    }
+  }
 }
 
 function encode(response: SandboxResponse): { status: number; headers: Record<string, string>; payload: Buffer } {

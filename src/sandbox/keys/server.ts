@@ -74,25 +74,6 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
 
   const bootstrap = await createBootstrapKey(store, options.dir);
 
-  function route(path: string): Route | undefined {
-    if (!path.startsWith(`${basePath}/`)) return undefined;
-    const rest = path.slice(basePath.length);
-    if (rest === '/api_keys') return { kind: 'collection' };
-    if (rest === '/api_keys/generate') return { kind: 'generate' };
-    const match = /^\/api_keys\/([^/]+)$/.exec(rest);
-    if (!match) return undefined;
-    try {
-      return { kind: 'key', id: decodeURIComponent(match[1]!) };
-    } catch {
-      return undefined;
-    }
-  }
-
-  function warningFor(fcmSubtraderId: string | undefined): { warning?: string } {
-    if (fcmSubtraderId === undefined || !withoutCap.has(fcmSubtraderId)) return {};
-    return { warning: `FCM subtrader ${fcmSubtraderId} has no initial-margin cap; the key was still minted` };
-  }
-
   async function createOrGenerate(req: SandboxRequest, generate: boolean, signer: string): Promise<SandboxResponse> {
     const parsed = parseKeyRequest(req.body, !generate);
     if (!parsed.ok) return invalid(parsed.message, parsed.details);
@@ -111,7 +92,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
     events.record({ type: generate ? 'generate' : 'create', id: record.api_key, name: record.name, signer, at: now() });
     const body =
       privateKeyPem === undefined ? { api_key: record } : { api_key: record, private_key: mangle ? mangle(privateKeyPem) : privateKeyPem };
-    return json(201, { ...body, ...warningFor(input.fcmSubtraderId) });
+    return json(201, { ...body, ...warningFor(withoutCap, input.fcmSubtraderId) });
   }
 
   const handler: Handler = async (req) => {
@@ -119,7 +100,7 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
     if (limited) return limited;
     const auth = authenticate(req, store, now(), tolerance);
     if (!auth.ok) return auth.response;
-    const target = route(req.path);
+    const target = routeOf(basePath, req.path);
     if (!target) return notFound(`no such endpoint: ${req.path}`);
     const method = req.method.toUpperCase();
     if (!ALLOWED[target.kind].includes(method)) return methodNotAllowed(method, ALLOWED[target.kind]);
@@ -169,6 +150,27 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
   };
 
   return { url: `${server.origin}${basePath}`, server, bootstrap, control, close: () => server.close() };
+}
+
+/** Which of the service's routes a path below the base path is, if any. */
+function routeOf(basePath: string, path: string): Route | undefined {
+  if (!path.startsWith(`${basePath}/`)) return undefined;
+  const rest = path.slice(basePath.length);
+  if (rest === '/api_keys') return { kind: 'collection' };
+  if (rest === '/api_keys/generate') return { kind: 'generate' };
+  const match = /^\/api_keys\/([^/]+)$/.exec(rest);
+  if (!match) return undefined;
+  try {
+    return { kind: 'key', id: decodeURIComponent(match[1]!) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exchange still makes a key for an FCM subtrader without an initial-margin cap, and says so. */
+function warningFor(withoutCap: Set<string>, fcmSubtraderId: string | undefined): { warning?: string } {
+  if (fcmSubtraderId === undefined || !withoutCap.has(fcmSubtraderId)) return {};
+  return { warning: `FCM subtrader ${fcmSubtraderId} has no initial-margin cap; the key was still minted` };
 }
 
 /** Every route here manages API keys, so subaccount keys are refused everywhere, like FCM subtrader keys. */
