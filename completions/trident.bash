@@ -4,7 +4,7 @@
 _trident_subcommands() {
   case "$1" in
     "") echo "keys time catalog config status api sandbox completion version" ;;
-    "keys") echo "list create generate delete rotate audit prune move-to-keyring move-to-file" ;;
+    "keys") echo "setup list create generate delete rotate audit prune move-to-keyring move-to-file" ;;
     "time") echo "login logout projects customer-update report" ;;
     "time projects") echo "list get create update delete" ;;
     "catalog") echo "health products product sources snapshots count common-count dynamics categories category settlements settlement cursors" ;;
@@ -17,6 +17,7 @@ _trident_subcommands() {
 _trident_options() {
   case "$1" in
     "__global__") echo "--profile --output -o --json --jq --columns --no-header --no-color --quiet -q --debug --timeout --retries --ca-file --yes -y --no-input --help -h" ;;
+    "keys setup") echo "--url --key-id --private-key --force" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --use --force --url --key-id --private-key" ;;
@@ -56,6 +57,7 @@ _trident_options() {
 _trident_valued_options() {
   case "$1" in
     "__global__") echo "--profile --output -o --jq --columns --timeout --retries --ca-file" ;;
+    "keys setup") echo "--url --key-id --private-key" ;;
     "keys list") echo "--fcm-subtrader-id --url --key-id --private-key" ;;
     "keys create") echo "--public-key --out --bits --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
     "keys generate") echo "--out --name --scopes --subaccount --fcm-subtrader-id --url --key-id --private-key" ;;
@@ -102,6 +104,9 @@ _trident_option_values() {
     "__global__|--timeout") echo "__any__" ;;
     "__global__|--retries") echo "__any__" ;;
     "__global__|--ca-file") echo "__files__" ;;
+    "keys setup|--url") echo "__any__" ;;
+    "keys setup|--key-id") echo "__any__" ;;
+    "keys setup|--private-key") echo "__files__" ;;
     "keys list|--fcm-subtrader-id") echo "__any__" ;;
     "keys list|--url") echo "__any__" ;;
     "keys list|--key-id") echo "__any__" ;;

@@ -32,6 +32,8 @@ export interface KeysConnection {
 }
 
 export const PRIVATE_KEY_ENV = 'TRIDENT_PRIVATE_KEY';
+/** Where a hint about a missing keys setting ends: how to try trident before having a key of the exchange. */
+export const TRY_SANDBOX = 'to try trident on local services first: trident sandbox';
 
 export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
@@ -117,7 +119,7 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
   const path = requireSetting(
     file,
     'private key',
-    `pass --private-key <file>, set TRIDENT_PRIVATE_KEY_FILE or ${PRIVATE_KEY_ENV}, or run: trident config set keys.privateKeyFile <file>`,
+    `run: trident keys setup (or pass --private-key <file>, set TRIDENT_PRIVATE_KEY_FILE or ${PRIVATE_KEY_ENV}, or trident config set keys.privateKeyFile <file>); ${TRY_SANDBOX}`,
     ExitCode.auth,
   );
   return signerFromFile(ctx, keyId, path);
@@ -137,13 +139,13 @@ export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysCo
   const url = requireSetting(
     setting,
     'key service URL',
-    'pass --url, set TRIDENT_KEYS_URL, or run: trident config set keys.url https://<host>/trade-api/v2',
+    `run: trident keys setup (or pass --url, set TRIDENT_KEYS_URL, or trident config set keys.url <url>); ${TRY_SANDBOX}`,
   );
   const baseUrl = keysBaseUrl(url, ctx.settings.origin(setting, '--url'));
   const keyId = requireSetting(
     ctx.settings.resolve('keys.keyId', opts.keyId),
     'key id',
-    'pass --key-id, set TRIDENT_KEY_ID, or run: trident config set keys.keyId <id>',
+    `run: trident keys setup (or pass --key-id, set TRIDENT_KEY_ID, or trident config set keys.keyId <id>); ${TRY_SANDBOX}`,
     ExitCode.auth,
   );
   return { baseUrl, signer: resolveSigner(ctx, opts, keyId) };

@@ -1,6 +1,7 @@
 import { commandGroup } from '../subcommands.js';
 
 const COMMANDS = [
+  { name: 'setup', load: () => import('./commands/setup.js') },
   { name: 'list', load: () => import('./commands/list.js') },
   { name: 'create', load: () => import('./commands/create.js') },
   { name: 'generate', load: () => import('./commands/generate.js') },

@@ -14,6 +14,12 @@ export async function useKey(ctx: Context, apiKey: string, privateKeyFile: strin
   const file = isKeyringReference(privateKeyFile) ? privateKeyFile : resolve(privateKeyFile);
   await ctx.settings.store.update(ctx.profile, { 'keys.keyId': apiKey, 'keys.privateKeyFile': file });
   ctx.log.info(`profile "${ctx.profile}" now uses key ${apiKey} (${file})`);
+  warnAboutProfileKey(ctx, apiKey, scopes);
+  return ctx.profile;
+}
+
+/** After a profile was pointed at a key: a key that cannot write, and an environment that overrides the profile. */
+export function warnAboutProfileKey(ctx: Context, apiKey: string, scopes: readonly string[]): void {
   if (!scopes.includes('write')) {
     ctx.log.warn(`key ${apiKey} is read-only: with it, profile "${ctx.profile}" can list keys but not create, delete or rotate them`);
   }
@@ -21,5 +27,4 @@ export async function useKey(ctx: Context, apiKey: string, privateKeyFile: strin
   if (overriding.length > 0) {
     ctx.log.warn(`${overriding.join(', ')} set in the environment take${overriding.length === 1 ? 's' : ''} precedence over the profile`);
   }
-  return ctx.profile;
 }

@@ -62,7 +62,7 @@ describe('trident help <command>...', () => {
     [
       ['keys', 'nosuch'],
       'nosuch',
-      'commands of "trident keys": list, create, generate, delete, rotate, audit, prune, move-to-keyring, move-to-file',
+      'commands of "trident keys": setup, list, create, generate, delete, rotate, audit, prune, move-to-keyring, move-to-file',
     ],
     [['keys', 'list', 'extra'], 'extra', '"trident keys list" has no commands'],
   ])('help %j is a usage error of one line and a hint', async (names, unknown, hint) => {

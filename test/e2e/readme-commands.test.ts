@@ -50,6 +50,8 @@ const SKIP: Record<string, string> = {
   'trident keys generate --name mover --scopes read,write::transfer --url demo': "the exchange's demo environment is on the internet",
   'trident time login --email me@example.com --account-id 1':
     'asks for the password at a hidden terminal prompt (the --password-stdin line logs in the same way)',
+  'trident keys setup': 'asks at a terminal: the lines with flags below run the same set-up',
+  'trident keys setup --url demo --key-id "$KEY_ID" --private-key - < key.pem': "the exchange's demo environment is on the internet",
   'trident keys move-to-keyring': 'needs an OS keyring: keyring-move.test.ts runs it against a real Secret Service',
   '- run: trident keys rotate --resume --yes': 'a GitHub Actions step: its key and URL are repository secrets',
   "trident keys rotate --yes -o json --if-older-than 90d --deploy 'gh secret set …": 'needs gh, GitHub and a deployed application',
@@ -114,6 +116,7 @@ const PLACEHOLDERS: Record<string, () => Promise<string>> = {
 };
 
 const CI_KEY = 'ci-job';
+const WEBSITE_KEY = 'from-website';
 
 /** Variables the documented lines expect the reader to have. */
 const VARIABLES: Record<string, () => Promise<string>> = {
@@ -121,6 +124,8 @@ const VARIABLES: Record<string, () => Promise<string>> = {
   // The CI job's own key (made by BEFORE below), not the sandbox profile's: the rotation deletes it.
   CURRENT_KEY_ID: () => keyNamed(CI_KEY),
   CURRENT_PRIVATE_KEY: async () => readFileSync(join(cwd, `${CI_KEY}.pem`), 'utf8'),
+  // A key "made on the website" (by BEFORE below), whose private key file is ./key.pem.
+  KEY_ID: () => keyNamed(WEBSITE_KEY),
 };
 
 /** What a reader has done before a line, where the page says so in its prose. */
@@ -130,6 +135,13 @@ const BEFORE: Record<string, { why: string; run: () => Promise<void> }> = {
   'report=$(trident keys rotate --yes -o json --out ./new-key.pem)': {
     why: 'a CI job has a key of its own in its secrets',
     run: makeCiKey,
+  },
+  'trident keys setup --key-id "$KEY_ID" --private-key ./key.pem': {
+    why: "the reader made a key on the exchange's website and saved its private key file",
+    run: async () => {
+      const made = await trident(['keys', 'generate', '--name', WEBSITE_KEY, '--out', join(cwd, 'key.pem')]);
+      expect(made.exitCode, made.stderr).toBe(0);
+    },
   },
 };
 
