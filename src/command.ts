@@ -68,7 +68,8 @@ export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => voi
           ctx.output.configure({
             columns,
             header,
-            note: (message) => ctx.log.info(message),
+            // A note may be several lines (wrapped to the terminal): each is written as it is.
+            note: (message) => message.split('\n').forEach((line) => ctx.log.info(line)),
             timeZone: ctx.env.TZ,
           });
           const code = await run(ctx, opts, ...args);

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
+import { wrapCell } from '../../src/core/term/wrap.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import { runCli } from '../helpers/cli.js';
@@ -77,9 +78,11 @@ describeWithTools(['script'], 'tables on a terminal', () => {
       expect(text).toContain(row.canonical_product_id);
       if (row.price_from !== null) expect(text).toMatch(new RegExp(`│ ${String(row.price_from).replace('.', '\\.')} +│`));
     }
-    expect(text).toMatch(
-      /hidden to fit 80 columns; to choose the columns: --columns canonical_product_id,title,brand,price_from,price_unit,parsers,sources_count,observed_at_latest/,
-    );
+    // The note wrapped to the terminal, its continuation indented.
+    const note =
+      'brand, price_unit, parsers, sources_count, observed_at_latest hidden to fit 80 columns; to choose the columns: --columns canonical_product_id,title,brand,price_from,price_unit,parsers,sources_count,observed_at_latest';
+    expect(text).toContain(`${wrapCell(note, 78).replaceAll('\n', '\n  ')}\n┌`);
+    for (const line of text.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
   });
 
   it('at 200 columns: every column is shown and nothing is said', async () => {

@@ -8,6 +8,8 @@ import { widestPiece, wrapCell } from './wrap.js';
 
 /** Narrowest a column of text is made, padding included (wider when a piece of it that may not split is). */
 export const MIN_COLUMN_WIDTH = 12;
+/** Narrowest a column that may break anywhere (Column.breakable) is made, padding included. */
+export const MIN_BREAKABLE_WIDTH = 10;
 
 export interface FitColumn {
   /** Display width of the widest line, plus a space of padding on each side. */
@@ -42,11 +44,12 @@ export function naturalWidths(rows: string[][]): number[] {
 /**
  * A column to fit, from its texts (header included) and its natural width: text may narrow down to
  * MIN_COLUMN_WIDTH, or to its widest piece that may not split; a column of ids, numbers or dates cannot narrow.
+ * A breakable one narrows to MIN_BREAKABLE_WIDTH whatever its words.
  */
-export function fitColumn(texts: readonly string[], natural: number, hide?: number): FitColumn {
+export function fitColumn(texts: readonly string[], natural: number, hide?: number, breakable = false): FitColumn {
   return {
     natural,
-    narrowest: Math.min(natural, Math.max(MIN_COLUMN_WIDTH, widestPiece(texts) + 2)),
+    narrowest: Math.min(natural, breakable ? MIN_BREAKABLE_WIDTH : Math.max(MIN_COLUMN_WIDTH, widestPiece(texts) + 2)),
     ...(hide === undefined ? {} : { hide }),
   };
 }
@@ -84,4 +87,5 @@ export function fitTable(columns: FitColumn[], available: number): Fitted | unde
 }
 
 /** A cell's text wrapped to its column's width (padding included), when the column was narrowed. */
-export const wrapped = (text: string, width: number, natural: number) => (width < natural ? wrapCell(text, width - 2) : text);
+export const wrapped = (text: string, width: number, natural: number, breakable = false) =>
+  width < natural ? wrapCell(text, width - 2, breakable) : text;

@@ -45,16 +45,17 @@ export function widestPiece(texts: readonly string[]): number {
 /**
  * A cell's text wrapped to `width` columns: at spaces where it can, then between the pieces of a longer word.
  * A line is wider than `width` only when it is a single piece wider than that (an id on a narrow screen).
+ * `anywhere`: a word wider than `width` breaks between any two characters (text that is read, not copied).
  */
-export function wrapCell(text: string, width: number): string {
+export function wrapCell(text: string, width: number, anywhere = false): string {
   if (width < 1) return text;
   return text
     .split('\n')
-    .flatMap((paragraph) => wrapLine(paragraph, width))
+    .flatMap((paragraph) => wrapLine(paragraph, width, anywhere ? (word) => (stringWidth(word) > width ? [...word] : [word]) : pieces))
     .join('\n');
 }
 
-function wrapLine(line: string, width: number): string[] {
+function wrapLine(line: string, width: number, split: (word: string) => string[]): string[] {
   const lines: string[] = [];
   let current = '';
   for (const word of line.split(' ')) {
@@ -65,7 +66,7 @@ function wrapLine(line: string, width: number): string[] {
     }
     if (current !== '') lines.push(current);
     current = '';
-    for (const piece of pieces(word)) {
+    for (const piece of split(word)) {
       if (current !== '' && stringWidth(current + piece) > width) {
         lines.push(current);
         current = '';

@@ -13,7 +13,7 @@ type ListedKey = ApiKey & { in_use: boolean; age?: KeyAge };
 const COLUMNS: Array<Column<ListedKey>> = [
   { header: 'id', key: 'api_key', value: (key) => key.api_key },
   // The name as the user gave it; the tag trident adds to the keys it makes stands apart (TAG_COLUMN).
-  { header: 'name', key: 'given_name', value: (key) => key.given_name },
+  { header: 'name', key: 'given_name', value: (key) => key.given_name, breakable: true },
   { header: 'scopes', value: (key) => key.scopes },
   { header: 'subaccount', value: (key) => key.subaccount ?? 'all' },
   { header: 'created', key: 'created_ts', value: (key) => key.created_ts },
@@ -28,12 +28,12 @@ const TAG_COLUMN: Column<ListedKey> = {
 };
 
 /**
- * On a narrow terminal the id and the key in use stay: the others go, the creation time first (the age says it),
- * the tag before the scopes, the name last (a name can be long enough to push every table into blocks).
+ * On a narrow terminal the id, the name people read and the key in use stay (a long name wraps, breaking
+ * anywhere): the others go, the creation time first (the age says it), the tag before the scopes.
  */
 const IMPORTANCE: Importance = {
-  keep: ['api_key', 'in_use'],
-  drop: ['created_ts', 'subaccount', 'tag', 'scopes', 'fcm_subtrader_id', 'age_seconds', 'given_name'],
+  keep: ['api_key', 'given_name', 'in_use'],
+  drop: ['created_ts', 'subaccount', 'tag', 'scopes', 'fcm_subtrader_id', 'age_seconds'],
 };
 
 /** The fields of a listed key in machine output (the csv/tsv header of an empty list too). */

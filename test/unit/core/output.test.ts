@@ -227,7 +227,8 @@ describe('Output', () => {
     for (const whole of [row.id, '222.33', 'fixprice']) expect(screen()).toContain(whole);
     expect(screen()).not.toContain('…');
     expect(screen()).not.toContain('RUB');
-    expect(notes).toEqual(['unit, observed hidden to fit 80 columns; to choose the columns: --columns id,price,store,unit,observed']);
+    // Wrapped to the terminal, its continuation indented.
+    expect(notes).toEqual(['unit, observed hidden to fit 80 columns; to choose the columns: --columns\n  id,price,store,unit,observed']);
   });
 
   it('a table that declares no order of importance hides its last columns first, never the first', async () => {
@@ -251,7 +252,9 @@ describe('Output', () => {
     );
     for (const line of screen().trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
     for (const whole of [key.id, 'ci-reader', 'read,write', 'all']) expect(screen()).toContain(whole);
-    expect(notes).toEqual(["time total hidden to fit 80 columns; to choose the columns: --columns 'id,name,scopes,subaccount,time total'"]);
+    expect(notes).toEqual([
+      "time total hidden to fit 80 columns; to choose the columns: --columns\n  'id,name,scopes,subaccount,time total'",
+    ]);
   });
 
   it('--columns chooses and orders the columns of table, csv and tsv; an unknown name is exit 2 naming the valid ones', async () => {

@@ -45,6 +45,26 @@ const KEYS: Key[] = [
 ];
 
 describe('a list fitted by importance', () => {
+  it('a name people read stays before "in use" at 60 columns: a long one breaks anywhere instead of going', async () => {
+    const columns = byImportance<Key>(
+      [
+        { header: 'id', key: 'api_key', value: (k) => k.api_key },
+        { header: 'name', value: (k) => k.name, breakable: true },
+        { header: 'scopes', value: (k) => k.scopes },
+        { header: 'in use', key: 'in_use', value: (k) => (k.in_use ? 'yes' : undefined) },
+      ],
+      { keep: ['api_key', 'name', 'in_use'], drop: ['scopes'] },
+    );
+    const long = 'rot-969ae991-rotated-20261129T035613Z';
+    const narrow = await render([{ ...KEYS[0]!, name: long }], columns, 60);
+    expect(narrow.lines[1]).toMatch(/^│ id +│ name +│ in use │$/);
+    for (const line of narrow.lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    const nameCells = narrow.lines.slice(3, -1).map((line) => line.split('│')[2]!.trim());
+    expect(nameCells.join('')).toBe(long);
+    expect(narrow.lines.find((line) => line.includes(UUID))).toMatch(/│ yes +│$/);
+    expect(narrow.notes).toEqual(['scopes hidden to fit 60 columns; to choose the columns:\n  --columns api_key,name,scopes,in_use']);
+  });
+
   it('keeps the columns that must stay and drops the others in the declared order, saying which', async () => {
     const wide = await render(KEYS, KEY_COLUMNS, 200);
     expect(wide.lines[1]).toMatch(/│ id +│ name +│ scopes +│ created +│ in use │/);
@@ -53,8 +73,9 @@ describe('a list fitted by importance', () => {
     expect(narrow.lines[1]).toMatch(/^│ id +│ name +│ in use │$/);
     expect(narrow.lines.find((line) => line.includes(UUID))).toMatch(/│ yes +│$/);
     expect(narrow.notes).toEqual([
-      'scopes, created hidden to fit 64 columns; to choose the columns: --columns api_key,name,scopes,created,in_use',
+      'scopes, created hidden to fit 64 columns; to choose the\n  columns: --columns api_key,name,scopes,created,in_use',
     ]);
+    for (const line of narrow.notes[0]!.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(64);
     for (const line of narrow.lines) expect(stringWidth(line)).toBeLessThanOrEqual(64);
   });
 

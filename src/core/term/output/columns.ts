@@ -14,6 +14,11 @@ export interface Column<T> {
   hide?: number;
   /** Stays at every width: for a list whose columns all stay, which therefore ranks none. */
   keep?: boolean;
+  /**
+   * Text a person wrote that is read rather than copied (a key's name): on a narrow terminal it may break
+   * between any two characters, so that it can stay where a whole word of it would not fit.
+   */
+  breakable?: boolean;
 }
 
 /**

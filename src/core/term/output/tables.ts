@@ -31,7 +31,12 @@ export async function listTable<T>(
   const natural = naturalWidths([head, ...cells]);
   const fitted = fitTable(
     columns.map((column, index) =>
-      fitColumn([head[index]!, ...cells.map((row) => row[index]!)], natural[index]!, mayHide ? hideRank(columns, index) : undefined),
+      fitColumn(
+        [head[index]!, ...cells.map((row) => row[index]!)],
+        natural[index]!,
+        mayHide ? hideRank(columns, index) : undefined,
+        columns[index]!.breakable,
+      ),
     ),
     available,
   );
@@ -40,9 +45,13 @@ export async function listTable<T>(
   if (fitted.hidden.length > 0) {
     const hidden = fitted.hidden.map((index) => keyOf(columns[index]!));
     const choose = `--columns ${shellQuoted(columns.map(keyOf).join(','))}`;
-    target.note(`${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: ${choose}`);
+    // Wrapped to the terminal, its continuation lines indented: one note, however narrow the screen.
+    const { wrapCell } = await import('../wrap.js');
+    const note = `${hidden.join(', ')} hidden to fit ${available} columns; to choose the columns: ${choose}`;
+    target.note(wrapCell(note, available - 2).replaceAll('\n', '\n  '));
   }
-  const wrap = (text: string, at: number) => wrapped(text, fitted.widths[at]!, natural[fitted.shown[at]!]!);
+  const wrap = (text: string, at: number) =>
+    wrapped(text, fitted.widths[at]!, natural[fitted.shown[at]!]!, columns[fitted.shown[at]!]!.breakable);
   return draw(
     withHeader ? fitted.shown.map((index, at) => wrap(head[index]!, at)) : [],
     cells.map((row) => fitted.shown.map((index, at) => wrap(row[index]!, at))),
