@@ -11,6 +11,7 @@ import { describeWithTools } from '../helpers/system-tools.js';
 import { inTerminal } from '../helpers/terminal.js';
 import { addKey, keyExists, sandboxEnv, startSandbox } from '../helpers/keys-sandbox.js';
 import { useTimeSandbox } from '../helpers/time-sandbox.js';
+import { profileKey, profileWithKey } from '../helpers/keys-rotation.js';
 
 const time = useTimeSandbox();
 let keys: KeysSandbox;
@@ -85,6 +86,25 @@ describeWithTools(['script'], 'on a terminal', () => {
     expect(await login.exitCode()).toBe(3);
     expect(login.screen()).toContain('trident: cancelled');
     expect(existsSync(join(configDir, 'tokens', 'default.json'))).toBe(false);
+  });
+});
+
+describeWithTools(['script'], 'keys rotate on a terminal', () => {
+  it('prints each step once: as it is done on stderr, then the summary alone', async () => {
+    const setup = profileWithKey(keys);
+    const run = inTerminal(['--profile', setup.profile, 'keys', 'rotate', '--yes'], { configDir: setup.configDir }, { columns: 120 });
+    const exitCode = await run.exitCode();
+    const screen = run
+      .screen()
+      .replace(/\r\n/g, '\n')
+      .replace(/\u001b\[\d+m/g, '');
+    expect(exitCode, screen).toBe(0);
+    for (const step of ['preflight', 'mint', 'store', 'switch', 'verify', 'delete-old']) {
+      const shown = screen.split('\n').filter((line) => new RegExp(`(^rotate: |│ )${step} `).test(line));
+      expect(shown, `${step}:\n${screen}`).toEqual([expect.stringMatching(new RegExp(`^rotate: ${step} done `))]);
+    }
+    expect(screen).toMatch(/│ outcome +│ rotated +│/);
+    expect(screen).toContain(profileKey(setup).keyId);
   });
 });
 

@@ -78,15 +78,20 @@ async function printWithSteps<S extends Row>(
     await ctx.output.object(report);
     return;
   }
-  await ctx.output.list(steps, columns);
+  if (steps.length > 0) await ctx.output.list(steps, columns);
   await ctx.output.object(
     report,
     summary.filter((field) => field.value(report) !== undefined),
   );
 }
 
+/**
+ * The report of a rotation that ran. On a terminal whose stderr showed each step as it was done, the table
+ * gives the summary alone: every step is on the screen once.
+ */
 export async function printReport(ctx: Context, report: RotationReport): Promise<void> {
-  await printWithSteps(ctx, { ...report }, report.steps, STEP_COLUMNS, SUMMARY);
+  const stepsOnScreen = ctx.output.format === 'table' && Boolean(ctx.io.stdout.isTTY && ctx.io.stderr.isTTY) && !ctx.log.quiet;
+  await printWithSteps(ctx, { ...report }, stepsOnScreen ? [] : report.steps, STEP_COLUMNS, SUMMARY);
 }
 
 // ---- --dry-run
