@@ -38,22 +38,6 @@ export function parseAge(text: string, flag = '--if-older-than'): number {
   return seconds;
 }
 
-/** 93784 → "1d 2h 3m"; under a minute → "0m". */
-export function formatAge(seconds: number): string {
-  const parts: string[] = [];
-  let left = Math.max(0, Math.floor(seconds / 60));
-  for (const [unit, size] of [
-    ['d', 1440],
-    ['h', 60],
-    ['m', 1],
-  ] as const) {
-    const count = Math.floor(left / size);
-    left -= count * size;
-    if (count > 0 || (unit === 'm' && parts.length === 0)) parts.push(`${count}${unit}`);
-  }
-  return parts.join(' ');
-}
-
 /** created_ts as the service gives it: an ISO time, or epoch seconds/milliseconds. */
 function serviceCreated(key: ApiKey): number | undefined {
   const value = key.created_ts;

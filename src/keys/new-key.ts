@@ -33,14 +33,14 @@ export function addNewKeyOptions<A extends unknown[], O extends OptionValues, G 
 
 type Row = Record<string, unknown>;
 const FIELDS: Array<Column<Row>> = [
-  { header: 'api key', value: (row) => row.api_key },
+  { header: 'id', key: 'api_key', value: (row) => row.api_key },
   // The name as given; the tag trident added to it apart.
   { header: 'name', value: (row) => row.given_name },
   { header: 'tag', value: (row) => (row.name === row.given_name ? undefined : String(row.name).slice(String(row.given_name).length + 1)) },
   { header: 'scopes', value: (row) => row.scopes },
   { header: 'subaccount', value: (row) => row.subaccount ?? 'all' },
   { header: 'fcm subtrader', value: (row) => row.fcm_subtrader_id },
-  { header: 'created', value: (row) => row.created_ts },
+  { header: 'created', key: 'created_ts', value: (row) => row.created_ts },
   { header: 'private key file', value: (row) => row.private_key_file ?? '(not here)' },
   { header: 'public key from', value: (row) => (row.public_key_from_private_key ? 'the private key given' : undefined) },
   { header: 'warning', value: (row) => row.warning },

@@ -4,12 +4,12 @@
 // when the service asked for (--service), or every service, has none, status exits 4, so that a CI pre-flight
 // step fails when the job's secrets were never mapped. A clock skew past 5 s is a warning on stderr and no
 // failure: the service answered.
+import { ageText } from '../core/term/times.js';
 import { Option } from '@commander-js/extra-typings';
 import { defineCommand, type GroupCommand, type OptionsOf } from '../command.js';
 import type { Context } from '../context.js';
 import { ExitCode, type TridentError } from '../core/errors.js';
 import { missingSettingError } from '../core/files/missing-setting.js';
-import { formatAge } from '../keys/key-ages.js';
 import { SERVICES, URL_SETTING, serviceStatus, type Service, type ServiceStatus } from './checks.js';
 import { SKEW_WARNING_SECONDS } from './clock.js';
 
@@ -72,7 +72,7 @@ function describe(found: Record<string, unknown> | null): string {
   return Object.entries(found)
     .filter(([key]) => key !== 'age_source')
     .map(([key, value]) => {
-      if (key === 'age_seconds') return typeof value === 'number' ? `age ${formatAge(value)} (${String(found.age_source)})` : 'age unknown';
+      if (key === 'age_seconds') return typeof value === 'number' ? `age ${ageText(value)} (${String(found.age_source)})` : 'age unknown';
       if (key === 'user' && value === null) return 'user unknown (a token from TRIDENT_TIME_TOKEN or a file names nobody)';
       return `${key} ${Array.isArray(value) ? value.join(',') : String(value)}`;
     })

@@ -114,7 +114,7 @@ describe('single answers are the service object as it came', () => {
     const table = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '-o', 'table'], {
       TZ: 'America/New_York',
     });
-    expect(table.stdout).toMatch(/│ 2026-01-31 19:00:00 -05:00 │ 90 +│/);
+    expect(table.stdout).toMatch(/│ 2026-01-31 19:00:00 -05:00 │ +90 │/);
     expect(table.stdout).toMatch(/│ 2026-02-01 19:00:00 -05:00 │ +│/);
     const csv = await catalog([...DYNAMICS, '--interval', '1d', '--from', '2026-02-01', '--to', '2026-02-03T23:59:59Z', '-o', 'csv']);
     expect(csv.stdout).toBe('date,value\n2026-02-01T00:00:00Z,90\n2026-02-02T00:00:00Z,\n2026-02-03T00:00:00Z,80\n');

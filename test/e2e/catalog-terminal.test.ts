@@ -76,7 +76,7 @@ describeWithTools(['script'], 'tables on a terminal', () => {
     expect(text).not.toContain('…');
     for (const row of rows) {
       expect(text).toContain(row.canonical_product_id);
-      if (row.price_from !== null) expect(text).toMatch(new RegExp(`│ ${String(row.price_from).replace('.', '\\.')} +│`));
+      if (row.price_from !== null) expect(text).toMatch(new RegExp(`│ +${String(row.price_from).replace('.', '\\.')} +│`));
     }
     // The note wrapped to the terminal, its continuation indented.
     const note =

@@ -29,7 +29,7 @@ describe('keys prune', () => {
     const result = await prune(world, 'a');
     expect(result.exitCode, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ api_key: old, profile: 'a', kept_until: until, result: 'not due', error: null }]);
-    expect(result.stderr).toMatch(new RegExp(`^prune: key ${old} is kept until ${until} \\(in (59|60)m\\): not due\\n$`));
+    expect(result.stderr).toMatch(new RegExp(`^prune: key ${old} is kept until ${until} \\(in (59 minutes|1 hour)\\): not due\\n$`));
     expect(sent()).toEqual([]);
     expect(exists(old)).toBe(true);
     expect(existsSync(recordPath(world, old))).toBe(true);
@@ -175,7 +175,7 @@ describe('keys prune', () => {
     expect(plan.exitCode, plan.stderr).toBe(0);
     expect(JSON.parse(plan.stdout).steps).toContainEqual({
       step: 'delete-old',
-      action: 'skip: kept 1d (recorded in <config dir>/overlap/), then deleted by trident keys prune',
+      action: 'skip: kept 1 day (recorded in <config dir>/overlap/), then deleted by trident keys prune',
     });
     const killed = await keysAs(world, 'a', ['rotate', '--keep-old-for', '24h', '--yes', '-o', 'json'], {
       env: { [CRASH_ENV]: 'verified' },

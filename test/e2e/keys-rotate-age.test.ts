@@ -40,7 +40,7 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
     const result = await rotate(setup, [...ROTATE_JSON, '--if-older-than', '90d']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).outcome).toBe('rotated');
-    expect(result.stderr).toContain(`rotate: key ${setup.oldId} is 100d old (the service's created_ts): older than 90d, rotating`);
+    expect(result.stderr).toContain(`rotate: key ${setup.oldId} is 100 days old (the service's created_ts): older than 90d, rotating`);
     const newId = await expectRotated(sandbox, setup);
     expect(ages(setup)[newId]).toMatchObject({ how: 'made' });
     expect(ages(setup)[setup.oldId]).toBeUndefined();
@@ -55,7 +55,7 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
     expect(report).toEqual({
       outcome: 'not due',
       api_key: setup.oldId,
-      age: '100d',
+      age: '100 days',
       age_seconds: expect.any(Number),
       age_source: 'service',
       threshold: '101d',
@@ -76,7 +76,12 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
     withoutCreatedTs();
     const result = await rotate(setup, [...ROTATE_JSON, '--if-older-than', '1h']);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'not due', age: '0m', age_source: 'first seen in use', threshold: '1h' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'not due',
+      age: 'under a minute',
+      age_source: 'first seen in use',
+      threshold: '1h',
+    });
     expect(fileMode(join(setup.configDir, 'key-ages.json'))).toBe(0o600);
     expect(ages(setup)[setup.oldId]).toEqual({ since: expect.stringMatching(/^\d{4}-/), how: 'seen' });
     expect(keyExists(sandbox, setup.oldId)).toBe(true);
@@ -90,7 +95,9 @@ describe('keys rotate --if-older-than', { timeout: 60_000 }, () => {
     withoutCreatedTs();
     const result = await rotate(setup, [...ROTATE_JSON, '--if-older-than', '1w']);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`rotate: key ${setup.oldId} is 10d old (first seen in use, trident's record): older than 1w, rotating`);
+    expect(result.stderr).toContain(
+      `rotate: key ${setup.oldId} is 10 days old (first seen in use, trident's record): older than 1w, rotating`,
+    );
     expect(JSON.parse(result.stdout).outcome).toBe('rotated');
     await expectRotated(sandbox, setup);
   });

@@ -111,7 +111,7 @@ function recordWith(screen: Screen, marker: RegExp): string {
 
 /** A value of a record: its cell in a table row, or its "label: value" line in a block. */
 const cell = (screen: Screen, label: string, value: string) =>
-  screen.header ? new RegExp(`│ ${escape(value)} +│`) : new RegExp(`^${escape(label)}: +${escape(value)}$`, 'm');
+  screen.header ? new RegExp(`│ +${escape(value)} +│`) : new RegExp(`^${escape(label)}: +${escape(value)}$`, 'm');
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const KEY_LABELS = {

@@ -1,12 +1,13 @@
 // Times as people read them in a table: an instant in the terminal's time zone (TZ, else the system's) with its
-// offset, to the second (`2026-11-25 14:03:07 +01:00`), and an age as the largest whole unit ("3 days"). Machine
-// formats never come here: json, ndjson, csv and tsv keep the exact UTC ISO text the service sent.
+// offset, to the second (`2026-11-25 14:03:07 +01:00`), and an age or a span in words ("3 days 4 hours"), the
+// same in tables and in messages. Machine formats never come here: json, ndjson, csv and tsv keep the exact UTC
+// ISO text the service sent, and ages in seconds.
 // Which fields are times is a matter of their names, the services' own convention (observed_at, created_ts,
 // date_created): the table of a list and the table of one record decide alike.
 
 export type TimeKind = 'instant' | 'age';
 
-const INSTANT_FIELD = /(?:^|_)(?:at|ts)$|_at_latest$|^date(?:_(?:created|updated|changed))?$/;
+const INSTANT_FIELD = /(?:^|_)(?:at|ts|until)$|_at_latest$|^date(?:_(?:created|updated|changed))?$/;
 
 export function timeKind(field: string): TimeKind | undefined {
   if (field === 'age_seconds') return 'age';
@@ -73,13 +74,26 @@ const UNITS: Array<[name: string, seconds: number]> = [
   ['minute', 60],
 ];
 
-/** An age in seconds as its largest whole unit: "3 days", "1 hour"; days up to two years. */
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+
+/**
+ * An age or a span of time in words: its largest whole unit, and under ten of those the next unit too ("3 days
+ * 4 hours", "45 minutes", "120 days"); days up to two years; "under a minute" below one.
+ */
+export function ageText(seconds: number): string {
+  if (!(seconds >= 60)) return 'under a minute';
+  const at = UNITS.findIndex(([unit, size]) => seconds >= (unit === 'year' ? 2 * size : size));
+  const [name, size] = UNITS[at]!;
+  const count = Math.floor(seconds / size);
+  const next = UNITS[at + 1];
+  const rest = next && count < 10 ? Math.floor((seconds - count * size) / next[1]) : 0;
+  return rest > 0 ? `${plural(count, name)} ${plural(rest, next![0])}` : plural(count, name);
+}
+
+/** An age in seconds as a table shows it (ageText); anything that is not one comes back as it was. */
 export function relativeAge(value: unknown): unknown {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return value;
-  if (value < 60) return 'under a minute';
-  const [name, size] = UNITS.find(([unit, size]) => value >= (unit === 'year' ? 2 * size : size))!;
-  const count = Math.floor(value / size);
-  return `${count} ${name}${count === 1 ? '' : 's'}`;
+  return ageText(value);
 }
 
 /** A table cell of the named field: times as people read them, everything else as it was. */

@@ -1,10 +1,11 @@
 import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
+import { ageText } from '../../core/term/times.js';
 import type { Context } from '../../context.js';
 import { ExitCode, errorLines } from '../../core/errors.js';
 import type { Column } from '../../core/term/output/columns.js';
 import { FLAGS, auditRows, parseFailOn, type AuditRow } from '../audit/rows.js';
 import { addConnectionOptions, resolveConnection } from '../connection.js';
-import { formatAge, parseAge, recordKeyInUse } from '../key-ages.js';
+import { parseAge, recordKeyInUse } from '../key-ages.js';
 import { openSettledClient } from '../settled-client.js';
 
 const flagText = (row: AuditRow) =>
@@ -15,7 +16,7 @@ const COLUMNS: Array<Column<AuditRow>> = [
   { header: 'name', value: (row) => row.name, hide: 2 },
   { header: 'scopes', value: (row) => row.scopes, hide: 1 },
   { header: 'subaccount', value: (row) => row.subaccount ?? 'all', hide: 0 },
-  { header: 'age', key: 'age_seconds', value: (row) => (row.age_seconds === null ? 'unknown' : formatAge(row.age_seconds)) },
+  { header: 'age', key: 'age_seconds', value: (row) => (row.age_seconds === null ? 'unknown' : ageText(row.age_seconds)) },
   { header: 'age from', key: 'age_source', value: (row) => row.age_source, hide: 0 },
   { header: 'in use', key: 'in_use', value: (row) => (row.in_use ? 'yes' : undefined) },
   { header: 'held by', key: 'held_by', value: (row) => row.held_by.map((holder) => holder.where).join('\n') || undefined },

@@ -16,7 +16,7 @@ export interface DeleteResult {
 }
 
 const COLUMNS: Array<Column<DeleteResult>> = [
-  { header: 'api key', key: 'api_key', value: (row) => row.api_key },
+  { header: 'id', key: 'api_key', value: (row) => row.api_key },
   { header: 'result', value: (row) => row.result },
 ];
 

@@ -9,7 +9,7 @@ import { lockPrune, pruneOverlaps, type PruneResult } from '../overlap/prune.js'
 import { openSettledClient } from '../settled-client.js';
 
 const COLUMNS: Array<Column<PruneResult>> = [
-  { header: 'api key', key: 'api_key', value: (row) => row.api_key },
+  { header: 'id', key: 'api_key', value: (row) => row.api_key },
   { header: 'profile', value: (row) => row.profile ?? undefined },
   { header: 'kept until', key: 'kept_until', value: (row) => row.kept_until },
   { header: 'result', value: (row) => row.result },

@@ -1,10 +1,11 @@
 import { Option } from '@commander-js/extra-typings';
+import { ageText } from '../../core/term/times.js';
 import { reportError } from '../../core/term/report-error.js';
 import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.js';
 import type { Context } from '../../context.js';
 import { cancelledError, usageError } from '../../core/errors.js';
 import { addConnectionOptions, keysBaseUrl } from '../connection.js';
-import { formatAge, keyAges, parseAge, recordKeyInUse } from '../key-ages.js';
+import { keyAges, parseAge, recordKeyInUse } from '../key-ages.js';
 import { Rotation, type RotationResult } from '../rotation/machine.js';
 import { liveDeps } from '../rotation/deps.js';
 import { DEFAULT_HOOK_TIMEOUT_S } from '../rotation/hooks.js';
@@ -103,14 +104,14 @@ async function notDue(ctx: Context, plan: RotationPlan, thresholdText: string): 
   const age = keyAges(ctx, [key]).get(keyId) ?? { seconds: 0, source: 'first seen in use' as const };
   const due = age.seconds > threshold;
   ctx.log.info(
-    `rotate: key ${keyId} is ${formatAge(age.seconds)} old (${age.source === 'service' ? "the service's created_ts" : `${age.source}, trident's record`}): ${due ? `older than ${thresholdText}, rotating` : `not older than ${thresholdText}, nothing to do`}`,
+    `rotate: key ${keyId} is ${ageText(age.seconds)} old (${age.source === 'service' ? "the service's created_ts" : `${age.source}, trident's record`}): ${due ? `older than ${thresholdText}, rotating` : `not older than ${thresholdText}, nothing to do`}`,
   );
   if (due) return false;
   if (ctx.log.quiet) return true; // nothing done: nothing on stdout, as nothingToDo
   await ctx.output.object({
     outcome: 'not due',
     api_key: keyId,
-    age: formatAge(age.seconds),
+    age: ageText(age.seconds),
     age_seconds: Math.floor(age.seconds),
     age_source: age.source,
     threshold: thresholdText,
@@ -171,7 +172,7 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   const keyId = plan.connection.signer.keyId;
   await confirm(
     ctx,
-    `Rotate key ${keyId}${plan.owner.mode === 'profile' ? ` of profile "${plan.owner.profile}"` : ''}: make a new key${plan.keepOldForS !== undefined ? `, and keep this one for ${formatAge(plan.keepOldForS)}` : plan.keepOld ? ' and keep this one' : ', then delete this one'}?`,
+    `Rotate key ${keyId}${plan.owner.mode === 'profile' ? ` of profile "${plan.owner.profile}"` : ''}: make a new key${plan.keepOldForS !== undefined ? `, and keep this one for ${ageText(plan.keepOldForS)}` : plan.keepOld ? ' and keep this one' : ', then delete this one'}?`,
   );
   const release = lockRotation(plan.journalPath);
   try {

@@ -3,6 +3,7 @@
 // after it is known, so that a prune killed anywhere is finished by the next one without deleting anything
 // twice; a 404 counts as done. A key that a profile uses again, or that a rotation is working on, is never
 // deleted: it is refused with one line, and its record stays.
+import { ageText } from '../../core/term/times.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { ExitCode, TridentError, errorLines, outcomeUnknown } from '../../core/errors.js';
@@ -11,7 +12,7 @@ import { takePidLock } from '../../core/files/pid-lock.js';
 import type { KeysClient } from '../client.js';
 import { keysBaseUrl, type KeysConnection } from '../connection.js';
 import { crashHook } from '../crash-points.js';
-import { forgetKey, formatAge } from '../key-ages.js';
+import { forgetKey } from '../key-ages.js';
 import { profilesUsing } from '../ledger/claims.js';
 import { isTridentsOwnPlace } from '../mint/key-files.js';
 import { journalsOfKey } from '../rotation/journal.js';
@@ -168,7 +169,7 @@ export async function pruneOverlaps(
       continue;
     }
     if (!isDue(record, now) && record.deleting_since === undefined) {
-      const left = formatAge((Date.parse(record.kept_until) - now.getTime()) / 1000);
+      const left = ageText((Date.parse(record.kept_until) - now.getTime()) / 1000);
       ctx.log.info(`prune: key ${record.api_key} is kept until ${record.kept_until} (in ${left}): not due`);
       push({ ...summary(entry), result: 'not due' });
       continue;

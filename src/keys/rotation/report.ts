@@ -1,9 +1,9 @@
 // What `keys rotate` prints: the report of a rotation (every step with its timing, ids and files; never a
 // private key), and for --dry-run the plan of what it would do.
+import { ageText } from '../../core/term/times.js';
 import type { Context } from '../../context.js';
 import { byImportance, type Column } from '../../core/term/output/columns.js';
 import type { ApiKey } from '../client.js';
-import { formatAge } from '../key-ages.js';
 import { keysDir } from '../mint/key-files.js';
 import type { RotationResult } from './machine.js';
 import { stepDetails } from './steps.js';
@@ -177,7 +177,7 @@ function newPlanSteps(
       step: 'delete-old',
       action:
         plan.keepOldForS !== undefined
-          ? `skip: kept ${formatAge(plan.keepOldForS)} (recorded in <config dir>/overlap/), then deleted by trident keys prune`
+          ? `skip: kept ${ageText(plan.keepOldForS)} (recorded in <config dir>/overlap/), then deleted by trident keys prune`
           : plan.keepOld
             ? 'skip: --keep-old'
             : `DELETE /api_keys/${keyId}`,

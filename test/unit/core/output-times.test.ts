@@ -31,7 +31,7 @@ describe('times in output', () => {
   it('the table of one record does the same by field name; other fields stay as they came', async () => {
     const { output, text } = capture('table', 'Europe/Paris');
     await output.object({ observed_at: '2026-07-01T10:00:00Z', title: '2026-07-01T10:00:00Z' });
-    expect(text()).toMatch(/│ observed_at │ 2026-07-01 12:00:00 \+02:00 │/);
+    expect(text()).toMatch(/│ observed at │ 2026-07-01 12:00:00 \+02:00 │/);
     expect(text()).toMatch(/│ title +│ 2026-07-01T10:00:00Z +│/);
   });
 

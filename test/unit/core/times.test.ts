@@ -36,7 +36,11 @@ describe('relativeAge', () => {
     [60, '1 minute'],
     [3599, '59 minutes'],
     [3600, '1 hour'],
+    [3 * 3600 + 60, '3 hours 1 minute'],
+    [93_784, '1 day 2 hours'],
     [3 * 86_400 + 5, '3 days'],
+    [12 * 86_400 + 7200, '12 days'],
+    [100 * 86_400, '100 days'],
     [729 * 86_400, '729 days'],
     [2 * 365 * 86_400, '2 years'],
   ])('%s s is "%s"', (seconds, text) => {

@@ -1,7 +1,7 @@
 // The pieces of the application hooks and key ages that need no service: age parsing and display, and the
 // environment a hook gets. Running a hook starts processes: test/reliability/run-hook.test.ts.
 import { describe, expect, it } from 'vitest';
-import { formatAge, parseAge } from '../../../src/keys/key-ages.js';
+import { parseAge } from '../../../src/keys/key-ages.js';
 import { hookEnvironment, type HookRun } from '../../../src/keys/rotation/hooks.js';
 
 const RUN: HookRun = {
@@ -22,14 +22,6 @@ describe('ages', () => {
     expect(parseAge('2w')).toBe(14 * 86_400);
     for (const bad of ['90', 'd', '0d', '-1d', '1y', '1 d x'])
       expect(() => parseAge(bad), bad).toThrow(expect.objectContaining({ exitCode: 2 }));
-  });
-
-  it('formats days, hours and minutes', () => {
-    expect(formatAge(0)).toBe('0m');
-    expect(formatAge(59)).toBe('0m');
-    expect(formatAge(93_784)).toBe('1d 2h 3m');
-    expect(formatAge(100 * 86_400)).toBe('100d');
-    expect(formatAge(3 * 3600 + 60)).toBe('3h 1m');
   });
 });
 

@@ -9,6 +9,18 @@ interface Cell {
   widths: number[];
 }
 
+/** A number as a table shows one: digits with separators, a sign, a unit of time or a percentage. */
+const NUMBER = /^[-+]?\d[\d.,:]*%?$/;
+
+/** A column of a list whose every filled cell is a number is right-aligned, as figures are read; its header stays left. */
+function numericColumns(head: readonly string[], rows: ReadonlyArray<readonly string[]>, columns: number): boolean[] {
+  return Array.from({ length: columns }, (_, at) => {
+    if (head.length === 0) return false;
+    const filled = rows.map((row) => row[at] ?? '').filter((text) => text !== '');
+    return filled.length > 0 && filled.every((text) => NUMBER.test(text));
+  });
+}
+
 const cellOf = (text: string): Cell => {
   const lines = text.split('\n');
   return { lines, widths: lines.map((line) => stringWidth(line)) };
@@ -35,18 +47,20 @@ export function boxTable(
     for (const row of all) for (const width of row[at]?.widths ?? []) widest = Math.max(widest, width);
     return widest;
   });
-  const rule = (left: string, middle: string, right: string) =>
-    `${left}${inner.map((width) => '─'.repeat(width + 2)).join(middle)}${right}`;
+  const right = numericColumns(head, rows, columns);
+  const rule = (left: string, middle: string, end: string) => `${left}${inner.map((width) => '─'.repeat(width + 2)).join(middle)}${end}`;
   const between = rule('├', '┼', '┤');
   const out = [rule('┌', '┬', '┐')];
   all.forEach((row, at) => {
+    const isHead = at === 0 && headCells.length > 0;
     if (at > 0 && (ruled || (at === 1 && headCells.length > 0))) out.push(between);
     const height = Math.max(1, ...row.map((cell) => cell.lines.length));
     for (let line = 0; line < height; line += 1) {
       const texts = inner.map((width, column) => {
         const cell = row[column];
         const text = cell?.lines[line] ?? '';
-        return ` ${text}${' '.repeat(width - (cell?.widths[line] ?? 0))} `;
+        const pad = ' '.repeat(width - (cell?.widths[line] ?? 0));
+        return right[column] && !isHead ? ` ${pad}${text} ` : ` ${text}${pad} `;
       });
       out.push(`│${texts.join('│')}│`);
     }

@@ -209,7 +209,8 @@ export class Output {
           ? this.chosen.map((key) => [key, readableTime(key, record[key], this.timeZone)])
           : fields
             ? fields.map((f) => [f.header, readableTime(keyOf(f), f.value(record), this.timeZone)])
-            : Object.entries(record).map(([key, value]) => [key, readableTime(key, value, this.timeZone)]);
+            : // A record without declared fields: its field names, read as words (token_file_removed → token file removed).
+              Object.entries(record).map(([key, value]) => [key.replaceAll('_', ' '), readableTime(key, value, this.timeZone)]);
         await this.write(
           await recordTable(
             pairs.map(([key, value]) => [printable(key), printable(value)]),
