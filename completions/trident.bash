@@ -266,6 +266,17 @@ _trident_option_values() {
     "sandbox|--port") echo "__any__" ;;
     "sandbox|--products") echo "__any__" ;;
     "sandbox|--catalog-db") echo "__files__" ;;
+    "keys list|--columns") echo "__list:api_key name given_name scopes created_ts subaccount in_use age_seconds__" ;;
+    "keys audit|--columns") echo "__list:api_key name scopes subaccount created_ts age_seconds age_source in_use held_by flags kept_until__" ;;
+    "keys prune|--columns") echo "__list:api_key profile kept_until result error__" ;;
+    "time projects list|--columns") echo "__list:id name customer_id customer_name description status active billable bill_by privacy required_task template rate value_total time_total time_total_seconds date_created date_updated__" ;;
+    "catalog products|--columns") echo "__list:canonical_product_id title brand price_from price_unit sources_count observed_at_latest image_url parsers__" ;;
+    "catalog sources|--columns") echo "__list:id canonical_product_id parser_name source_id plu sku title_original title_normalized_no_stopwords brand price discount_price loyal_price price_unit rating reviews_count promo is_new hit adult unit available_count package_quantity package_unit composition_original composition_normalized observed_at image_urls primary_category settlement__" ;;
+    "catalog snapshots|--columns") echo "__list:id canonical_product_id parser_name source_id source_run_id receiver_product_id receiver_artifact_id receiver_sort_order source_event_uid content_fingerprint price discount_price loyal_price price_unit available_count valid_from_at valid_to_at observed_at created_at__" ;;
+    "catalog dynamics|--columns") echo "__list:date value__" ;;
+    "catalog categories|--columns") echo "__list:id category_key parser_name source_uid parent_source_uid title title_normalized alias depth sort_order first_seen_at last_seen_at updated_at__" ;;
+    "catalog settlements|--columns") echo "__list:id geo_key country country_normalized region region_normalized name name_normalized settlement_type alias latitude longitude first_seen_at last_seen_at updated_at__" ;;
+    "catalog cursors|--columns") echo "__list:parser_name ingested_at product_id updated_at__" ;;
   esac
 }
 
@@ -309,6 +320,20 @@ _trident_offer_words() {
   _trident_offer "${list[@]}"
 }
 
+# Offers a comma-separated list (--columns a,b,<TAB>): the words given, after what is typed up to its last comma,
+# with no space after them so that another comma can follow.
+_trident_offer_list() {
+  local typed="" word
+  local -a list
+  [[ "$cur" == *,* ]] && typed="${cur%,*},"
+  read -r -a list <<< "$1"
+  COMPREPLY=()
+  for word in "${list[@]}"; do
+    [[ "$typed$word" == "$cur"* ]] && COMPREPLY+=("$typed$word")
+  done
+  compopt -o nospace 2>/dev/null
+}
+
 _trident() {
   local cur prev path word i values args=0
   cur="${COMP_WORDS[COMP_CWORD]}"
@@ -331,6 +356,7 @@ _trident() {
       __files__) COMPREPLY=(); while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -f -- "$cur"); return 0 ;;
       __any__) COMPREPLY=(); return 0 ;;
       __dynamic:*) values="${values#__dynamic:}"; _trident_offer_dynamic "${values%__}"; return 0 ;;
+      __list:*) values="${values#__list:}"; _trident_offer_list "${values%__}"; return 0 ;;
       ?*) _trident_offer_words "$values"; return 0 ;;
     esac
   fi

@@ -514,6 +514,28 @@ function __trident_option_values
             echo '__any__'
         case 'sandbox|--catalog-db'
             echo '__files__'
+        case 'keys list|--columns'
+            echo '__list:api_key name given_name scopes created_ts subaccount in_use age_seconds__'
+        case 'keys audit|--columns'
+            echo '__list:api_key name scopes subaccount created_ts age_seconds age_source in_use held_by flags kept_until__'
+        case 'keys prune|--columns'
+            echo '__list:api_key profile kept_until result error__'
+        case 'time projects list|--columns'
+            echo '__list:id name customer_id customer_name description status active billable bill_by privacy required_task template rate value_total time_total time_total_seconds date_created date_updated__'
+        case 'catalog products|--columns'
+            echo '__list:canonical_product_id title brand price_from price_unit sources_count observed_at_latest image_url parsers__'
+        case 'catalog sources|--columns'
+            echo '__list:id canonical_product_id parser_name source_id plu sku title_original title_normalized_no_stopwords brand price discount_price loyal_price price_unit rating reviews_count promo is_new hit adult unit available_count package_quantity package_unit composition_original composition_normalized observed_at image_urls primary_category settlement__'
+        case 'catalog snapshots|--columns'
+            echo '__list:id canonical_product_id parser_name source_id source_run_id receiver_product_id receiver_artifact_id receiver_sort_order source_event_uid content_fingerprint price discount_price loyal_price price_unit available_count valid_from_at valid_to_at observed_at created_at__'
+        case 'catalog dynamics|--columns'
+            echo '__list:date value__'
+        case 'catalog categories|--columns'
+            echo '__list:id category_key parser_name source_uid parent_source_uid title title_normalized alias depth sort_order first_seen_at last_seen_at updated_at__'
+        case 'catalog settlements|--columns'
+            echo '__list:id geo_key country country_normalized region region_normalized name name_normalized settlement_type alias latitude longitude first_seen_at last_seen_at updated_at__'
+        case 'catalog cursors|--columns'
+            echo '__list:parser_name ingested_at product_id updated_at__'
     end
 end
 
@@ -570,6 +592,13 @@ function __trident_complete
                 return
             case '__dynamic:*'
                 __trident_dynamic (string replace -r '^__dynamic:(.*)__$' '$1' -- $values) $words[2..-1]
+                return
+            case '__list:*'
+                # A comma-separated list (--columns a,b,<TAB>): each word after what is typed up to its last comma.
+                set -l typed (string replace -r '[^,]*$' '' -- $cur)
+                for word in (string split ' ' -- (string replace -r '^__list:(.*)__$' '$1' -- $values))
+                    echo $typed$word
+                end
                 return
             case '?*'
                 string split ' ' -- $values

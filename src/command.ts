@@ -28,6 +28,8 @@ export interface CommandDefinition<A extends unknown[], O extends OptionValues, 
   examples: string[];
   /** Help text below the examples. */
   after?: string;
+  /** The fields of what it prints, as --columns takes them (the list its output is given): completion offers them. */
+  columns?: readonly string[];
   run: Run<A, O>;
 }
 
@@ -51,8 +53,16 @@ export function defineCommand<A extends unknown[], O extends OptionValues, G ext
     register(group, bind) {
       const command = examples(definition.define(group).action(bind(definition.run)), definition.examples);
       if (definition.after) command.addHelpText('after', definition.after);
+      if (definition.columns) declaredColumns.set(command, definition.columns);
     },
   };
+}
+
+const declaredColumns = new WeakMap<CommandUnknownOpts, readonly string[]>();
+
+/** The fields a command's --columns takes, where its definition declares them. */
+export function columnsOf(command: CommandUnknownOpts): readonly string[] | undefined {
+  return declaredColumns.get(command);
 }
 
 export function makeBinder(deps: ContextDeps, setExitCode: (code: number) => void, globals: () => GlobalOptions): Binder {

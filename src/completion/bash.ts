@@ -38,6 +38,20 @@ _trident_offer_words() {
   _trident_offer "\${list[@]}"
 }
 
+# Offers a comma-separated list (--columns a,b,<TAB>): the words given, after what is typed up to its last comma,
+# with no space after them so that another comma can follow.
+_trident_offer_list() {
+  local typed="" word
+  local -a list
+  [[ "$cur" == *,* ]] && typed="\${cur%,*},"
+  read -r -a list <<< "$1"
+  COMPREPLY=()
+  for word in "\${list[@]}"; do
+    [[ "$typed$word" == "$cur"* ]] && COMPREPLY+=("$typed$word")
+  done
+  compopt -o nospace 2>/dev/null
+}
+
 _trident() {
   local cur prev path word i values args=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
@@ -60,6 +74,7 @@ _trident() {
       __files__) COMPREPLY=(); while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -f -- "$cur"); return 0 ;;
       __any__) COMPREPLY=(); return 0 ;;
       __dynamic:*) values="\${values#__dynamic:}"; _trident_offer_dynamic "\${values%__}"; return 0 ;;
+      __list:*) values="\${values#__list:}"; _trident_offer_list "\${values%__}"; return 0 ;;
       ?*) _trident_offer_words "$values"; return 0 ;;
     esac
   fi

@@ -46,6 +46,13 @@ function __trident_complete
             case '__dynamic:*'
                 __trident_dynamic (string replace -r '^__dynamic:(.*)__$' '$1' -- $values) $words[2..-1]
                 return
+            case '__list:*'
+                # A comma-separated list (--columns a,b,<TAB>): each word after what is typed up to its last comma.
+                set -l typed (string replace -r '[^,]*$' '' -- $cur)
+                for word in (string split ' ' -- (string replace -r '^__list:(.*)__$' '$1' -- $values))
+                    echo $typed$word
+                end
+                return
             case '?*'
                 string split ' ' -- $values
                 return

@@ -1,5 +1,6 @@
 // The command tree as data for completion scripts: every command path with its subcommands and options.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { columnsOf } from '../command.js';
 
 export interface CompletionOption {
   /** `--output`, `-o` ... */
@@ -24,6 +25,8 @@ export interface CompletionNode {
   argumentChoices?: string[];
   /** Positional arguments whose values `trident __complete` gives: the kind, and how many (0: any number). */
   dynamicArguments?: { kind: string; count: number };
+  /** The fields its --columns takes, offered one after another in its comma-separated list. */
+  columns?: readonly string[];
 }
 
 export interface CompletionModel {
@@ -74,6 +77,7 @@ export function completionModel(program: CommandUnknownOpts): CompletionModel {
       options: own,
       argumentChoices: command.registeredArguments[0]?.argChoices,
       ...(DYNAMIC_ARGUMENTS[path.join(' ')] ? { dynamicArguments: DYNAMIC_ARGUMENTS[path.join(' ')] } : {}),
+      ...(columnsOf(command) ? { columns: columnsOf(command) } : {}),
     });
     for (const sub of command.commands) if (sub.name() !== 'help') visit(sub, [...path, sub.name()]);
   };

@@ -32,6 +32,8 @@ export function completionTables({ nodes, globals }: CompletionModel): Table[] {
   };
   addValues(GLOBAL_KEY, globals);
   for (const node of nodes) addValues(key(node), node.options);
+  // --columns is trident's own option; the fields it takes are the command's: a list, one after a comma.
+  for (const node of nodes) if (node.columns) values.set(`${key(node)}|--columns`, `__list:${node.columns.join(' ')}__`);
   const words = (node: CompletionNode) => [...node.subcommands.map((s) => s.name), ...(node.argumentChoices ?? [])].join(' ');
   return [
     { name: 'subcommands', rows: nodes.filter((n) => words(n) !== '').map((n) => [key(n), words(n)]) },

@@ -36,6 +36,7 @@ _trident() {
       __files__) _files; return ;;
       __any__) return ;;
       __dynamic:*) values="\${values#__dynamic:}"; compadd -- \${(f)"$(_trident_dynamic "\${values%__}")"}; return ;;
+      __list:*) values="\${values#__list:}"; compset -P '*,'; compadd -S '' -- \${=values%__}; return ;;
       ?*) compadd -- \${=values}; return ;;
     esac
   fi

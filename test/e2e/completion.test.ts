@@ -58,6 +58,56 @@ describe('completion scripts', () => {
     expect(complete(bash, ['trident', '--ca-file', 'trid'])).toEqual(['trident.bash']);
   });
 
+  it('bash offers the fields a command’s --columns takes, one after another in its comma-separated list', async () => {
+    const bash = await script('bash');
+    expect(complete(bash, ['trident', 'keys', 'list', '--columns', ''])).toEqual([
+      'api_key',
+      'name',
+      'given_name',
+      'scopes',
+      'created_ts',
+      'subaccount',
+      'in_use',
+      'age_seconds',
+    ]);
+    expect(complete(bash, ['trident', 'keys', 'list', '--columns', 'api_key,na'])).toEqual(['api_key,name']);
+    expect(complete(bash, ['trident', '--profile', 'x', 'catalog', 'products', '--columns', 'title,canon'])).toEqual([
+      'title,canonical_product_id',
+    ]);
+    // A command that declares no fields offers nothing to choose from.
+    expect(complete(bash, ['trident', 'config', 'get', '--columns', ''])).toEqual([]);
+  });
+
+  itWithTools(['zsh'], 'zsh offers the same fields after the last comma, with no space after them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-completion-')), 'script.zsh');
+    writeFileSync(file, await script('zsh'));
+    // compset and compadd stand in for the completion system's: what is offered, and with which options.
+    const program = `compdef() { : }
+compset() { print -r -- "compset $*" }
+compadd() { print -r -- "compadd $*" }
+source ${JSON.stringify(file)}
+words=(trident keys prune --columns 'api_key,pro')
+CURRENT=5
+_trident`;
+    expect(execFileSync('zsh', ['-f', '-c', program], { encoding: 'utf8' }).trim().split('\n')).toEqual([
+      'compset -P *,',
+      'compadd -S  -- api_key profile kept_until result error',
+    ]);
+  });
+
+  itWithTools(['fish'], 'fish offers the same fields after the last comma', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trident-completion-')), 'script.fish');
+    writeFileSync(file, await script('fish'));
+    const offered = execFileSync(
+      'fish',
+      ['--no-config', '-c', `source ${JSON.stringify(file)}; complete -C 'trident keys prune --columns api_key,pro'`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(offered.trim().split('\n')).toEqual(['api_key,profile']);
+  });
+
   for (const [shell, check] of [
     ['zsh', ['-n']],
     ['fish', ['--no-execute']],

@@ -33,5 +33,6 @@ export async function run(ctx: Context, opts: CategoriesOptions): Promise<void> 
 export const { register, definition } = defineCommand({
   define,
   examples: ['trident catalog categories --store fixprice --depth 1', 'trident catalog categories --parent fp-100 --all -o csv'],
+  columns: CATEGORY_FIELDS,
   run,
 });

@@ -24,5 +24,6 @@ export async function run(ctx: Context, opts: CursorsOptions): Promise<void> {
 export const { register, definition } = defineCommand({
   define,
   examples: ['trident catalog cursors', 'trident catalog cursors --store fixprice -o json'],
+  columns: CURSOR_FIELDS,
   run,
 });

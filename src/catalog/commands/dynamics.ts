@@ -127,5 +127,6 @@ export const { register, definition } = defineCommand({
     `trident catalog dynamics ${SANDBOX_PRODUCT} ${SANDBOX_SERIES} --field price --interval 1h --from 2026-02-01T00:00:00+03:00 --to 2026-02-02 -o json`,
     `trident catalog sources ${SANDBOX_PRODUCT}     # the stores and source ids of its series`,
   ],
+  columns: POINT_FIELDS,
   run,
 });

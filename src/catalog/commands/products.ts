@@ -72,5 +72,6 @@ export const { register, definition } = defineCommand({
     'trident catalog products --price-max 100 --sort price_asc --limit 50',
     'trident catalog products --all -o ndjson > products.ndjson',
   ],
+  columns: PRODUCT_FIELDS,
   run,
 });

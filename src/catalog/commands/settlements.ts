@@ -29,5 +29,6 @@ export async function run(ctx: Context, opts: SettlementsOptions): Promise<void>
 export const { register, definition } = defineCommand({
   define,
   examples: ['trident catalog settlements --search моск', 'trident catalog settlements --country Россия --all -o ndjson'],
+  columns: SETTLEMENT_FIELDS,
   run,
 });

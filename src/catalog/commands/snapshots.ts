@@ -38,5 +38,6 @@ export const { register, definition } = defineCommand({
     `trident catalog snapshots ${SANDBOX_PRODUCT} --store fixprice`,
     `trident catalog snapshots ${SANDBOX_PRODUCT} --all -o csv > history.csv`,
   ],
+  columns: SNAPSHOT_FIELDS,
   run,
 });

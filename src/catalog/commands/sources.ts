@@ -31,5 +31,6 @@ export async function run(ctx: Context, opts: SourcesOptions, id: string): Promi
 export const { register, definition } = defineCommand({
   define,
   examples: [`trident catalog sources ${SANDBOX_PRODUCT}`, `trident catalog sources ${SANDBOX_PRODUCT} -o json`],
+  columns: SOURCE_FIELDS,
   run,
 });

@@ -104,5 +104,6 @@ export const { register, definition } = defineCommand({
     'trident keys audit --max-age 90d --fail-on unheld,old     # in CI: exit 9 on a finding',
     'trident keys audit -o json --jq \'.[] | select(.flags | index("unheld")) | .api_key\'',
   ],
+  columns: FIELDS,
   run,
 });

@@ -95,5 +95,6 @@ export const { register, definition } = defineCommand({
     'trident keys list --jq \'.[] | select(.given_name == "sandbox-bootstrap") | .api_key\'',
     'trident keys list --fcm-subtrader-id 4d3c2b1a_desk7',
   ],
+  columns: FIELDS,
   run,
 });

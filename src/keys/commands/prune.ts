@@ -73,5 +73,6 @@ export const { register, definition } = defineCommand({
     'trident keys prune -o json',
     'trident keys prune --profile sandbox --quiet     # from cron: see docs/automation.md',
   ],
+  columns: FIELDS,
   run,
 });

@@ -49,6 +49,7 @@ export async function run(ctx: Context, opts: ProjectsOptions): Promise<void> {
 const list = defineCommand({
   define,
   examples: ['trident time projects', 'trident time projects --status all -o json', 'trident time projects list --status archived'],
+  columns: PROJECT_FIELDS as readonly string[],
   run,
 });
 
