@@ -2,9 +2,9 @@
 // files, the application's state) or in its keyring, and the rotations it has not finished.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { heldPublicKeys, publicHalfOf } from '../helpers/held-keys.js';
+import { publicHalfOf } from '../helpers/held-keys.js';
 import { dirAccount } from '../helpers/keyring-session.js';
-import { PROFILE, type Client } from './clients.js';
+import { PROFILE, PROFILES, type Client } from './clients.js';
 
 export interface ProfileState {
   keyId?: string;
@@ -50,22 +50,32 @@ export function readApp(client: Client): AppState | undefined {
   return { keyId: id, ...(publicKey ? { publicKey } : {}) };
 }
 
-function directoriesBelow(root: string): string[] {
-  if (!existsSync(root)) return [];
-  const dirs = [root];
-  for (const entry of readdirSync(root, { withFileTypes: true })) {
-    if (entry.isDirectory()) dirs.push(...directoriesBelow(join(root, entry.name)));
-  }
-  return dirs;
-}
-
 /**
- * The public halves of every private key the client holds: PEM files anywhere below its root, its config dir's
- * entries in the keyring (which other clients' config dirs may share), and the application's key.
+ * The public halves of the private keys the client holds: each at a place that names it. A place names a key
+ * when a profile of the config dir, an overlap record or a rotation journal points at it, when a report of the
+ * client's own commands gave it as a key's private_key_file, when it is trident's own place for a key (its
+ * config dir's keys/<id>.pem or keyring entry), or when it is the application's key. A private key anywhere
+ * else, a half staged for a key being made above all (pending-<n>-<hex>.pem), is held by nobody: trident will
+ * never use it.
  */
-export function heldByClient(client: Client): Set<string> {
-  const held = heldPublicKeys(...directoriesBelow(client.root));
-  const own = dirAccount(client.configDir, '');
+export function heldByClient(client: Client, reported: readonly string[]): Set<string> {
+  const places = new Set<string>(reported);
+  for (const profile of PROFILES) {
+    const file = readProfile(client, profile).privateKeyFile;
+    if (file) places.add(file);
+  }
+  for (const { file } of keptKeys(client)) if (file) places.add(file);
+  for (const file of journalPlaces(client)) places.add(file);
+  const keysDir = join(client.configDir, 'keys');
+  if (existsSync(keysDir)) {
+    for (const name of readdirSync(keysDir)) if (TRIDENTS_OWN_FILE.test(name)) places.add(join(keysDir, name));
+  }
+  const held = new Set<string>();
+  for (const place of places) {
+    const half = filePublicKey(place, client);
+    if (half !== undefined) held.add(half);
+  }
+  const own = dirAccount(client.configDir, 'keys/');
   for (const { account, secret } of client.keyring?.entries() ?? []) {
     const half = account.startsWith(own) ? publicHalfOf(secret) : undefined;
     if (half !== undefined) held.add(half);
@@ -73,6 +83,28 @@ export function heldByClient(client: Client): Set<string> {
   const app = readApp(client);
   if (app?.publicKey) held.add(app.publicKey);
   return held;
+}
+
+/** trident's own file for a key: <id>.pem, not a half staged while a key is made. */
+const TRIDENTS_OWN_FILE = /^(?!pending-)[^/]+\.pem$/;
+
+/** The private key files the client's rotation journals name: the old key's, the new key's and its target. */
+function journalPlaces(client: Client): string[] {
+  const dir = join(client.configDir, 'rotations');
+  return journalsLeft(client).flatMap((name) => {
+    try {
+      const journal = readJson(join(dir, name)) as {
+        private_key_file?: string | null;
+        target_file?: string | null;
+        old_key?: { private_key_file?: string | null };
+      };
+      return [journal.private_key_file, journal.target_file, journal.old_key?.private_key_file].filter(
+        (file): file is string => typeof file === 'string',
+      );
+    } catch {
+      return []; // being replaced, or removed meanwhile
+    }
+  });
 }
 
 /** Rotation journals left in the config dir. */

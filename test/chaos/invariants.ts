@@ -6,7 +6,7 @@ import { Lineage } from './lineage.js';
 import type { Observation, ProcessRecord } from './observation.js';
 
 export const INVARIANTS = {
-  a: 'every key on the service is held by its client (a private key file on its disk) or was reported to it as an unknown outcome',
+  a: "every key on the service is held by its client (its private half at a place a profile, record, journal, report or trident's own store names) or was reported to it as an unknown outcome",
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
   d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file",

@@ -10,7 +10,7 @@ import { CHAOS_STORE, PROFILES, SECOND_PROFILE, armHookKill, setUpClient, type C
 import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
-import { PROCESS_BOUND_MS, runTrident } from './process.js';
+import { PROCESS_BOUND_MS, runTrident, type Finished } from './process.js';
 import { movesToKeyring, type Interruption, type Schedule } from './schedule.js';
 import { waitForStrays } from './strays.js';
 
@@ -19,14 +19,27 @@ export const SETTLE_ATTEMPTS = 4;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The `private_key_file` a -o json report names, if it is one. */
-function reportedFile(stdout: string): string | undefined {
+/**
+ * The private key files a command's report names: the `private_key_file` of its -o json report, and the places
+ * its messages give for a key ("its private key is in <file>", "kept key <id>, its private key in <file>").
+ */
+function reportedFiles(finished: Finished): string[] {
+  const files: string[] = [];
   try {
-    const report = JSON.parse(stdout) as { private_key_file?: unknown };
-    return typeof report.private_key_file === 'string' ? report.private_key_file : undefined;
+    const report = JSON.parse(finished.stdout) as { private_key_file?: unknown };
+    if (typeof report.private_key_file === 'string') files.push(report.private_key_file);
   } catch {
-    return undefined;
+    // not a report: its messages may still name a place
   }
+  for (const match of `${finished.stdout}\n${finished.stderr}`.matchAll(/its private key (?:is )?in (\S+?)[,;)]?(?=\s|$)/g)) {
+    files.push(match[1]!);
+  }
+  return [...new Set(files)];
+}
+
+/** Every private key file a report of the client's commands named. */
+function reportedPlaces(processes: readonly ProcessRecord[], client: number): string[] {
+  return processes.filter((record) => record.client === client).flatMap((record) => Object.keys(record.reportedFiles));
 }
 
 class ScheduleRun {
@@ -53,7 +66,7 @@ class ScheduleRun {
       ...(interruption ? { interruption } : {}),
       ...(client.keyring ? { env: client.keyring.env } : {}),
     });
-    const file = reportedFile(finished.stdout);
+    const files = reportedFiles(finished);
     const record: ProcessRecord = {
       label,
       client: client.index,
@@ -65,7 +78,7 @@ class ScheduleRun {
       eventsAtStart,
       eventsAtExit: this.sandbox.control.events().length,
       profileAtExit: readProfile(client),
-      reportedFiles: file === undefined ? {} : { [file]: filePublicKey(file, client) ?? null },
+      reportedFiles: Object.fromEntries(files.map((file) => [file, filePublicKey(file, client) ?? null])),
     };
     if (finished.timedOut) this.harness.push(`${label} (client ${client.index}) ran past ${PROCESS_BOUND_MS} ms and was killed`);
     this.processes.push(record);
@@ -186,7 +199,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           initialKeyId: client.initialKeyId,
           secondKeyId: client.secondKeyId,
           hooks: client.app !== undefined,
-          held: [...heldByClient(client)],
+          held: [...heldByClient(client, reportedPlaces(run.processes, client.index))],
           profile: readProfile(client),
           profiles: Object.fromEntries(PROFILES.map((profile) => [profile, readProfile(client, profile)])),
           ...(app ? { app } : {}),
