@@ -6,7 +6,7 @@ import { Lineage } from './lineage.js';
 import type { Observation, ProcessRecord } from './observation.js';
 
 export const INVARIANTS = {
-  a: "every key on the service is held by its client (its private half at a place a profile, record, journal, report or trident's own store names) or was reported to it as an unknown outcome",
+  a: "after the settle every key on the service is held by its client: its private half at a place a profile, record, journal, report or trident's own store names",
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
   d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file",
@@ -23,16 +23,6 @@ export interface Violation {
   keys: string[];
 }
 
-/** Output lines an unknown outcome is reported in: only the word is relied on, not the wording around it. */
-const UNKNOWN_LINE = /unknown/i;
-
-function unknownLines(observation: Observation, client: number): string[] {
-  return observation.processes
-    .filter((record) => record.client === client)
-    .flatMap((record) => `${record.finished.stdout}\n${record.finished.stderr}`.split('\n'))
-    .filter((line) => UNKNOWN_LINE.test(line));
-}
-
 function everyKeyHeld(observation: Observation, lineage: Lineage): Violation[] {
   const violations: Violation[] = [];
   for (const id of observation.alive) {
@@ -44,13 +34,12 @@ function everyKeyHeld(observation: Observation, lineage: Lineage): Violation[] {
       continue;
     }
     if (pem !== undefined && observation.clients[owner]!.held.includes(pem)) continue;
-    if (unknownLines(observation, owner).some((line) => line.includes(id))) continue;
     const elsewhere = observation.clients
       .filter((client) => client.index !== owner && pem !== undefined && client.held.includes(pem))
       .map((client) => `client ${client.index}`);
     violations.push({
       invariant: 'a',
-      message: `${lineage.describe(id)} is on the service, but client ${owner} holds no private half of it (${elsewhere.length > 0 ? `only ${elsewhere.join(', ')} does` : 'nobody does'}) and was never told its outcome is unknown`,
+      message: `${lineage.describe(id)} is on the service, but client ${owner} holds no private half of it (${elsewhere.length > 0 ? `only ${elsewhere.join(', ')} does` : 'nobody does'}) after the settle`,
       keys: [id],
     });
   }
