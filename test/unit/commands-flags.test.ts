@@ -1,5 +1,6 @@
 // The command lines of keys, time and config, parsed in-process by each command's definition (the parse seam):
 // the options run gets, and the usage errors (exit 2) commander gives before run is called.
+import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import * as configSet from '../../src/config/commands/set.js';
 import * as keysCreate from '../../src/keys/commands/create.js';
@@ -45,6 +46,21 @@ describe('time flags, parsed', () => {
 
   it('customer-update batches four at a time unless told', async () => {
     expect((await parseCommand(customerUpdate, ['--from-csv', 'c.csv'])).opts).toMatchObject({ fromCsv: 'c.csv', concurrency: '4' });
+  });
+});
+
+describe('rotate: what --resume and --abort refuse', () => {
+  it('names only options rotate has, each refused beside --resume and --abort', async () => {
+    const command = keysRotate.definition.define(new Command('keys'));
+    for (const name of keysRotate.FIXED_AT_START) {
+      const option = command.options.find((candidate) => candidate.attributeName() === name);
+      expect(option, `${name} is one of rotate's options`).toBeDefined();
+      const given = [option!.long!, ...(option!.required ? ['x'] : [])];
+      for (const action of ['--resume', '--abort'])
+        expect((await usageFailure(keysRotate, [action, ...given]))?.message, `${action} ${given.join(' ')}`).toMatch(
+          /cannot be used with/,
+        );
+    }
   });
 });
 

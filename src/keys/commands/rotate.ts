@@ -183,7 +183,7 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   }
 }
 
-const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'keepOldFor', 'deploy', 'verify', 'ifOlderThan'];
+export const FIXED_AT_START = ['name', 'local', 'out', 'keepOld', 'keepOldFor', 'deploy', 'verify', 'ifOlderThan'];
 
 export const { register, definition } = defineCommand({
   define,
