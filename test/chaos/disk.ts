@@ -107,6 +107,22 @@ function journalPlaces(client: Client): string[] {
   });
 }
 
+/** The names sent for the key requests the config dir's ledger still has pending (pending/*.json `sent_name`). */
+export function pendingRequests(client: Client): string[] {
+  const dir = join(client.configDir, 'pending');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => {
+      try {
+        const record = readJson(join(dir, name)) as { sent_name?: unknown };
+        return typeof record.sent_name === 'string' ? [record.sent_name] : [];
+      } catch {
+        return []; // being replaced, or removed meanwhile
+      }
+    });
+}
+
 /** Rotation journals left in the config dir. */
 export function journalsLeft(client: Client): string[] {
   const dir = join(client.configDir, 'rotations');

@@ -17,6 +17,7 @@ function client(index: number, held: string[], extra: Partial<ClientState> = {})
     profile,
     profiles: { default: profile },
     journalsLeft: [],
+    pendingRequests: [],
     ...extra,
   };
 }
@@ -70,6 +71,10 @@ describe('checkInvariants', () => {
     expect(checkInvariants(observation(events, [client(0, ['first-0']), client(1, ['first-1'])], [told]))).toEqual([
       { invariant: 'a', message: expect.stringContaining('nobody does'), keys: ['k1'] },
     ]);
+    // A key made late, for a request the client's ledger still has pending: the next keys command settles it.
+    const late = [event('generate', 'k1', 'first-0')];
+    const pending = client(0, ['first-0'], { pendingRequests: [late[0]!.name] });
+    expect(checkInvariants(observation(late, [pending, client(1, ['first-1'])]))).toEqual([]);
   });
 
   it("(b): a delete signed by another client's key", () => {

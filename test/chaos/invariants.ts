@@ -34,6 +34,9 @@ function everyKeyHeld(observation: Observation, lineage: Lineage): Violation[] {
       continue;
     }
     if (pem !== undefined && observation.clients[owner]!.held.includes(pem)) continue;
+    // A key made after the settle for a request the client's ledger still has pending (a late key): the ledger
+    // names it, and the next keys command settles it.
+    if (observation.clients[owner]!.pendingRequests.includes(lineage.name(id) ?? '')) continue;
     const elsewhere = observation.clients
       .filter((client) => client.index !== owner && pem !== undefined && client.held.includes(pem))
       .map((client) => `client ${client.index}`);

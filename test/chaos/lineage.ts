@@ -27,6 +27,11 @@ export class Lineage {
     return this.owners.get(id);
   }
 
+  /** The name the service gave the key, as the event log has it. */
+  name(id: string): string | undefined {
+    return this.names.get(id);
+  }
+
   /** `key <id> ("name") of client N`, for messages. */
   describe(id: string): string {
     const owner = this.owners.get(id);

@@ -38,6 +38,8 @@ export interface ClientState {
   profiles: Record<string, ProfileState>;
   app?: AppState;
   journalsLeft: string[];
+  /** The names sent for key requests its ledger still has pending after the settle (a late key not yet seen). */
+  pendingRequests: string[];
 }
 
 export interface Observation {

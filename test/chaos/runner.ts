@@ -7,7 +7,7 @@ import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/serve
 import { tridentArgs } from './argv.js';
 import { startKeyringSession } from '../helpers/keyring-session.js';
 import { CHAOS_STORE, PROFILES, SECOND_PROFILE, armHookKill, setUpClient, type Client } from './clients.js';
-import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, readApp, readProfile } from './disk.js';
+import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, pendingRequests, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
 import { PROCESS_BOUND_MS, runTrident, type Finished } from './process.js';
@@ -204,6 +204,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           profiles: Object.fromEntries(PROFILES.map((profile) => [profile, readProfile(client, profile)])),
           ...(app ? { app } : {}),
           journalsLeft: journalsLeft(client),
+          pendingRequests: pendingRequests(client),
         };
       }),
       harness: run.harness,

@@ -201,9 +201,12 @@ export async function beginRotation(ctx: Context, plan: RotationPlan, deps: Rota
   };
   logStep(ctx, journal.steps[0]!);
   // Under the settings lock, as every change of a profile's key: the key planned on is still where the plan found
-  // it (a move in another shell is refused from here on, since the journal names the place), and still the profile's.
+  // it (a move in another shell is refused from here on, since the journal names the place), and still the profile's;
+  // and no other profile was pointed at it since the plan looked (`config set` in another shell would otherwise be
+  // half done: its key id set before the journal, its file refused after).
   await ctx.settings.store.whileLocked(async () => {
     assertKeyWhereThePlanFoundIt(ctx, plan);
+    if (!plan.keepOld) refuseKeyOfOtherProfiles(ctx, keyId, plan.owner);
     await createJournal(ctx.configDir, plan.journalPath, journal);
   });
   await deps.checkpoint('minting');
