@@ -116,6 +116,12 @@ export default defineConfig(
               message: "a command reaches a service through the service's client (and ctx.http), not src/core/http.",
             },
             {
+              target: './src/launcher',
+              from: './src',
+              except: ['./launcher'],
+              message: 'src/launcher loads the bundle: it is built on its own and can import nothing of what it loads.',
+            },
+            {
               target: './src/sandbox',
               // src/wire, for wire formats the services and the sandbox share, is left out on purpose: both may use it.
               from: [...SERVICES, './src/api', './src/config', './src/status'],

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Starts the CLI bundled in dist/. Node 22.1 and later keep the code they compile in their compile cache
-// (NODE_COMPILE_CACHE chooses where, NODE_DISABLE_COMPILE_CACHE=1 goes without), so that later runs skip most of
-// the compiling. Two answers never change between runs of one build and are given without loading the CLI:
-// `--version`, and the help of a command printed to a pipe or a file, which the build rendered into dist/help/.
+// Starts the CLI bundled in dist/. Node 22.1 and later keep what they compile of the libraries in dist/vendor/ in
+// their compile cache; the bundle itself is loaded with a code cache of its own (src/launcher/code-cache.ts).
+// NODE_DISABLE_COMPILE_CACHE=1 goes without either. Two answers never change between runs of one build and are
+// given without loading the CLI: `--version`, and the help of a command printed to a pipe or a file, which the
+// build rendered into dist/help/.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -19,9 +20,11 @@ if (text === undefined) {
 
 function runCli() {
   require('node:module').enableCompileCache?.();
-  require(path.join(dist, 'cli.cjs'))
-    .main(process.argv)
-    .then((code) => (process.exitCode = code));
+  const cli = require(path.join(dist, 'code-cache.cjs')).loadBundle(path.join(dist, 'cli.cjs'), args, process.env);
+  cli.exports.main(process.argv).then((code) => {
+    process.exitCode = code;
+    cli.save();
+  });
 }
 
 /** The rendered help of exactly `[<group> [<command>]] --help|-h`, when stdout is not a terminal. */

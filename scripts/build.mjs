@@ -10,7 +10,8 @@
 //                                    hooks compiled in (src/keys/crash-points.ts); dist/ is left as it is
 //   --outdir <dir>                   the bundle into <dir> instead (with --test, a copy of bin/ beside it)
 import { build } from 'esbuild';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,9 @@ const common = {
   target: 'node20',
   outExtension: { '.js': '.cjs' },
   legalComments: 'none',
+  // import() of a file left outside the bundle becomes a require: the launcher compiles the bundle itself with
+  // a code cache (bin/trident.cjs), and a function V8 takes from a code cache cannot start an import().
+  supported: { 'dynamic-import': false },
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
@@ -88,7 +92,7 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', 'sandbox-api': 'src/sandbox/library.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'code-cache': 'src/launcher/code-cache.ts', 'sandbox-api': 'src/sandbox/library.ts' },
   external: ['jq-wasm', 'node-sqlite3-wasm'],
   plugins: [vendored, lazyChildProcess],
   define: { __TRIDENT_VERSION__: JSON.stringify(pkg.version), __TRIDENT_TEST_HOOKS__: String(forTests) },
@@ -96,9 +100,17 @@ await build({
 // esbuild writes non-ASCII text as escapes, except in regular expressions. A single non-ASCII character and Node
 // reads the whole file as two-byte text, which makes loading it cost every command about twice as much.
 for (const file of ['cli.cjs', ...VENDOR.map((name) => `vendor/${name}.cjs`)]) {
-  if (/[^\x00-\x7f]/.test(readFileSync(`${outdir}/${file}`, 'latin1')))
-    throw new Error(`build: dist/${file} is not ASCII (a regular expression with a non-ASCII character?)`);
+  const text = readFileSync(`${outdir}/${file}`, 'latin1');
+  if (/[^\x00-\x7f]/.test(text)) throw new Error(`build: dist/${file} is not ASCII (a regular expression with a non-ASCII character?)`);
+  if (/\bimport\(/.test(text)) throw new Error(`build: dist/${file} starts an import(), which its code cache cannot run`);
 }
+// The launcher's code cache is keyed by this line: a cache made for another build is never offered to this one.
+appendFileSync(
+  `${outdir}/cli.cjs`,
+  `//# build ${createHash('sha256')
+    .update(readFileSync(`${outdir}/cli.cjs`))
+    .digest('hex')}\n`,
+);
 await renderHelp(outdir, createRequire(import.meta.url)(`${outdir}/cli.cjs`));
 if (forTests) {
   cpSync(`${root}bin`, `${dirname(outdir)}/bin`, { recursive: true });

@@ -30,6 +30,8 @@ export const READ: EnvironmentVariable[] = [
   { name: 'COLUMNS', what: 'the width tables and help are fitted to, when the terminal does not say' },
   { name: 'TZ', what: 'the time zone of times shown in tables' },
   { name: 'XDG_CONFIG_HOME', what: 'where the config dir is when TRIDENT_CONFIG_DIR is not set' },
+  { name: 'XDG_CACHE_HOME', what: "where start-up's code cache is kept (else ~/.cache): trident/code" },
+  { name: 'NODE_DISABLE_COMPILE_CACHE', what: "1: start without the code caches (Node's own, and trident's)" },
 ];
 
 export const SET_FOR_HOOKS: EnvironmentVariable[] = [
