@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compare, printTable } from './lib.mjs';
+import { startBenchKeyring } from './keyring.mjs';
 import { ROOT, TRIDENT, startBenchSandbox } from './sandbox.mjs';
 import { nodeBinary } from '../scripts/node-lines.mjs';
 
@@ -27,10 +28,14 @@ const GOALS = [
   { name: 'keys list -o json', target: { 20: 1.2, default: 1.25 } },
   { name: 'catalog --help', target: { default: 1.15 } },
   { name: `catalog products --all -o ndjson (${PRODUCTS.toLocaleString('en')})`, target: { default: 1.1 } },
+  { name: 'keys list -o json, its key in the OS keyring, vs its key in a file', target: { default: 1.1 } },
 ];
 
 execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
 const sandbox = await startBenchSandbox(PRODUCTS);
+const keyring = await startBenchKeyring();
+const KEYRING_REFERENCE = 'keyring:trident/bench/signing-key';
+keyring?.put('bench/signing-key', readFileSync(sandbox.profile['keys.privateKeyFile'], 'utf8'));
 const cells = GOALS.map(() => ({}));
 let missed = false;
 try {
@@ -49,8 +54,20 @@ try {
       [trident(['keys', 'list', '-o', 'json']), baseline('keys-list.cjs')],
       [trident(['catalog', '--help']), { cmd: node, args: ['-e', '0'] }],
       [trident(['catalog', 'products', '--all', '-o', 'ndjson']), baseline('catalog-all.cjs', ['2'])],
+      keyring && [
+        {
+          ...trident(['keys', 'list', '-o', 'json']),
+          env: { ...sandbox.env, ...keyring.env, TRIDENT_PRIVATE_KEY_FILE: KEYRING_REFERENCE },
+        },
+        trident(['keys', 'list', '-o', 'json']),
+      ],
     ];
-    pairs.forEach(([subject, base], at) => {
+    pairs.forEach((pair, at) => {
+      if (!pair) {
+        cells[at][line] = { cell: 'not measured: no dbus-run-session or gnome-keyring-daemon', target: GOALS[at].target.default };
+        return;
+      }
+      const [subject, base] = pair;
       const long = at === 2;
       const result = compare({ subject, baseline: base, runs: long ? Math.ceil(runs / 3) : runs, warmup: 2 });
       const target = GOALS[at].target[line] ?? GOALS[at].target.default;
@@ -63,6 +80,7 @@ try {
   }
 } finally {
   await sandbox.stop();
+  keyring?.stop();
 }
 
 console.log(`\n# trident start-up budget, ${new Date().toISOString().slice(0, 10)}: median of ${runs} paired runs' ratios\n`);

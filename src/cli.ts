@@ -6,6 +6,7 @@ import type { Binder, Group } from './command.js';
 import { makeBinder } from './command.js';
 import { withGlobalOptions } from './global-options.js';
 import type { ContextDeps } from './context.js';
+import { keyringLeftWaiting } from './core/credentials/keyring.js';
 import { ExitCode, errorLines } from './core/errors.js';
 import { wrapHelp } from './core/term/help-wrap.js';
 import { VERSION } from './core/version.js';
@@ -203,6 +204,13 @@ export function applyToTree(command: CommandUnknownOpts): void {
 const helpWidth = (stream: { isTTY?: boolean; columns?: number }) => (stream.isTTY && stream.columns ? stream.columns : 80);
 
 export async function main(argv: string[], given: ContextDeps = { io: process, env: process.env }): Promise<number> {
+  const code = await runMain(argv, given);
+  // A keyring read past its deadline holds a thread Node would wait for before exiting.
+  if (given.io === process && keyringLeftWaiting()) process.exit(code);
+  return code;
+}
+
+async function runMain(argv: string[], given: ContextDeps): Promise<number> {
   // This invocation's own: the process's handlers below consult them, the command reaches them through its Context.
   const interrupts = given.interrupts ?? new Interrupts();
   const stdoutWatch = given.stdoutWatch ?? new StdoutWatch();

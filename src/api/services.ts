@@ -26,7 +26,7 @@ export async function openService(ctx: Context, service: ApiService): Promise<Se
 const OPENERS: Record<ApiService, (ctx: Context) => Promise<ServiceEndpoint>> = {
   async keys(ctx) {
     const [{ resolveConnection }, { signedHeaders }] = await Promise.all([import('../keys/connection.js'), import('../keys/signing.js')]);
-    const { baseUrl, signer } = resolveConnection(ctx, {});
+    const { baseUrl, signer } = await resolveConnection(ctx, {});
     const http = await ctx.http({ serviceName: 'keys service', baseUrl });
     return {
       name: 'keys service',

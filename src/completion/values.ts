@@ -67,7 +67,7 @@ async function keyIds(ctx: Context): Promise<string[]> {
   const file = cacheFile(ctx);
   const cached = readCache(ctx, file);
   if (cached && ctx.now().getTime() - cached.at >= 0 && ctx.now().getTime() - cached.at < KEY_IDS_FRESH_MS) return cached.ids;
-  const keys = await (await openKeysClient(ctx, resolveConnection(ctx, {}))).list();
+  const keys = await (await openKeysClient(ctx, await resolveConnection(ctx, {}))).list();
   const ids = keys.map((key) => key.api_key);
   // A cache that cannot be written (a read-only config dir) costs the next TAB a request, nothing more.
   await writeSecretFile(file, JSON.stringify({ at: ctx.now().getTime(), ids }), { force: true }).catch((error: unknown) =>

@@ -57,7 +57,7 @@ export function keysBaseUrl(value: string, origin = 'keys service URL'): URL {
  * A key file in <config dir>/keys/ is one trident keeps (no link, nothing on its way that others can write);
  * one the user names elsewhere may be a link whose target passes the same checks.
  */
-function readKeyFile(ctx: Context, file: string): string {
+async function readKeyFile(ctx: Context, file: string): Promise<string> {
   if (isKeyringReference(file)) return readKeyringKey(ctx, file);
   try {
     const pem = isInConfigDir(ctx.configDir, 'keys', resolve(file)) ? readKeptKeyFile(ctx, file) : readNamedKeyFile(file);
@@ -72,10 +72,10 @@ function readKeyFile(ctx: Context, file: string): string {
 }
 
 /** A private key in the OS keyring: gone or out of reach, it is a missing credential (exit 4). */
-function readKeyringKey(ctx: Context, reference: string): string {
+async function readKeyringKey(ctx: Context, reference: string): Promise<string> {
   let pem: string | undefined;
   try {
-    pem = credentialPlaces(ctx.env).read(reference);
+    pem = await credentialPlaces(ctx.env).use(reference);
   } catch (error) {
     throw keyringOutOfReach(
       error,
@@ -110,7 +110,7 @@ function unreadableKeyFile(file: string, reason: string): TridentError {
 }
 
 /** The private key: --private-key or TRIDENT_PRIVATE_KEY_FILE, else the PEM in TRIDENT_PRIVATE_KEY, else the profile's file. */
-function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Signer {
+async function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Promise<Signer> {
   const file = ctx.settings.resolve('keys.privateKeyFile', opts.privateKey);
   const pem = ctx.env[PRIVATE_KEY_ENV];
   if (pem && file.source !== 'flag' && file.source !== 'env') {
@@ -129,12 +129,12 @@ function resolveSigner(ctx: Context, opts: ConnectionOptions, keyId: string): Si
 export const readPrivateKeyPem = readKeyFile;
 
 /** A signer whose private key is read from a PEM file (with a warning if others can read the file) or the keyring. */
-export function signerFromFile(ctx: Context, keyId: string, path: string): Signer {
+export async function signerFromFile(ctx: Context, keyId: string, path: string): Promise<Signer> {
   const what = isKeyringReference(path) ? `keyring entry ${path}` : `key file ${path}`;
-  return { keyId, privateKey: privateKeyFromPem(readKeyFile(ctx, path), `private ${what}`), source: what };
+  return { keyId, privateKey: privateKeyFromPem(await readKeyFile(ctx, path), `private ${what}`), source: what };
 }
 
-export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysConnection {
+export async function resolveConnection(ctx: Context, opts: ConnectionOptions): Promise<KeysConnection> {
   const setting = ctx.settings.resolve('keys.url', opts.url);
   const url = requireSetting(
     setting,
@@ -148,7 +148,7 @@ export function resolveConnection(ctx: Context, opts: ConnectionOptions): KeysCo
     `run: trident keys setup (or pass --key-id, set TRIDENT_KEY_ID, or trident config set keys.keyId <id>); ${TRY_SANDBOX}`,
     ExitCode.auth,
   );
-  return { baseUrl, signer: resolveSigner(ctx, opts, keyId) };
+  return { baseUrl, signer: await resolveSigner(ctx, opts, keyId) };
 }
 
 /** A client for `connection`; rotation builds a second one signed by the new key to verify it. */

@@ -92,7 +92,7 @@ const CHECKS: Record<Service, Check> = {
   async keys(ctx, status) {
     const keyId = ctx.settings.resolve('keys.keyId');
     if (keyId.value) status.credential = `key ${keyId.value}`;
-    const connection = resolveConnection(ctx, {});
+    const connection = await resolveConnection(ctx, {});
     status.url = connection.baseUrl.href;
     status.credential_source = `key id from ${sourceOf(ctx, keyId)}, private key from ${connection.signer.source}`;
     const keys = await (await openKeysClient(ctx, connection)).list();

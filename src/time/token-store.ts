@@ -52,10 +52,10 @@ export async function removeToken(ctx: Context): Promise<boolean> {
 }
 
 /** The token in the keyring; an entry gone or a keyring out of reach is a missing credential (exit 4). */
-function readKeyringToken(ctx: Context, place: string): string {
+async function readKeyringToken(ctx: Context, place: string): Promise<string> {
   const relogin = 'log in again: trident time login';
   try {
-    const text = credentialPlaces(ctx.env).read(place);
+    const text = await credentialPlaces(ctx.env).use(place);
     if (text !== undefined) return text;
   } catch (error) {
     throw keyringOutOfReach(
@@ -75,7 +75,7 @@ export async function loadToken(ctx: Context, baseUrl: URL): Promise<StoredToken
   const path = storedTokenPlace(ctx);
   const keyring = isKeyringReference(path);
   const text = keyring
-    ? readKeyringToken(ctx, path)
+    ? await readKeyringToken(ctx, path)
     : readTokenText(path, () => readConfigFile(ctx.configDir, path, 'token file', INPUT_CAPS.token));
   if (text === undefined) return undefined;
   if (!keyring && (statSync(path).mode & 0o077) !== 0) ctx.log.warn(`${path} can be read by other users; run: chmod 600 ${path}`);

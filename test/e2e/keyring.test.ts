@@ -144,6 +144,27 @@ describeWithTools(KEYRING_TOOLS, 'no keyring to use: files, said once', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 40_000);
 
+  it('a key in a keyring that never answers or is locked: exit 4 within the deadline, naming the entry and why', async () => {
+    const configDir = tempConfigDir();
+    const reference = dirReference(configDir, 'keys/held-elsewhere');
+    for (const [env, why] of [
+      [{ DBUS_SESSION_BUS_ADDRESS: silentAddress }, 'the OS keyring did not answer within 5 s'],
+      [locked.env, 'No matching entry found in secure storage'],
+    ] as const) {
+      const started = Date.now();
+      const run = await runKeys(sandbox, ['list', '-o', 'json'], { configDir, env: { ...env, TRIDENT_PRIVATE_KEY_FILE: reference } });
+      // The silent one: the deadline (5 s), and the process exits although the keyring's thread never returns.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(run.exitCode, run.stderr).toBe(4);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.split('\n')[0]).toMatch(
+        why.startsWith('No matching')
+          ? `trident: missing credential: the private key ${reference} is not in the OS keyring`
+          : `trident: cannot read the private key ${reference}: ${why}`,
+      );
+    }
+  }, 40_000);
+
   it('CI set, or TRIDENT_CREDENTIAL_STORE=file: files and no note', async () => {
     for (const env of [{ ...AUTO, CI: 'true', DBUS_SESSION_BUS_ADDRESS: silentAddress }, { TRIDENT_CREDENTIAL_STORE: 'file' }]) {
       const configDir = tempConfigDir();

@@ -205,7 +205,7 @@ export async function startRotation(
   env?: NodeJS.ProcessEnv,
 ): Promise<RotationResult> {
   const ctx = contextFor(world, env);
-  const rotation = await beginRotation(ctx, planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
+  const rotation = await beginRotation(ctx, await planRotation(ctx, opts), fakeDeps(world, crashAt, checkpoints));
   return rotation.run();
 }
 

@@ -43,7 +43,7 @@ function appWorld(): App {
 
 async function start(app: App, crashAt?: string): Promise<RotationResult> {
   const ctx = contextFor(app.world, app.env);
-  const rotation = await beginRotation(ctx, { ...planRotation(ctx, {}), hooks: app.hooks }, fakeDeps(app.world, crashAt));
+  const rotation = await beginRotation(ctx, { ...(await planRotation(ctx, {})), hooks: app.hooks }, fakeDeps(app.world, crashAt));
   return rotation.run();
 }
 
@@ -65,7 +65,11 @@ describe('the application phases', () => {
     const app = appWorld();
     const checkpoints: string[] = [];
     const ctx = contextFor(app.world, app.env);
-    const rotation = await beginRotation(ctx, { ...planRotation(ctx, {}), hooks: app.hooks }, fakeDeps(app.world, undefined, checkpoints));
+    const rotation = await beginRotation(
+      ctx,
+      { ...(await planRotation(ctx, {})), hooks: app.hooks },
+      fakeDeps(app.world, undefined, checkpoints),
+    );
     const result = await rotation.run();
     expect(result.outcome).toBe('rotated');
     expect(checkpoints).toEqual([

@@ -1,7 +1,11 @@
 // The OS keyring (macOS Keychain, the Secret Service on Linux, Windows Credential Manager) through
-// @napi-rs/keyring, always in a child process with a deadline. The library's calls block: a D-Bus peer that
-// accepts a connection and never answers would hang them, and the whole process with them. A child can be
-// killed when its time is up; it also keeps the native addon out of every command that never uses the keyring.
+// @napi-rs/keyring, every call with a deadline: a D-Bus peer that accepts a connection and never answers would
+// otherwise hang it, and the whole process with it. The credential a command signs or logs in with is read in this
+// process (`read`): a child process would cost the command more than the rest of its start. Everything else
+// (writes, deletes, probes, what settles and moves keys) runs in a child process that is killed when its time is
+// up. The native addon is loaded only by a command that uses the keyring.
+import { busAnswers, busSocket } from './session-bus.js';
+
 /** How long one keyring call may take, child start included, before the keyring counts as not answering. */
 export const KEYRING_DEADLINE_MS = 5000;
 
@@ -70,6 +74,13 @@ function childMain(): void {
 
 const CHILD_SOURCE = `(${childMain.toString()})()`;
 
+/**
+ * Reads that outlived their deadline. Their thread never returns while the peer stays silent, and Node waits for
+ * it before exiting: the command must exit on its own (keyringLeftWaiting, in main).
+ */
+let readsLeftWaiting = 0;
+export const keyringLeftWaiting = (): boolean => readsLeftWaiting > 0;
+
 /** The first line of a library message, without its "Platform failure:"-style prefixes repeated. */
 const firstLine = (text: string) => text.split('\n')[0]!.trim().slice(0, 300);
 
@@ -101,6 +112,40 @@ export class Keyring {
     return typeof value === 'string' ? value : undefined;
   }
 
+  /**
+   * The secret, or undefined when there is no such entry. On Linux, with this process's own environment and a
+   * session bus that answers, it is read in this process; anywhere else (a Keychain may ask its user first) in a
+   * child, as every other call.
+   */
+  async read(entry: KeyringEntry): Promise<string | undefined> {
+    if (this.env !== process.env || process.platform !== 'linux') return this.get(entry);
+    this.reachable();
+    const socket = busSocket(this.env.DBUS_SESSION_BUS_ADDRESS!);
+    if (socket === undefined) return this.get(entry);
+    if (!(await busAnswers(socket, this.deadlineMs))) throw this.silence();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { AsyncEntry } = process.getBuiltinModule('node:module').createRequire(__filename)(
+        '@napi-rs/keyring',
+      ) as typeof import('@napi-rs/keyring');
+      const asked = new AsyncEntry(entry.service, entry.account, { linux: { store: 'secret-service' } }).getPassword();
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          readsLeftWaiting++;
+          const settled = () => readsLeftWaiting--;
+          void asked.then(settled, settled);
+          reject(this.silence());
+        }, this.deadlineMs);
+      });
+      return (await Promise.race([asked, deadline])) ?? undefined;
+    } catch (error) {
+      if (error instanceof KeyringFailure) throw error;
+      throw new KeyringFailure(firstLine(String((error as Error)?.message ?? error)));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Writes the secret and reads it back; refuses to replace an entry unless forced. */
   put(entry: KeyringEntry, secret: string, force = false): void {
     this.call({ op: 'put', entry, secret, force });
@@ -118,11 +163,21 @@ export class Keyring {
     return Array.isArray(value) ? value : entries.map(() => false);
   }
 
-  private call(request: Request): string | boolean | null | boolean[] {
+  /** From now on every call fails at once, as this one did. */
+  private silence(): KeyringFailure {
+    this.silent = `the OS keyring did not answer within ${this.deadlineMs / 1000} s`;
+    return new KeyringFailure(this.silent);
+  }
+
+  /** Throws at once what is known already: the keyring was silent before, or there is no session bus to ask. */
+  private reachable(): void {
     if (this.silent !== undefined) throw new KeyringFailure(this.silent);
-    // Without a session bus there is no Secret Service to ask: said at once, without starting a child.
     if (process.platform === 'linux' && !this.env.DBUS_SESSION_BUS_ADDRESS)
       throw new KeyringFailure('no D-Bus session to reach a Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)');
+  }
+
+  private call(request: Request): string | boolean | null | boolean[] {
+    this.reachable();
     // Loaded here: a command whose credentials are files never needs it.
     const { spawnSync } = process.getBuiltinModule('node:child_process');
     // The secret travels on stdin: a command line can be read by every user of the machine.
@@ -134,10 +189,7 @@ export class Keyring {
       encoding: 'utf8',
       maxBuffer: 1 << 20,
     });
-    if ((child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
-      this.silent = `the OS keyring did not answer within ${this.deadlineMs / 1000} s`;
-      throw new KeyringFailure(this.silent);
-    }
+    if ((child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw this.silence();
     let reply: Reply;
     try {
       reply = JSON.parse(child.stdout) as Reply;

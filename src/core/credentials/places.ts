@@ -34,6 +34,12 @@ export class CredentialPlaces {
     }
   }
 
+  /** The same secret as read gives, for the credential a command signs or logs in with (see Keyring.read). */
+  async use(place: string): Promise<string | undefined> {
+    const entry = keyringEntry(place);
+    return entry ? this.keyring.read(entry) : this.read(place);
+  }
+
   /** Like read, but a place that cannot be read at all counts as empty: for settling, where absence is an answer. */
   peek(place: string): string | undefined {
     try {

@@ -73,7 +73,7 @@ export type AuditOptions = OptionsOf<typeof define>;
 export async function run(ctx: Context, opts: AuditOptions): Promise<number> {
   const maxAge = opts.maxAge === undefined ? undefined : parseAge(opts.maxAge, '--max-age');
   const failOn = parseFailOn(opts.failOn, maxAge);
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
   const keys = await client.list();
   const { keyId, source } = connection.signer;

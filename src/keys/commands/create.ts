@@ -35,7 +35,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
   if (opts.use && privateKeyFile === null) {
     throw usageError('--use needs the private key in a file: pass the private key file as --public-key (only its public half is uploaded)');
   }
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
   preflightPending(ctx.configDir);
   if (upload.fromPrivateKey) ctx.log.info(`${what} is a private key: uploading only its public half (${upload.description})`);
@@ -57,7 +57,7 @@ async function createFromGivenKey(ctx: Context, opts: CreateOptions & { publicKe
 async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): Promise<void> {
   if (opts.out === STDOUT) throw usageError('create stores the private key in a file; --out - is not available (keys generate --out - is)');
   const bits = Number(opts.bits ?? 2048) as RsaBits;
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
   preflightPending(ctx.configDir);

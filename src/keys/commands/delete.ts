@@ -52,7 +52,7 @@ export type DeleteOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Promise<number> {
   const unique = [...new Set(ids.map(checkKeyId))];
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   refuseKeyInUse(ctx, opts, connection.signer.keyId, unique);
   refuseClaimedKeys(ctx, unique, opts.force);
   const client = await openSettledClient(ctx, connection);

@@ -31,7 +31,7 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
   const key = parseNewKey(opts);
   checkUse(key, opts.use);
   if (opts.use && opts.out === STDOUT) throw usageError('--use needs the private key in a file, not on stdout (--out -)');
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
   preflightKeyTarget(ctx, opts.out, { force: opts.force });
   preflightPending(ctx.configDir);

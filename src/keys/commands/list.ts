@@ -62,7 +62,7 @@ export type ListOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: OptionsOf<typeof define>): Promise<void> {
   const fcmSubtraderId = checkFcmSubtraderId(opts.fcmSubtraderId);
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const client = await openSettledClient(ctx, connection);
   const keys = await client.list({ fcmSubtraderId });
   const inUse = connection.signer.keyId;

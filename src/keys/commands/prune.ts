@@ -45,7 +45,7 @@ const define = (group: GroupCommand) =>
 export type PruneOptions = OptionsOf<typeof define>;
 
 export async function run(ctx: Context, opts: PruneOptions): Promise<number> {
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const keyIdFromProfile = ctx.settings.resolve('keys.keyId', opts.keyId).source === 'profile';
   if (!assertConfigDir(ctx.configDir, 'overlap', 'overlap records directory')) {
     await printResults(ctx, []);

@@ -163,7 +163,7 @@ export async function run(ctx: Context, opts: RotateCommandOptions): Promise<num
   if (opts.resume || opts.abort) return continueRotation(ctx, opts, opts.resume ? 'resume' : 'abort');
   const hooks = hooksOf(opts, ctx.cwd);
   if (opts.ifOlderThan !== undefined) parseAge(opts.ifOlderThan);
-  const plan: RotationPlan = { ...planRotation(ctx, opts), ...(hooks ? { hooks } : {}) };
+  const plan: RotationPlan = { ...(await planRotation(ctx, opts)), ...(hooks ? { hooks } : {}) };
   if (opts.dryRun) {
     await printNewPlan(ctx, plan, opts.ifOlderThan);
     return 0;

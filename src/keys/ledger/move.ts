@@ -71,7 +71,7 @@ export async function moveProfileKey(
   if (isThere(from)) return { already: { profile: ctx.profile, api_key: keyId, place: from } };
   let pem: string;
   try {
-    pem = readPrivateKeyPem(ctx, from);
+    pem = await readPrivateKeyPem(ctx, from);
     privateKeyFromPem(pem, from);
   } catch (error) {
     // A rotation in another shell may have switched the profile and removed the old key since it was read.

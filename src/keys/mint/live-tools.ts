@@ -38,9 +38,9 @@ export function mintTools(
     defaultPlaces: (id) => defaultKeyPlaces(ctx, id),
     defaultsToKeyring: () => credentialStore(ctx) === 'keyring',
     places: credentialPlaces(ctx.env),
-    readKey(id, place) {
+    async readKey(id, place) {
       try {
-        return signerFromFile(ctx, id, place).privateKey;
+        return (await signerFromFile(ctx, id, place)).privateKey;
       } catch {
         return undefined;
       }

@@ -27,7 +27,7 @@ export interface MintTools {
   /** Whether a key with no --out goes to its keyring entry (asked only when a key is minted). */
   defaultsToKeyring(): boolean;
   /** The private key at `place` (a file or a keyring entry), or undefined if it is not a readable one. */
-  readKey(id: string, place: string): KeyObject | undefined;
+  readKey(id: string, place: string): Promise<KeyObject | undefined>;
   /** Files and keyring entries. */
   places: CredentialPlaces;
   now(): Date;
@@ -74,7 +74,8 @@ function storedPlaces(record: PendingRecord, id: string, tools: MintTools): stri
 async function heldAt(tools: MintTools, record: PendingRecord, id: string, places: string[]): Promise<string | undefined> {
   for (const place of places) {
     const strict = record.keyring === true && !record.unwanted && isKeyringReference(place);
-    const privateKey = (strict ? readKeyring(tools, place) : tools.places.peek(place)) !== undefined ? tools.readKey(id, place) : undefined;
+    const privateKey =
+      (strict ? readKeyring(tools, place) : tools.places.peek(place)) !== undefined ? await tools.readKey(id, place) : undefined;
     if (privateKey !== undefined && (await tools.accepts(id, privateKey))) return place;
   }
   return undefined;
@@ -146,7 +147,7 @@ async function settleGenerate(record: PendingRecord, candidates: ApiKey[], tools
 
 async function settleCreate(record: PendingRecord, candidates: ApiKey[], tools: MintTools, own: boolean): Promise<Settled> {
   const staged = record.staged_file!;
-  const stagedKey = existsSync(staged) ? tools.readKey('', staged) : undefined;
+  const stagedKey = existsSync(staged) ? await tools.readKey('', staged) : undefined;
   const outcomes: KeyOutcome[] = [];
   let found = false;
   for (const { api_key: id } of candidates) {

@@ -76,7 +76,7 @@ export class RotationSession {
     let client = this.clients.get(which);
     if (!client) {
       const signer = which === 'old' ? this.oldSigner() : signerFromFile(this.ctx, this.newKey().api_key, this.journal.private_key_file!);
-      client = this.deps.client(signer);
+      client = signer.then((ready) => this.deps.client(ready));
       this.clients.set(which, client);
     }
     return client;
@@ -91,7 +91,7 @@ export class RotationSession {
     return mintTools(this.ctx, new URL(this.journal.url), client, (signer) => this.deps.client(signer), this.deps.checkpoint);
   }
 
-  private oldSigner(): Signer {
+  private async oldSigner(): Promise<Signer> {
     const { api_key: keyId, private_key_file: file } = this.journal.old_key;
     if (file !== null) return signerFromFile(this.ctx, keyId, file);
     const pem = this.ctx.env[PRIVATE_KEY_ENV];

@@ -125,11 +125,11 @@ function refuseKeyOfOtherProfiles(ctx: Context, keyId: string, owner: KeyOwner):
 }
 
 /** Everything that can be checked before a request: credentials, a rotation in progress, where files go. */
-export function planRotation(ctx: Context, opts: RotateOptions): RotationPlan {
+export async function planRotation(ctx: Context, opts: RotateOptions): Promise<RotationPlan> {
   if (opts.out === STDOUT) throw usageError('rotate stores the new private key in a file: --out - is not available');
   const name = opts.name === undefined ? undefined : requireName(opts.name);
   const keepOldForS = opts.keepOldFor === undefined ? undefined : parseAge(opts.keepOldFor, '--keep-old-for');
-  const connection = resolveConnection(ctx, opts);
+  const connection = await resolveConnection(ctx, opts);
   const { keyId } = connection.signer;
   const owner = keyOwner(ctx, opts, keyId);
   const path = journalOfKey(ctx.configDir, keyId);

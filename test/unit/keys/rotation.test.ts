@@ -66,7 +66,7 @@ describe('another profile using the key being rotated', () => {
       await checkpoint(point);
     };
     const ctx = contextFor(world);
-    const result = await (await beginRotation(ctx, planRotation(ctx, {}), deps)).run();
+    const result = await (await beginRotation(ctx, await planRotation(ctx, {}), deps)).run();
     expect([result.outcome, result.exitCode]).toEqual(['rotated', ExitCode.ok]);
     const newId = profileKey(world)['keys.keyId']!;
     expect(newId).not.toBe(world.oldId);
@@ -88,7 +88,7 @@ describe('the rotation journal', () => {
       seen.push([point, journalOf(world).phase, statSync(JOURNAL(world)).mode & 0o777]);
       await checkpoint(point);
     };
-    const result = await (await beginRotation(ctx, planRotation(ctx, {}), deps)).run();
+    const result = await (await beginRotation(ctx, await planRotation(ctx, {}), deps)).run();
     expect(result.outcome).toBe('rotated');
     expect(seen).toEqual([
       ['minting', 'minting', 0o600],
@@ -123,11 +123,15 @@ describe('the rotation journal', () => {
     const world = newWorld();
     const now = () => new Date('2026-03-01T10:15:00.500Z');
     const first = await (
-      await beginRotation(contextFor(world, {}, undefined, now), planRotation(contextFor(world, {}, undefined, now), {}), fakeDeps(world))
+      await beginRotation(
+        contextFor(world, {}, undefined, now),
+        await planRotation(contextFor(world, {}, undefined, now), {}),
+        fakeDeps(world),
+      )
     ).run();
     expect(first.outcome).toBe('rotated');
     const ctx = contextFor(world, {}, undefined, now);
-    const second = await (await beginRotation(ctx, planRotation(ctx, {}), fakeDeps(world))).run();
+    const second = await (await beginRotation(ctx, await planRotation(ctx, {}), fakeDeps(world))).run();
     expect(second.outcome).toBe('rotated');
     expect(first.journal.new_key!.name).toMatch(/^ci-key-rotated-20260301T101500Z~[0-9a-f]{8}$/);
     expect(second.journal.new_key!.name).toMatch(/^ci-key-rotated-20260301T101500Z~[0-9a-f]{8}$/);
@@ -229,7 +233,9 @@ describe('failures along the way', () => {
     expect(record.rotation).toBeUndefined();
     const late = world.service.add(record.sent_name, ed25519Pair().publicKeyPem).api_key;
     const ctx = contextFor(world);
-    const client = world.service.client(signerFromFile(ctx, profileKey(world)['keys.keyId']!, profileKey(world)['keys.privateKeyFile']!));
+    const client = world.service.client(
+      await signerFromFile(ctx, profileKey(world)['keys.keyId']!, profileKey(world)['keys.privateKeyFile']!),
+    );
     const tools = mintTools(ctx, new URL('https://keys.test'), client, async (signer) => world.service.client(signer));
     expect(await settleRecord(record, await client.list(), tools)).toEqual({ kind: 'settled', keys: [{ id: late, outcome: 'deleted' }] });
     expect(expectOneWorkingKey(world)).toBe(result.journal.new_key!.api_key);
@@ -265,7 +271,7 @@ describe('failures along the way', () => {
         const minted = [...world.service.keys.keys()].find((id) => id !== world.oldId);
         if (point === 'answered') mkdirSync(join(world.configDir, 'keys', `${minted}.pem`));
       };
-      const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, {}), deps)).run());
+      const error = await rejectionOf((await beginRotation(ctx, await planRotation(ctx, {}), deps)).run());
       expect(error.exitCode).toBe(ExitCode.usage);
       // Nothing to finish once the key is gone; otherwise the journal stays and the rotation says it is paused.
       if (deleteFails)
@@ -343,7 +349,7 @@ describe('failures along the way', () => {
     deps.checkpoint = async (point) => {
       if (point === 'answered') writeFileSync(out, 'somebody else');
     };
-    const error = await rejectionOf((await beginRotation(ctx, planRotation(ctx, { out }), deps)).run());
+    const error = await rejectionOf((await beginRotation(ctx, await planRotation(ctx, { out }), deps)).run());
     expect(error.exitCode).toBe(ExitCode.usage);
     expect(error.message).toMatch(
       /^could not store the private key of the new key \S+ at (\S+) \(\1 already exists\); the key was deleted on the service again$/,
@@ -396,11 +402,11 @@ describe('failures along the way', () => {
     expect(expectOneWorkingKey(world)).toBe(world.oldId);
   });
 
-  it('refuses a key id from the profile with a private key from elsewhere', () => {
+  it('refuses a key id from the profile with a private key from elsewhere', async () => {
     const world = newWorld();
     let caught: unknown;
     try {
-      planRotation(contextFor(world, { TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8') }), {});
+      await planRotation(contextFor(world, { TRIDENT_PRIVATE_KEY: readFileSync(world.oldFile, 'utf8') }), {});
     } catch (error) {
       caught = error;
     }
