@@ -10,7 +10,7 @@ import { INPUT_CAPS, readFileCappedSync, readStreamCapped } from '../../core/fil
 import { assertTrustedFile } from '../../core/files/file-trust.js';
 import { TRY_SANDBOX, keysBaseUrl } from '../connection.js';
 import { checkKeyId } from '../key-ids.js';
-import { profileKeyCheck } from '../ledger/bind.js';
+import { changeProfile } from '../ledger/bind.js';
 import { defaultKeyPlace } from '../mint/key-files.js';
 import { normalizePem, privateKeyFromPem } from '../mint/keypair.js';
 import { openSettledClient } from '../settled-client.js';
@@ -58,11 +58,7 @@ export async function run(ctx: Context, opts: SetupOptions): Promise<void> {
   const place = await storeKey(ctx, keyId, pem, opts.force);
   const before = ctx.settings.store.values(ctx.profile)['keys.keyId'];
   try {
-    await ctx.settings.store.update(
-      ctx.profile,
-      { 'keys.url': url, 'keys.keyId': keyId, 'keys.privateKeyFile': place.at },
-      profileKeyCheck(ctx.configDir, ctx.profile, 'keys.keyId'),
-    );
+    await changeProfile(ctx.settings.store, ctx.profile, { 'keys.url': url, 'keys.keyId': keyId, 'keys.privateKeyFile': place.at });
   } catch (error) {
     if (place.written) await credentialPlaces(ctx.env).remove(place.at);
     throw error;
