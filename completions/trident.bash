@@ -282,11 +282,11 @@ _trident_option_values() {
 
 _trident_argument_values() {
   case "$1" in
-    "keys delete") echo "key-ids 0" ;;
-    "config set") echo "settings 1" ;;
-    "config get") echo "settings 1" ;;
-    "config unset") echo "settings 1" ;;
-    "config use") echo "profiles 1" ;;
+    "keys delete") echo "key-ids 0 1" ;;
+    "config set") echo "settings 0 2" ;;
+    "config get") echo "settings 1 1" ;;
+    "config unset") echo "settings 1 1" ;;
+    "config use") echo "profiles 1 1" ;;
   esac
 }
 
@@ -335,7 +335,7 @@ _trident_offer_list() {
 }
 
 _trident() {
-  local cur prev path word i values args=0
+  local cur prev path word i values kind count every args=0
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD - 1]}"
   path=""
@@ -360,9 +360,10 @@ _trident() {
       ?*) _trident_offer_words "$values"; return 0 ;;
     esac
   fi
-  values="$(_trident_argument_values "$path")"
-  if [[ "$cur" != -* && -n "$values" ]] && [[ "${values#* }" == 0 || $args -lt "${values#* }" ]]; then
-    _trident_offer_dynamic "${values% *}"
+  # The kind of a positional argument, how many there are (0: any number), at every how many words.
+  read -r kind count every <<< "$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$kind" ]] && ((count == 0 || args < count)) && ((args % every == 0)); then
+    _trident_offer_dynamic "$kind"
     return 0
   fi
   if [[ "$cur" == -* ]]; then

@@ -542,15 +542,15 @@ end
 function __trident_argument_values
     switch "$argv[1]"
         case 'keys delete'
-            echo 'key-ids 0'
+            echo 'key-ids 0 1'
         case 'config set'
-            echo 'settings 1'
+            echo 'settings 0 2'
         case 'config get'
-            echo 'settings 1'
+            echo 'settings 1 1'
         case 'config unset'
-            echo 'settings 1'
+            echo 'settings 1 1'
         case 'config use'
-            echo 'profiles 1'
+            echo 'profiles 1 1'
     end
 end
 
@@ -605,9 +605,10 @@ function __trident_complete
                 return
         end
     end
+    # The kind of a positional argument, how many there are (0: any number), at every how many words.
     set -l spec (string split ' ' -- (__trident_argument_values "$path"))
     if not string match -q -- '-*' $cur; and test -n "$spec[1]"
-        if test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"
+        if begin; test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"; end; and test (math $args % $spec[3]) -eq 0
             __trident_dynamic $spec[1] $words[2..-1]
             return
         end

@@ -53,7 +53,7 @@ _trident_offer_list() {
 }
 
 _trident() {
-  local cur prev path word i values args=0
+  local cur prev path word i values kind count every args=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD - 1]}"
   path=""
@@ -78,9 +78,10 @@ _trident() {
       ?*) _trident_offer_words "$values"; return 0 ;;
     esac
   fi
-  values="$(_trident_argument_values "$path")"
-  if [[ "$cur" != -* && -n "$values" ]] && [[ "\${values#* }" == 0 || $args -lt "\${values#* }" ]]; then
-    _trident_offer_dynamic "\${values% *}"
+  # The kind of a positional argument, how many there are (0: any number), at every how many words.
+  read -r kind count every <<< "$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$kind" ]] && ((count == 0 || args < count)) && ((args % every == 0)); then
+    _trident_offer_dynamic "$kind"
     return 0
   fi
   if [[ "$cur" == -* ]]; then

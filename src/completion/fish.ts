@@ -58,9 +58,10 @@ function __trident_complete
                 return
         end
     end
+    # The kind of a positional argument, how many there are (0: any number), at every how many words.
     set -l spec (string split ' ' -- (__trident_argument_values "$path"))
     if not string match -q -- '-*' $cur; and test -n "$spec[1]"
-        if test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"
+        if begin; test "$spec[2]" -eq 0; or test $args -lt "$spec[2]"; end; and test (math $args % $spec[3]) -eq 0
             __trident_dynamic $spec[1] $words[2..-1]
             return
         end

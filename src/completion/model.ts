@@ -23,8 +23,11 @@ export interface CompletionNode {
   options: CompletionOption[];
   /** Values of the first positional argument, where it is an enum. */
   argumentChoices?: string[];
-  /** Positional arguments whose values `trident __complete` gives: the kind, and how many (0: any number). */
-  dynamicArguments?: { kind: string; count: number };
+  /**
+   * Positional arguments whose values `trident __complete` gives: the kind, how many (0: any number), and at every
+   * how many words they stand (config set: a setting every second word, a value between).
+   */
+  dynamicArguments?: DynamicArguments;
   /** The fields its --columns takes, offered one after another in its comma-separated list. */
   columns?: readonly string[];
 }
@@ -38,10 +41,17 @@ export interface CompletionModel {
 /** Options whose values depend on the user's settings and services, by name. */
 const DYNAMIC_OPTIONS: Record<string, string> = { '--profile': 'profiles', '--store': 'stores' };
 
+export interface DynamicArguments {
+  kind: string;
+  count: number;
+  every?: number;
+}
+
 /** Commands whose positional arguments do, by path. */
-const DYNAMIC_ARGUMENTS: Record<string, { kind: string; count: number }> = {
+const DYNAMIC_ARGUMENTS: Record<string, DynamicArguments> = {
   'config get': { kind: 'settings', count: 1 },
-  'config set': { kind: 'settings', count: 1 },
+  // <key> <value> pairs: a setting is offered for each key, nothing for a value.
+  'config set': { kind: 'settings', count: 0, every: 2 },
   'config unset': { kind: 'settings', count: 1 },
   'config use': { kind: 'profiles', count: 1 },
   'keys delete': { kind: 'key-ids', count: 0 },

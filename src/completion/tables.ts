@@ -55,7 +55,7 @@ export function completionTables({ nodes, globals }: CompletionModel): Table[] {
     {
       name: 'argument_values',
       rows: nodes.flatMap((n): Array<[string, string]> =>
-        n.dynamicArguments ? [[key(n), `${n.dynamicArguments.kind} ${n.dynamicArguments.count}`]] : [],
+        n.dynamicArguments ? [[key(n), `${n.dynamicArguments.kind} ${n.dynamicArguments.count} ${n.dynamicArguments.every ?? 1}`]] : [],
       ),
     },
   ];

@@ -15,7 +15,7 @@ _trident_dynamic() {
 }
 
 _trident() {
-  local cur prev path word i values args=0
+  local cur prev path word i values kind count every args=0
   cur="\${words[CURRENT]}"
   prev="\${words[CURRENT-1]}"
   path=""
@@ -40,9 +40,10 @@ _trident() {
       ?*) compadd -- \${=values}; return ;;
     esac
   fi
-  values="$(_trident_argument_values "$path")"
-  if [[ "$cur" != -* && -n "$values" ]] && [[ "\${values#* }" == 0 || $args -lt "\${values#* }" ]]; then
-    compadd -- \${(f)"$(_trident_dynamic "\${values% *}")"}
+  # The kind of a positional argument, how many there are (0: any number), at every how many words.
+  read -r kind count every <<< "$(_trident_argument_values "$path")"
+  if [[ "$cur" != -* && -n "$kind" ]] && ((count == 0 || args < count)) && ((args % every == 0)); then
+    compadd -- \${(f)"$(_trident_dynamic "$kind")"}
     return
   fi
   if [[ "$cur" == -* ]]; then

@@ -96,7 +96,8 @@ function readKeptKeyFile(ctx: Context, file: string): string {
   return pem;
 }
 
-function readNamedKeyFile(file: string): string {
+/** A private key file the user names (a link allowed, its target checked); its read errors are the caller's to word. */
+export function readNamedKeyFile(file: string): string {
   // Read first: a path that cannot be read (a directory, a missing file) gets no warning about its mode.
   const pem = readFileCappedSync(file, INPUT_CAPS.key, `private key file ${file}`);
   assertTrustedFile(file, 'private key file', 'follow');

@@ -94,13 +94,20 @@ class ScheduleRun {
       this.harness.push(`hook processes ${killed.join(', ')} still ran ${PROCESS_BOUND_MS} ms ${when} and were killed`);
   }
 
-  /** The profile pointed back at the key the client's earliest overlap record keeps; nothing when none is kept. */
+  /**
+   * The profile pointed back at the key the client's earliest overlap record keeps, and at its file, in one
+   * `config set`; nothing when none is kept.
+   */
   async reuse(client: Client, label: string): Promise<void> {
     const kept = keptKeys(client)[0];
     if (!kept) return;
-    const set = await this.launch(`${label}.key`, client, ['config', 'set', 'keys.keyId', kept.id]);
-    if (set.finished.exitCode === 0 && kept.file !== null)
-      await this.launch(`${label}.file`, client, ['config', 'set', 'keys.privateKeyFile', kept.file]);
+    await this.launch(label, client, [
+      'config',
+      'set',
+      'keys.keyId',
+      kept.id,
+      ...(kept.file !== null ? ['keys.privateKeyFile', kept.file] : []),
+    ]);
   }
 
   /** `keys delete` of the key the client's second profile uses as it starts: refused while anything names it. */
@@ -109,13 +116,20 @@ class ScheduleRun {
     if (keyId !== undefined) await this.launch(label, client, ['keys', 'delete', keyId, '--yes', '-o', 'json']);
   }
 
-  /** The second profile pointed at the key, and the place, the default profile uses as it starts. */
+  /** The second profile pointed at the key, and the place, the default profile uses as it starts: one `config set` of both. */
   async share(client: Client, label: string): Promise<void> {
     const { keyId, privateKeyFile } = readProfile(client);
     if (keyId === undefined || privateKeyFile === undefined) return;
-    const set = await this.launch(`${label}.key`, client, ['--profile', SECOND_PROFILE, 'config', 'set', 'keys.keyId', keyId]);
-    if (set.finished.exitCode === 0)
-      await this.launch(`${label}.file`, client, ['--profile', SECOND_PROFILE, 'config', 'set', 'keys.privateKeyFile', privateKeyFile]);
+    await this.launch(label, client, [
+      '--profile',
+      SECOND_PROFILE,
+      'config',
+      'set',
+      'keys.keyId',
+      keyId,
+      'keys.privateKeyFile',
+      privateKeyFile,
+    ]);
   }
 
   /** --resume or --abort until no journal is left (bounded), then keys list, which settles pending records. */

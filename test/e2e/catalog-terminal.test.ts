@@ -57,10 +57,7 @@ async function onScreen(args: string[], url: string, screen: Screen): Promise<{ 
   return {
     exitCode,
     text,
-    lines: text
-      .replace(/\u001b\[\d+m/g, '')
-      .trimEnd()
-      .split('\n'),
+    lines: run.plain().trimEnd().split('\n'),
   };
 }
 

@@ -120,11 +120,14 @@ describe('completion of values in bash', () => {
     expect((await inBash(bash, ['trident', 'config', 'use', 's'])).values).toEqual(['stalled']);
   });
 
-  it('setting keys for the key of config get and set, and nothing of them for the value', async () => {
+  it('setting keys for the key of config get and for each key of config set, and nothing of them for a value', async () => {
     const bash = await scriptFile('bash');
     expect((await inBash(bash, ['trident', 'config', 'get', ''])).values).toEqual(SETTING_KEYS);
+    expect((await inBash(bash, ['trident', 'config', 'get', 'keys.url', ''])).values).toEqual([]);
     expect((await inBash(bash, ['trident', 'config', 'set', 'time.a'])).values).toEqual(['time.authScheme']);
     expect((await inBash(bash, ['trident', 'config', 'set', 'keys.url', ''])).values).toEqual([]);
+    expect((await inBash(bash, ['trident', 'config', 'set', 'keys.keyId', 'K', 'keys.p'])).values).toEqual(['keys.privateKeyFile']);
+    expect((await inBash(bash, ['trident', 'config', 'set', 'keys.keyId', 'K', 'keys.privateKeyFile', ''])).values).toEqual([]);
   });
 
   it("the catalog's stores after --store, from the profile named on the line", async () => {
@@ -172,6 +175,8 @@ itWithTools(['zsh'], 'zsh offers the same values', async () => {
   const zsh = await scriptFile('zsh');
   expect((await inZsh(zsh, ['trident', '--profile', ''])).values).toEqual(['default', 'stalled', 'work']);
   expect((await inZsh(zsh, ['trident', 'config', 'get', ''])).values).toEqual(SETTING_KEYS);
+  expect((await inZsh(zsh, ['trident', 'config', 'set', 'keys.keyId', 'K', ''])).values).toEqual(SETTING_KEYS);
+  expect((await inZsh(zsh, ['trident', 'config', 'set', 'keys.keyId', ''])).values).toEqual([]);
   expect((await inZsh(zsh, ['trident', '--profile', 'work', 'catalog', 'products', '--store', ''])).values).toEqual(['fixprice']);
 });
 
@@ -179,6 +184,8 @@ itWithTools(['fish'], 'fish offers the same values', async () => {
   const fish = await scriptFile('fish');
   expect((await inFish(fish, 'trident --profile ')).values).toEqual(['default', 'stalled', 'work']);
   expect((await inFish(fish, 'trident config get ')).values).toEqual([...SETTING_KEYS].sort());
+  expect((await inFish(fish, 'trident config set keys.keyId K ')).values).toEqual([...SETTING_KEYS].sort());
+  expect((await inFish(fish, 'trident config set keys.keyId ')).values).toEqual([]);
   expect((await inFish(fish, 'trident --profile work catalog products --store ')).values).toEqual(['fixprice']);
 });
 

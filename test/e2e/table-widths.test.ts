@@ -49,10 +49,7 @@ interface Screen {
 async function onScreen(args: string[], options: CliOptions, columns: number): Promise<Screen> {
   const run = inTerminal(args, options, { columns });
   const exitCode = await run.exitCode();
-  const text = run
-    .screen()
-    .replace(/\r\n/g, '\n')
-    .replace(/\u001b\[\d+m/g, '');
+  const text = run.plain();
   const lines = text.trimEnd().split('\n');
   const head = lines.find((line) => line.startsWith('│'));
   return {

@@ -94,10 +94,7 @@ describeWithTools(['script'], 'keys rotate on a terminal', () => {
     const setup = profileWithKey(keys);
     const run = inTerminal(['--profile', setup.profile, 'keys', 'rotate', '--yes'], { configDir: setup.configDir }, { columns: 120 });
     const exitCode = await run.exitCode();
-    const screen = run
-      .screen()
-      .replace(/\r\n/g, '\n')
-      .replace(/\u001b\[\d+m/g, '');
+    const screen = run.plain();
     expect(exitCode, screen).toBe(0);
     for (const step of ['preflight', 'mint', 'store', 'switch', 'verify', 'delete-old']) {
       const shown = screen.split('\n').filter((line) => new RegExp(`(^rotate: |│ )${step} `).test(line));
@@ -114,10 +111,7 @@ describeWithTools(['script'], 'record views on an 80-column terminal', () => {
     const out = '/var/lib/ci/secrets/exchange/payments/production/keys/the-new-exchange-private-key.pem';
     const run = inTerminal(['keys', 'rotate', '--dry-run', '--name', name, '--out', out], { env: sandboxEnv(keys) }, { columns: 80 });
     const exitCode = await run.exitCode();
-    const screen = run
-      .screen()
-      .replace(/\r\n/g, '\n')
-      .replace(/\u001b\[\d+m/g, '');
+    const screen = run.plain();
     expect(exitCode, screen).toBe(0);
     const lines = screen.trimEnd().split('\n');
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);

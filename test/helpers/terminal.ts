@@ -13,6 +13,8 @@ export interface Terminal {
   /** Presses keys without Enter ("\u0003" is Ctrl-C). */
   press(keys: string): void;
   screen(): string;
+  /** The screen as a person reads it: lines ending in \n, no colour codes. */
+  plain(): string;
   exitCode(): Promise<number>;
 }
 
@@ -54,6 +56,7 @@ export function inTerminal(args: string[], options: CliOptions = {}, { columns, 
       child.stdin!.write(keys);
     },
     screen: () => screen,
+    plain: () => screen.replace(/\r\n/g, '\n').replace(/\u001b\[\d+m/g, ''),
     async exitCode() {
       child.stdin!.end();
       return (await child).exitCode ?? -1;

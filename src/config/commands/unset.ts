@@ -1,7 +1,7 @@
 import { defineCommand, type GroupCommand } from '../../command.js';
 import type { Context } from '../../context.js';
 import { assertSettingKey } from '../../core/files/settings.js';
-import { profileKeyCheck } from '../../keys/ledger/bind.js';
+import { changeProfile } from '../../keys/ledger/bind.js';
 import { settingsHelp } from '../settings-help.js';
 
 const define = (group: GroupCommand) =>
@@ -17,7 +17,7 @@ const define = (group: GroupCommand) =>
 
 export async function run(ctx: Context, _opts: object, key: string): Promise<void> {
   const setting = assertSettingKey(key);
-  await ctx.settings.store.update(ctx.profile, { [setting]: undefined }, profileKeyCheck(ctx.configDir, ctx.profile, setting));
+  await changeProfile(ctx.settings.store, ctx.profile, { [setting]: undefined });
   ctx.log.info(`unset ${setting} in profile "${ctx.profile}"`);
 }
 

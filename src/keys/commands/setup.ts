@@ -6,11 +6,10 @@ import { defineCommand, type GroupCommand, type OptionsOf } from '../../command.
 import type { Context } from '../../context.js';
 import { credentialPlaces } from '../../core/credentials/places.js';
 import { ExitCode, TridentError, usageError } from '../../core/errors.js';
-import { INPUT_CAPS, readFileCappedSync, readStreamCapped } from '../../core/files/capped-read.js';
-import { assertTrustedFile } from '../../core/files/file-trust.js';
-import { TRY_SANDBOX, keysBaseUrl } from '../connection.js';
+import { INPUT_CAPS, readStreamCapped } from '../../core/files/capped-read.js';
+import { TRY_SANDBOX, keysBaseUrl, readNamedKeyFile } from '../connection.js';
 import { checkKeyId } from '../key-ids.js';
-import { profileKeyCheck } from '../ledger/bind.js';
+import { changeProfile } from '../ledger/bind.js';
 import { defaultKeyPlace } from '../mint/key-files.js';
 import { normalizePem, privateKeyFromPem } from '../mint/keypair.js';
 import { openSettledClient } from '../settled-client.js';
@@ -58,11 +57,7 @@ export async function run(ctx: Context, opts: SetupOptions): Promise<void> {
   const place = await storeKey(ctx, keyId, pem, opts.force);
   const before = ctx.settings.store.values(ctx.profile)['keys.keyId'];
   try {
-    await ctx.settings.store.update(
-      ctx.profile,
-      { 'keys.url': url, 'keys.keyId': keyId, 'keys.privateKeyFile': place.at },
-      profileKeyCheck(ctx.configDir, ctx.profile, 'keys.keyId'),
-    );
+    await changeProfile(ctx.settings.store, ctx.profile, { 'keys.url': url, 'keys.keyId': keyId, 'keys.privateKeyFile': place.at });
   } catch (error) {
     if (place.written) await credentialPlaces(ctx.env).remove(place.at);
     throw error;
@@ -91,9 +86,7 @@ async function askFor(ctx: Context, flag: string, question: string): Promise<str
 async function readGivenKey(ctx: Context, file: string): Promise<string> {
   if (file === '-') return readStreamCapped(ctx.io.stdin, INPUT_CAPS.key, 'the private key on stdin');
   try {
-    const pem = readFileCappedSync(file, INPUT_CAPS.key, `private key file ${file}`);
-    assertTrustedFile(file, 'private key file', 'follow');
-    return pem;
+    return readNamedKeyFile(file);
   } catch (error) {
     if (error instanceof TridentError) throw error;
     throw usageError(`cannot read private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
