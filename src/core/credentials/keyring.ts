@@ -182,6 +182,9 @@ export class Keyring {
     const { spawnSync } = process.getBuiltinModule('node:child_process');
     // The secret travels on stdin: a command line can be read by every user of the machine.
     const child = spawnSync(process.execPath, ['-e', CHILD_SOURCE, __filename], {
+      // A process group of its own: a signal to trident's (Ctrl-C, a job killed) must not cut a write in half
+      // while trident, which defers it until the key is stored, waits for the answer.
+      detached: true,
       input: JSON.stringify(request),
       env: this.env,
       timeout: this.deadlineMs,
