@@ -2,7 +2,8 @@
 // with one signed request, stored where trident keeps keys and bound to the profile; a wrong pair, an unknown
 // id, a missing value without a terminal and a paused rotation write nothing, and say so.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRASH_ENV } from '../../src/keys/crash-points.js';
@@ -82,6 +83,21 @@ describe('keys setup', () => {
     expect(result.stderr).toContain('nothing was stored');
     expect(sent().map((request) => request.method)).toEqual(['GET']);
     expect(existsSync(join(configDir, 'keys'))).toBe(false);
+    expect(profileOf(configDir)).toEqual({});
+  });
+
+  it('a private key file others can write is refused (exit 2) before anything is sent or stored', async () => {
+    const configDir = tempConfigDir();
+    const { id, file } = keyFromWebsite('writable-by-others');
+    const open = join(mkdtempSync(join(tmpdir(), 'trident-setup-')), 'key.pem');
+    copyFileSync(file, open);
+    chmodSync(open, 0o666);
+    const sent = requestsFrom(sandbox);
+    const result = await setup(['--url', sandbox.url, '--key-id', id, '--private-key', open], { configDir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`trident: private key file ${open} can be written by other users (mode 666): refused`);
+    expect(sent()).toEqual([]);
+    expect(existsSync(join(configDir, 'keys', `${id}.pem`))).toBe(false);
     expect(profileOf(configDir)).toEqual({});
   });
 

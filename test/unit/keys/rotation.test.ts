@@ -56,6 +56,19 @@ describe('another profile using the key being rotated', () => {
     expect(world.service.keys.has(world.oldId)).toBe(true);
   });
 
+  it('pointed at the old key between the plan and the journal: refused under the lock, nothing minted, no journal', async () => {
+    const world = newWorld();
+    const ctx = contextFor(world);
+    const plan = await planRotation(ctx, {});
+    // `config set` in another shell, landing after the plan looked and before the journal is written.
+    setProfile(world, 'ops', world.oldId);
+    const refused = await rejectionOf(beginRotation(ctx, plan, fakeDeps(world)));
+    expect(refused.exitCode).toBe(ExitCode.usage);
+    expect(refused.message).toContain(`key ${world.oldId} is also used by profile "ops"`);
+    expect(existsSync(JOURNAL(world))).toBe(false);
+    expect([...world.service.keys.keys()]).toEqual([world.oldId]);
+  });
+
   it('pointed at the old key while the rotation runs: the old key is not deleted, said so, and both keys stay valid', async () => {
     const world = newWorld();
     const checkpoints: string[] = [];
