@@ -4,6 +4,7 @@
 // process (`read`): a child process would cost the command more than the rest of its start. Everything else
 // (writes, deletes, probes, what settles and moves keys) runs in a child process that is killed when its time is
 // up. The native addon is loaded only by a command that uses the keyring.
+import type { SpawnSyncOptionsWithStringEncoding } from 'node:child_process';
 import { busAnswers, busSocket } from './session-bus.js';
 
 /** How long one keyring call may take, child start included, before the keyring counts as not answering. */
@@ -181,9 +182,10 @@ export class Keyring {
     // Loaded here: a command whose credentials are files never needs it.
     const { spawnSync } = process.getBuiltinModule('node:child_process');
     // The secret travels on stdin: a command line can be read by every user of the machine.
-    const child = spawnSync(process.execPath, ['-e', CHILD_SOURCE, __filename], {
+    const options: SpawnSyncOptionsWithStringEncoding & { detached: boolean } = {
       // A process group of its own: a signal to trident's (Ctrl-C, a job killed) must not cut a write in half
-      // while trident, which defers it until the key is stored, waits for the answer.
+      // while trident, which defers it until the key is stored, waits for the answer. (spawnSync takes `detached`
+      // as spawn does; its type leaves it out.)
       detached: true,
       input: JSON.stringify(request),
       env: this.env,
@@ -191,7 +193,8 @@ export class Keyring {
       killSignal: 'SIGKILL',
       encoding: 'utf8',
       maxBuffer: 1 << 20,
-    });
+    };
+    const child = spawnSync(process.execPath, ['-e', CHILD_SOURCE, __filename], options);
     if ((child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw this.silence();
     let reply: Reply;
     try {
