@@ -54,6 +54,10 @@ function keysArgs(command: Command, run: RunContext): string[] {
     case 'reuse':
     case 'share':
     case 'delete-claimed':
+    case 'force-delete':
+    case 'use':
+    case 'unset':
+    case 'setup':
       throw new Error(`${command.verb} names a key the runner reads from the client's disk when it starts`);
   }
 }

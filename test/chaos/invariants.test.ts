@@ -91,6 +91,55 @@ describe('checkInvariants', () => {
     expect(found.map((violation) => violation.invariant).sort()).toEqual(['b', 'b', 'c', 'd']);
   });
 
+  describe('a keys delete --force of a key another profile uses', () => {
+    // Client 0's "ci" profile on its second key k1, deleted by a --force whose report names who is left with it.
+    const events = [event('create', 'k1', 'first-0'), event('delete', 'k1', 'first-0')];
+    const onK1 = { keyId: 'k1', filePublicKey: PEM('k1') };
+    const first = { keyId: 'first-0', filePublicKey: PEM('first-0') };
+    const left = (profiles: ClientState['profiles']) => client(0, ['first-0'], { profiles });
+    const forced = (id: string, said: string, from = 1, to = 2): ProcessRecord => ({
+      ...ran(0, JSON.stringify([{ api_key: id, deleted: true, result: 'deleted' }]), said),
+      argv: ['--profile', 'default', 'keys', 'delete', id, '--force', '--yes', '-o', 'json'],
+      eventsAtStart: from,
+      eventsAtExit: to,
+    });
+    const told = 'trident: warning: key k1 is deleted: profile "ci" still names it (--force)\n';
+    const check = (profiles: ClientState['profiles'], ...processes: ProcessRecord[]) =>
+      checkInvariants(observation(events, [left(profiles), client(1, ['first-1'])], processes));
+
+    it('(d) excuses the profile its report named as left with the key it deleted, and (e) does not count it', () => {
+      expect(check({ default: first, ci: onK1 }, forced('k1', told))).toEqual([]);
+    });
+
+    it('(d) excuses no profile the report did not name, and no key but the one it deleted', () => {
+      expect(check({ default: onK1, ci: onK1 }, forced('k1', told))).toEqual([
+        { invariant: 'd', message: expect.stringContaining('profile "default" uses key k1'), keys: ['k1'] },
+      ]);
+      // Named only as the owner of a rotation: the profile itself was not said to be left with the key.
+      const byRotation = 'warning: key k1 is deleted: the rotation of profile "ci" (as its old key; journal j) still names it (--force)\n';
+      expect(check({ default: first, ci: onK1 }, forced('k1', byRotation)).map((found) => found.invariant)).toEqual(['d']);
+      // The report of another key's delete, or one that said nothing of who is left.
+      expect(check({ default: first, ci: onK1 }, forced('k1', told.replaceAll('k1', 'k2'))).map((found) => found.invariant)).toEqual(['d']);
+      expect(check({ default: first, ci: onK1 }, forced('k1', '')).map((found) => found.invariant)).toEqual(['d']);
+    });
+
+    it("(d) excuses nothing when the delete was not that run's, or the run had no --force", () => {
+      expect(check({ default: first, ci: onK1 }, forced('k1', told, 0, 1)).map((found) => found.invariant)).toEqual(['d']);
+      const plain = { ...forced('k1', told), argv: ['keys', 'delete', 'k1', '--yes', '-o', 'json'] };
+      expect(
+        check({ default: first, ci: onK1 }, plain)
+          .map((found) => found.invariant)
+          .sort(),
+      ).toEqual(['d', 'e']);
+    });
+
+    it("(b) still holds: a --force delete of another client's key", () => {
+      const foreign = [event('create', 'k1', 'first-1'), event('delete', 'k1', 'first-0')];
+      const found = checkInvariants(observation(foreign, [client(0, ['first-0']), client(1, ['first-1'])], [forced('k1', told)]));
+      expect(found.map((violation) => violation.invariant)).toEqual(['b']);
+    });
+  });
+
   it('settle and harness: a journal left, a process past its bound', () => {
     const stuck = observation([], [client(0, ['first-0'], { journalsLeft: ['key-first-0.json'] }), client(1, ['first-1'])]);
     stuck.harness.push('step1.run1 ran past its bound');

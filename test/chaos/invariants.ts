@@ -2,6 +2,7 @@
 // no key on the service that nobody holds, no client deleting another client's key, reports that are true,
 // and a profile (and application) left on a working key.
 import { claimsOf, type Claim } from './claims.js';
+import { isForceDelete, leftWithDeletedKey } from './force-deletes.js';
 import { Lineage } from './lineage.js';
 import type { Observation, ProcessRecord } from './observation.js';
 
@@ -9,8 +10,8 @@ export const INVARIANTS = {
   a: "after the settle every key on the service is held by its client: its private half at a place a profile, record, journal, report or trident's own store names",
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
-  d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file",
-  e: 'a key a profile or record names is never deleted: keys delete refuses it',
+  d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file, or a keys delete --force named it as left with the key it deleted",
+  e: 'a key a profile or record names is never deleted: keys delete without --force refuses it',
   settle: 'the final settle leaves no rotation journal',
   harness: 'every process ends within its time bound',
 } as const;
@@ -73,10 +74,10 @@ function noForeignDeletes(observation: Observation, lineage: Lineage): Violation
   return violations;
 }
 
-/** A `keys delete` (never --force here) that deleted anything: it was asked for a key a profile names. */
+/** A `keys delete` without --force that deleted anything: it was asked for a key a profile names. */
 function noClaimedDeletes(observation: Observation): Violation[] {
   return observation.processes
-    .filter((record) => record.argv.includes('delete') && record.eventsAtExit > record.eventsAtStart)
+    .filter((record) => record.argv.includes('delete') && !isForceDelete(record) && record.eventsAtExit > record.eventsAtStart)
     .flatMap((record) => {
       const deleted = observation.events
         .slice(record.eventsAtStart, record.eventsAtExit)
@@ -149,8 +150,11 @@ function workingKeyAfterSettle(observation: Observation, lineage: Lineage): Viol
         problem(`profile "${name}" names no key`);
         continue;
       }
-      if (!lineage.aliveAtEnd(keyId)) problem(`profile "${name}" uses ${lineage.describe(keyId)}, which does not exist`, keyId);
-      else if (filePublicKey !== observation.publicKeys[keyId])
+      if (!lineage.aliveAtEnd(keyId)) {
+        // Told why: a --force delete of the client's deleted this key and named this profile as left with it.
+        if (!leftWithDeletedKey(observation, client.index, name, keyId))
+          problem(`profile "${name}" uses ${lineage.describe(keyId)}, which does not exist`, keyId);
+      } else if (filePublicKey !== observation.publicKeys[keyId])
         problem(`profile "${name}"'s file ${privateKeyFile ?? '(none)'} does not hold ${lineage.describe(keyId)}`, keyId);
     }
     const { keyId } = client.profile;

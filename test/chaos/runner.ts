@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { startKeysSandbox, type KeysSandbox } from '../../src/sandbox/keys/server.js';
 import { tridentArgs } from './argv.js';
 import { startKeyringSession } from '../helpers/keyring-session.js';
-import { CHAOS_STORE, PROFILES, SECOND_PROFILE, armHookKill, setUpClient, type Client } from './clients.js';
+import { CHAOS_STORE, PROFILE, PROFILES, SECOND_PROFILE, armHookKill, setUpClient, type Client } from './clients.js';
 import { filePublicKey, heldByClient, journalsLeft, keptKeys, overlapRecordsLeft, pendingRequests, readApp, readProfile } from './disk.js';
 import { faultRule } from './faults.js';
 import type { Observation, ProcessRecord } from './observation.js';
 import { PROCESS_BOUND_MS, runTrident, type Finished } from './process.js';
-import { movesToKeyring, type Interruption, type Schedule } from './schedule.js';
+import { runProfileCommand } from './profile-runs.js';
+import { movesToKeyring, switchesDefault, type Interruption, type Schedule } from './schedule.js';
 import { waitForStrays } from './strays.js';
 
 /** --resume or --abort runs at most this often per client in the final settle. */
@@ -47,16 +48,23 @@ class ScheduleRun {
   readonly harness: string[] = [];
   private readonly start = performance.now();
 
+  /**
+   * `sandbox` and `clients` as set up; `namesProfile`: the schedule switches a config dir's default profile
+   * (`config use`), so every run that means the default profile names it (--profile default), and the profile each
+   * run acts on stays the one the invariants judge it by.
+   */
   constructor(
     private readonly sandbox: KeysSandbox,
     private readonly clients: Client[],
+    private readonly namesProfile = false,
   ) {}
 
   private now(): number {
     return Math.round(performance.now() - this.start);
   }
 
-  async launch(label: string, client: Client, argv: string[], interruption?: Interruption): Promise<ProcessRecord> {
+  async launch(label: string, client: Client, given: string[], interruption?: Interruption): Promise<ProcessRecord> {
+    const argv = this.namesProfile && !given.includes('--profile') ? ['--profile', PROFILE, ...given] : given;
     const startedMs = this.now();
     const eventsAtStart = this.sandbox.control.events().length;
     const finished = await runTrident({
@@ -160,7 +168,7 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
   const shared = CHAOS_STORE === 'keyring' || movesToKeyring(schedule) ? await startKeyringSession() : undefined;
   try {
     clients = await Promise.all(schedule.clients.map((plan, index) => setUpClient(sandbox, plan, index, workDir, shared)));
-    const run = new ScheduleRun(sandbox, clients);
+    const run = new ScheduleRun(sandbox, clients, switchesDefault(schedule));
     for (const [s, step] of schedule.steps.entries()) {
       if (step.fault) sandbox.server.faults.add(faultRule(step.fault));
       await Promise.all(
@@ -171,6 +179,9 @@ export async function runSchedule(schedule: Schedule): Promise<Observation> {
           if (planned.command.verb === 'reuse') return run.reuse(client, label);
           if (planned.command.verb === 'share') return run.share(client, label);
           if (planned.command.verb === 'delete-claimed') return run.deleteClaimed(client, label);
+          const { command } = planned;
+          if (command.verb === 'force-delete' || command.verb === 'use' || command.verb === 'unset' || command.verb === 'setup')
+            return runProfileCommand(run, sandbox, client, label, command, planned.interruption);
           if (planned.interruption?.kind === 'in-hook') armHookKill(client, true);
           const argv = tridentArgs(planned.command, {
             client,

@@ -19,6 +19,8 @@ describe('scheduleFor', () => {
         { client: 1, delayMs: 79, command: { verb: 'rotate', name: 'next', local: true, keepOld: false } },
         // The ledger's stream adds its run after the others, leaving them as they were drawn.
         { client: 0, delayMs: 409, command: { verb: 'delete-claimed' } },
+        // And the profile commands' stream after it.
+        { client: 1, delayMs: 561, command: { verb: 'use', profile: 'ci' } },
       ],
       fault: { kind: 'late', on: 'mint', skip: 0 },
     });
@@ -85,6 +87,29 @@ describe('scheduleFor', () => {
     expect(raced.length).toBeGreaterThan(10);
   });
 
+  it('draws the profile commands after every other run of a step: --force deletes, config use, unsets with a setup after, setups', () => {
+    const schedules = Array.from({ length: 300 }, (_, seed) => scheduleFor(seed));
+    const steps = schedules.flatMap((schedule) => schedule.steps);
+    const runs = steps.flatMap((step) => step.runs);
+    const PROFILE_VERBS = ['force-delete', 'use', 'unset', 'setup'];
+    for (const verb of PROFILE_VERBS) expect(runs.filter((run) => run.command.verb === verb).length, verb).toBeGreaterThan(25);
+    const drawn = (key: 'profile' | 'setting' | 'from') =>
+      new Set(runs.flatMap((run) => (key in run.command ? [(run.command as Record<string, string>)[key]] : [])));
+    expect(drawn('profile')).toEqual(new Set(['ci', 'default']));
+    expect(drawn('setting')).toEqual(new Set(['keys.keyId', 'keys.privateKeyFile']));
+    expect(drawn('from')).toEqual(new Set(['ci', 'default']));
+    for (const step of steps) {
+      const added = step.runs.findIndex((run) => PROFILE_VERBS.includes(run.command.verb));
+      if (added < 0) continue;
+      // One at most, last: the runs drawn before it are as they were.
+      expect(added).toBe(step.runs.length - 1);
+      // A run that takes the second profile's key away never shares its step with another run of the client reading it.
+      const { client, command } = step.runs[added]!;
+      if (command.verb === 'force-delete' || (command.verb === 'unset' && command.setting === 'keys.keyId'))
+        expect(step.runs.some((run) => run.client === client && ['delete-claimed', 'share'].includes(run.command.verb))).toBe(false);
+    }
+  });
+
   it('the fixed seeds hold every command between them, the ledger commands beside a rotation of the same client', () => {
     const steps = FIXED_SEEDS.flatMap((seed) => scheduleFor(seed).steps);
     const runs = steps.flatMap((step) => step.runs);
@@ -95,6 +120,7 @@ describe('scheduleFor', () => {
         'audit',
         'create',
         'delete-claimed',
+        'force-delete',
         'generate',
         'list',
         'move-to-file',
@@ -103,7 +129,10 @@ describe('scheduleFor', () => {
         'resume',
         'reuse',
         'rotate',
+        'setup',
         'share',
+        'unset',
+        'use',
       ].sort(),
     );
     const raced = steps.filter((step) =>

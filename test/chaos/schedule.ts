@@ -28,7 +28,15 @@ export type Command =
   /** The second profile pointed at the key the default profile uses now (two `config set --profile ci`). */
   | { verb: 'share' }
   /** A command that only reads what the ledger knows: `keys audit` or `keys list`. */
-  | { verb: 'audit' | 'list' };
+  | { verb: 'audit' | 'list' }
+  /** `keys delete --force` of the key the second profile uses, when the default profile uses another: the report must name "ci". */
+  | { verb: 'force-delete' }
+  /** `config use`: the profile the config dir's commands use when they name none (every run then names its own). */
+  | { verb: 'use'; profile: 'default' | 'ci' }
+  /** `config unset` of one of the second profile's key settings, then `keys setup --force` binding it to its key again. */
+  | { verb: 'unset'; setting: 'keys.keyId' | 'keys.privateKeyFile' }
+  /** `keys setup --force` of the second profile with the key, and a file of its private half, that profile `from` uses. */
+  | { verb: 'setup'; from: 'default' | 'ci' };
 
 export interface Run {
   client: number;
@@ -218,6 +226,49 @@ function withLedger(seed: number, steps: Step[], clients: number): Step[] {
   });
 }
 
+/** Runs that read the second profile's key as they start and act on it, as `force-delete` and `unset` do. */
+const READS_SECOND_KEY: readonly string[] = ['delete-claimed', 'share'];
+
+/**
+ * The commands that change which key a profile names, or which profile is the default, from a stream of their own
+ * (every seed keeps what it drew before): `keys delete --force` of the key another profile uses, `config use`,
+ * `config unset` of a key setting (with the `keys setup` that binds the profile again) and `keys setup`. A delete or
+ * unset of the second profile's key is left out of a step where the same client reads that key in another run (a
+ * claimed delete, a share) or prunes: the invariants could no longer tell which run deleted it, or the profile would
+ * be left with no key because the harness itself raced.
+ */
+function withProfileCommands(seed: number, steps: Step[], clients: number): Step[] {
+  const random = new Rng(seed ^ 0x7c3f1b29);
+  return steps.map((step) => {
+    if (step.runs.length >= 3 || !random.chance(0.4)) return step;
+    const verb = weighted(random, { 'force-delete': 30, use: 25, unset: 20, setup: 25 });
+    const client = random.int(0, clients - 1);
+    const delayMs = random.int(0, 800);
+    const command: Command =
+      verb === 'use'
+        ? { verb, profile: random.chance(0.7) ? 'ci' : 'default' }
+        : verb === 'unset'
+          ? { verb, setting: random.chance(0.4) ? 'keys.keyId' : 'keys.privateKeyFile' }
+          : verb === 'setup'
+            ? { verb, from: random.chance(0.5) ? 'default' : 'ci' }
+            : { verb };
+    const cut =
+      verb === 'force-delete' && random.chance(0.3)
+        ? ({ kind: 'signal', signal: random.pick(['SIGKILL', 'SIGTERM'] as const), afterMs: random.int(30, 600), to: 'trident' } as const)
+        : undefined;
+    const releasesSecondKey = verb === 'force-delete' || (command.verb === 'unset' && command.setting === 'keys.keyId');
+    const raced = step.runs.some(
+      (run) => run.client === client && (READS_SECOND_KEY.includes(run.command.verb) || (verb === 'unset' && run.command.verb === 'prune')),
+    );
+    if (releasesSecondKey && raced) return step;
+    return { ...step, runs: [...step.runs, { client, delayMs, command, ...(cut ? { interruption: cut } : {}) }] };
+  });
+}
+
+/** Whether a schedule switches a config dir's default profile (`config use`): its runs then name their profile. */
+export const switchesDefault = (schedule: Schedule): boolean =>
+  schedule.steps.some((step) => step.runs.some((run) => run.command.verb === 'use'));
+
 /** Whether a schedule moves keys into the keyring: its clients then share one Secret Service. */
 export const movesToKeyring = (schedule: Schedule): boolean =>
   schedule.steps.some((step) => step.runs.some((run) => run.command.verb === 'move' && run.command.to === 'keyring'));
@@ -240,5 +291,6 @@ export function scheduleFor(seed: number): Schedule {
     const planned = fault(random);
     return { runs, ...(planned ? { fault: planned } : {}) };
   });
-  return { seed, clients, steps: withLedger(seed, withReuse(seed, withOverlap(seed, steps, clients.length), clients), clients.length) };
+  const drawn = withLedger(seed, withReuse(seed, withOverlap(seed, steps, clients.length), clients), clients.length);
+  return { seed, clients, steps: withProfileCommands(seed, drawn, clients.length) };
 }
