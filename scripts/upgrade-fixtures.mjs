@@ -3,7 +3,7 @@
 // kept by rotations at each stage of their prune, key-ages.json), and the keys its sandbox held then, for
 // test/e2e/upgrade.test.ts to recreate and hand to today's binary. Run it again when a case is added:
 //
-//   node scripts/upgrade-fixtures.mjs [--commit 1473a55] [--keep]
+//   node scripts/upgrade-fixtures.mjs [--commit 1473a55] [--only <case>,<case>] [--keep]
 //
 // It checks the release out with git archive (no worktree is added), installs its dependencies from the npm
 // registry and builds it with its test hooks, all in a temp dir (--keep leaves it there).
@@ -19,14 +19,19 @@ import { buildRelease, runRelease } from './upgrade-fixtures/release.mjs';
 /** src/keys/mint/pending.ts's LATE_KEY_WINDOW_MS. */
 const LATE_KEY_WINDOW_MS = 2 * 60_000;
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { commit: { type: 'string', default: '1473a55' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { commit: { type: 'string', default: '1473a55' }, only: { type: 'string' }, keep: { type: 'boolean', default: false } },
+});
+// --only remakes the cases named and leaves the others' fixtures as they are.
+const only = values.only?.split(',');
+for (const name of only ?? []) if (!(name in CASES)) throw new Error(`no case ${name}; the cases: ${Object.keys(CASES).join(', ')}`);
 const work = mkdtempSync(join(tmpdir(), `trident-upgrade-${values.commit}-`));
 const fixtures = join(repo, 'test/fixtures', `upgrade-${values.commit}`);
 
 try {
   mkdirSync(join(work, 'release'));
   const release = buildRelease(repo, values.commit, join(work, 'release'));
-  for (const [name, produce] of Object.entries(CASES)) {
+  for (const [name, produce] of Object.entries(CASES).filter(([name]) => !only || only.includes(name))) {
     const bench = await caseBench(release, join(work, 'cases', name));
     try {
       const roles = await produce(bench);

@@ -20,10 +20,10 @@ function onlyPendingRecord(work) {
 const journalOf = (work, keyId) => JSON.parse(readFileSync(join(work.configDir, 'rotations', `key-${keyId}.json`), 'utf8'));
 
 /** A rotation of the profile's key, killed (SIGKILL) at the release's checkpoint `point`. */
-function rotationKilledAt(point) {
+function rotationKilledAt(point, flags = []) {
   return async (work) => {
     const old = await work.profileKey('service-key');
-    await work.killedAt(point, ['keys', 'rotate', '--yes', '-o', 'json']);
+    await work.killedAt(point, ['keys', 'rotate', '--yes', '-o', 'json', ...flags]);
     const journal = journalOf(work, old);
     const minted = journal.new_key?.api_key ?? keyNamed(work, JSON.parse(readFileSync(journal.pending, 'utf8')).sent_name);
     return { old, minted, phase: journal.phase };
@@ -82,6 +82,9 @@ async function overlaps(work) {
 export const CASES = {
   'rotation-killed-minting': rotationKilledAt('answered'),
   'rotation-killed-switched': rotationKilledAt('switched'),
+  'rotation-local-killed-minting': rotationKilledAt('answered', ['--local']),
+  'rotation-killed-deleting-old': rotationKilledAt('deleting-old'),
+  'rotation-keep-old-for-killed-verified': rotationKilledAt('verified', ['--keep-old-for', '7d']),
   'generate-answer-lost': answerLost('generate', '/api_keys/generate'),
   'create-answer-lost': answerLost('create', '/api_keys'),
   'generate-killed-stored': generateKilledAt('stored'),

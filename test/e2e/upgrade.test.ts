@@ -69,6 +69,46 @@ async function expectEnded({ world }: PausedRotation, inUse: string, live: strin
   await expectProfileSigns(world);
 }
 
+/**
+ * Rotations that end with one key of the two, in use and alone on the service: the old one (the rotation undone) or
+ * the one the release minted (finished).
+ */
+const ENDINGS: Array<{ title: string; name: string; phase: string; action: 'resume' | 'abort'; outcome: string; kept: 'old' | 'minted' }> =
+  [
+    {
+      title: 'killed while minting: --abort deletes the key it made and keeps the old one in use',
+      name: 'rotation-killed-minting',
+      phase: 'minting',
+      action: 'abort',
+      outcome: 'aborted',
+      kept: 'old',
+    },
+    {
+      title: '--local, killed while minting (the pair staged, the key made): --resume keeps that key, proven by the staged half',
+      name: 'rotation-local-killed-minting',
+      phase: 'minting',
+      action: 'resume',
+      outcome: 'rotated',
+      kept: 'minted',
+    },
+    {
+      title: '--local, killed while minting: --abort deletes the key made from the staged pair',
+      name: 'rotation-local-killed-minting',
+      phase: 'minting',
+      action: 'abort',
+      outcome: 'aborted',
+      kept: 'old',
+    },
+    {
+      title: 'killed as the old key was being deleted: --abort goes forward and finishes the rotation',
+      name: 'rotation-killed-deleting-old',
+      phase: 'deleting-old',
+      action: 'abort',
+      outcome: 'rotated',
+      kept: 'minted',
+    },
+  ];
+
 describe.concurrent('a rotation the release left paused', () => {
   it('killed while minting (its record pending, the key made, its private half lost): --resume deletes that key and rotates', async () => {
     const paused = await pausedRotation('rotation-killed-minting', 'minting');
@@ -78,12 +118,6 @@ describe.concurrent('a rotation the release left paused', () => {
     const renewed = (report.new_key as { api_key: string }).api_key;
     expect(profileKey(paused.world).file).toBe(join(paused.world.configDir, 'keys', `${renewed}.pem`));
     await expectEnded(paused, renewed, [renewed]);
-  });
-
-  it('killed while minting: --abort deletes the key it made and keeps the old one in use', async () => {
-    const paused = await pausedRotation('rotation-killed-minting', 'minting');
-    expect(await finish(paused, 'abort')).toMatchObject({ outcome: 'aborted', old_key_deleted: false });
-    await expectEnded(paused, paused.old, [paused.old]);
   });
 
   it('killed with the profile switched to the new key: --resume deletes the old key and its file', async () => {
@@ -101,6 +135,29 @@ describe.concurrent('a rotation the release left paused', () => {
     expect(await finish(paused, 'abort')).toMatchObject({ outcome: 'aborted', old_key_deleted: false });
     expect(existsSync(join(paused.world.configDir, 'keys', `${paused.minted}.pem`))).toBe(false);
     await expectEnded(paused, paused.old, [paused.old]);
+  });
+
+  for (const ending of ENDINGS)
+    it(ending.title, async () => {
+      const paused = await pausedRotation(ending.name, ending.phase);
+      const report = await finish(paused, ending.action);
+      expect(report).toMatchObject({ outcome: ending.outcome, old_key_deleted: ending.kept === 'minted' });
+      await expectEnded(paused, paused[ending.kept], [paused[ending.kept]]);
+    });
+
+  it('--keep-old-for, killed once the new key was verified: --resume keeps the old key seven days from then, for keys prune', async () => {
+    const paused = await pausedRotation('rotation-keep-old-for-killed-verified', 'verified');
+    const resumedFrom = Date.now();
+    expect(await finish(paused, 'resume')).toMatchObject({ outcome: 'rotated', old_key_deleted: false });
+    await expectEnded(paused, paused.minted, [paused.old, paused.minted]);
+    const overlap = paused.world.json<{ kept_until: string; rotated_to: string }>(`overlap/${paused.old}.json`);
+    expect(overlap.rotated_to).toBe(paused.minted);
+    const sevenDays = 7 * 86_400_000;
+    expect(Date.parse(overlap.kept_until)).toBeGreaterThanOrEqual(resumedFrom + sevenDays);
+    expect(Date.parse(overlap.kept_until)).toBeLessThanOrEqual(Date.now() + sevenDays);
+    const prune = await trident(paused.world, ['keys', 'prune', '-o', 'json']);
+    expect(prune.exitCode, prune.stderr).toBe(0);
+    expect(JSON.parse(prune.stdout)).toMatchObject([{ api_key: paused.old, result: 'not due' }]);
   });
 });
 
