@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CASES } from './upgrade-fixtures/cases.mjs';
 import { writeFixture } from './upgrade-fixtures/capture.mjs';
+import { startKeyring } from './upgrade-fixtures/keyring.mjs';
 import { buildRelease, runRelease } from './upgrade-fixtures/release.mjs';
 
 /** src/keys/mint/pending.ts's LATE_KEY_WINDOW_MS. */
@@ -39,6 +40,7 @@ try {
       console.log(`${name}: ${JSON.stringify(roles)}`);
     } finally {
       await bench.sandbox.close();
+      await bench.keyring?.stop();
     }
   }
   await outliveLateKeyWindow(join(work, 'cases'));
@@ -70,20 +72,22 @@ async function caseBench(release, root) {
   mkdirSync(home, { recursive: true });
   const sandbox = await release.sandboxApi.startKeysSandbox({ dir: join(root, 'sandbox') });
   const profileKeyId = () => JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).profiles.default['keys.keyId'];
+  /** Every run's environment beyond the config dir: a keyring's, once a case asks for one. */
+  const env = {};
   const bench = {
     root,
     configDir,
     outDir: join(root, 'out'),
     sandbox,
     profileKeyId,
-    async run(args, { env, allowFailure = false } = {}) {
-      const result = await runRelease(release, args, { configDir, home, env });
+    async run(args, { env: extra, allowFailure = false } = {}) {
+      const result = await runRelease(release, args, { configDir, home, env: { ...env, ...extra } });
       if (result.exitCode !== 0 && !allowFailure) throw new Error(`${args.join(' ')}: exit ${result.exitCode}\n${result.stderr}`);
       return result;
     },
     /** Runs the release with its crash checkpoint at `point`: it must have killed itself there. */
     async killedAt(point, args) {
-      const result = await runRelease(release, args, { configDir, home, env: { TRIDENT_TEST_CRASH_AFTER: point } });
+      const result = await runRelease(release, args, { configDir, home, env: { ...env, TRIDENT_TEST_CRASH_AFTER: point } });
       if (result.signal !== 'SIGKILL')
         throw new Error(`${args.join(' ')} did not stop at ${point}: exit ${result.exitCode}\n${result.stderr}`);
     },
@@ -93,6 +97,11 @@ async function caseBench(release, root) {
       const bootstrap = { TRIDENT_KEY_ID: sandbox.bootstrap.keyId, TRIDENT_PRIVATE_KEY_FILE: sandbox.bootstrap.privateKeyFile };
       await bench.run(['keys', 'generate', '--name', name, '--use'], { env: bootstrap });
       return profileKeyId();
+    },
+    /** From now on the release stores new keys in a Secret Service of the case's own (bench.keyring). */
+    async useKeyring() {
+      bench.keyring = await startKeyring(repo, root);
+      Object.assign(env, bench.keyring.env, { TRIDENT_CREDENTIAL_STORE: 'keyring' });
     },
     settle: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };

@@ -40,5 +40,7 @@ export function writeFixture(dest, bench, meta) {
     .listKeys()
     .filter((key) => key.api_key !== bootstrap.keyId)
     .map((key) => ({ ...key, public_key_pem: control.publicKeyPem(key.api_key) }));
+  // A keyring's entries are not in the config dir: kept beside it, account and secret (a test key's PEM).
+  if (bench.keyring) writeFileSync(join(dest, 'keyring.json'), `${JSON.stringify(bench.keyring.entries(), null, 2)}\n`);
   writeFileSync(join(dest, 'service.json'), portable(`${JSON.stringify({ ...meta, keys }, null, 2)}\n`, bench));
 }

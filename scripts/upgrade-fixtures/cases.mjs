@@ -79,12 +79,19 @@ async function overlaps(work) {
   return { pruned, deleting, due: deleting === dueA ? dueB : dueA, not_due: notDue, in_use: work.profileKeyId() };
 }
 
+/** A rotation killed with the profile switched, its keys in the keyring under the names that release gave them. */
+async function keyringRotationKilledSwitched(work) {
+  await work.useKeyring();
+  return rotationKilledAt('switched')(work);
+}
+
 export const CASES = {
   'rotation-killed-minting': rotationKilledAt('answered'),
   'rotation-killed-switched': rotationKilledAt('switched'),
   'rotation-local-killed-minting': rotationKilledAt('answered', ['--local']),
   'rotation-killed-deleting-old': rotationKilledAt('deleting-old'),
   'rotation-keep-old-for-killed-verified': rotationKilledAt('verified', ['--keep-old-for', '7d']),
+  'keyring-rotation-killed-switched': keyringRotationKilledSwitched,
   'generate-answer-lost': answerLost('generate', '/api_keys/generate'),
   'create-answer-lost': answerLost('create', '/api_keys'),
   'generate-killed-stored': generateKilledAt('stored'),

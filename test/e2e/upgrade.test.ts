@@ -2,17 +2,20 @@
 // README says how they were made) are taken over by today's binary on first use, against a sandbox that holds the
 // keys that release's service held. A paused rotation is resumed or aborted, a create/generate record left by a
 // lost answer or a killed process is settled by the next keys list, and old keys kept by rotations are pruned.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { KEYRING_TOOLS } from '../helpers/keyring-session.js';
 import { keyExists, pendingFiles } from '../helpers/keys-sandbox.js';
+import { useKeyringSession } from '../helpers/per-suite.js';
+import { describeWithTools } from '../helpers/system-tools.js';
 import { useUpgradeFixtures, type Restored } from '../helpers/upgrade-fixtures.js';
 
 const restore = useUpgradeFixtures();
 
-const trident = (world: Restored, args: string[]): Promise<CliResult> => runCli(args, { configDir: world.configDir });
+const trident = (world: Restored, args: string[]): Promise<CliResult> => runCli(args, { configDir: world.configDir, env: world.env });
 
 function profileKey(world: Restored): { keyId: string; file: string } {
   const profile = world.json<{ profiles: { default: Record<string, string> } }>('settings.json').profiles.default;
@@ -27,9 +30,11 @@ async function expectProfileSigns(world: Restored): Promise<void> {
   expect(inUse.map((key) => key.api_key)).toEqual([profileKey(world).keyId]);
 }
 
-/** The private key at `file` is the one whose public half the sandbox holds for `id`. */
-function expectHolds(world: Restored, file: string, id: string): void {
-  const publicHalf = createPublicKey(createPrivateKey(readFileSync(file, 'utf8'))).export({ type: 'spki', format: 'pem' });
+/** The private key at `place` (a file or keyring entry) is the one whose public half the sandbox holds for `id`. */
+function expectHolds(world: Restored, place: string, id: string): void {
+  const privateHalf = world.read(place);
+  expect(privateHalf, `nothing at ${place}`).toBeDefined();
+  const publicHalf = createPublicKey(createPrivateKey(privateHalf!)).export({ type: 'spki', format: 'pem' });
   expect(publicHalf).toBe(world.sandbox.control.publicKeyPem(id));
 }
 
@@ -158,6 +163,25 @@ describe.concurrent('a rotation the release left paused', () => {
     const prune = await trident(paused.world, ['keys', 'prune', '-o', 'json']);
     expect(prune.exitCode, prune.stderr).toBe(0);
     expect(JSON.parse(prune.stdout)).toMatchObject([{ api_key: paused.old, result: 'not due' }]);
+  });
+});
+
+// The release named a key's keyring entry trident/keys/<api_key>, the same in every config dir; today's names
+// carry the config dir's tag. Its entries are still the config dir's own where its profile or journal names them.
+describeWithTools(KEYRING_TOOLS, 'a rotation the release left paused, its keys in the keyring', () => {
+  const keyring = useKeyringSession();
+
+  it('killed with the profile switched: --resume deletes the old key and its entry, the profile signs with the new one', async () => {
+    const world = await restore('keyring-rotation-killed-switched', { keyring });
+    const paused = { world, old: world.roles.old!, minted: world.roles.minted! };
+    expect(profileKey(world).file).toBe(`keyring:trident/keys/${paused.minted}`);
+    expect(await finish(paused, 'resume')).toMatchObject({
+      outcome: 'rotated',
+      new_key: { api_key: paused.minted },
+      old_key_deleted: true,
+    });
+    expect(keyring.lookup(`keys/${paused.old}`)).toBeUndefined();
+    await expectEnded(paused, paused.minted, [paused.minted]);
   });
 });
 

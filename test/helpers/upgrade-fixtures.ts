@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import type { KeysSandbox, SandboxApiKey } from '../../src/sandbox/keys/server.js';
+import type { KeyringSession } from './keyring-session.js';
 import { startSandbox } from './keys-sandbox.js';
 
 const RELEASE = '1473a55';
@@ -20,6 +21,10 @@ export interface Restored {
   roles: Record<string, string | null>;
   /** The ids of the keys the release's service held, recreated on this sandbox. */
   recreated: string[];
+  /** What today's binary needs beyond the config dir to reach the case's keys: a keyring's environment, or nothing. */
+  env: Record<string, string>;
+  /** The private key a profile or journal names: a file, or a keyring entry (`keyring:trident/<account>`). */
+  read(place: string): string | undefined;
   /** The config dir's file at `path` (relative to it), parsed. */
   json<T = Record<string, unknown>>(path: string): T;
 }
@@ -46,16 +51,20 @@ function copyPortable(from: string, to: string, fill: (text: string) => string):
   walk(to);
 }
 
-/**
- * Every restore of a suite, stopped after its last test. `undated`: the service lists the keys without created_ts,
- * so that their age can come only from the release's key-ages.json.
- */
-export function useUpgradeFixtures(): (name: string, options?: { undated?: boolean }) => Promise<Restored> {
+export interface RestoreOptions {
+  /** The service lists the keys without created_ts, so that their age can come only from the release's key-ages.json. */
+  undated?: boolean;
+  /** The Secret Service the case's keyring entries (keyring.json) are written to, as the release wrote them. */
+  keyring?: KeyringSession;
+}
+
+/** Every restore of a suite, its sandbox stopped after the suite's last test. */
+export function useUpgradeFixtures(): (name: string, options?: RestoreOptions) => Promise<Restored> {
   const sandboxes: KeysSandbox[] = [];
   afterAll(async () => {
     await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
   });
-  return async (name, { undated = false } = {}) => {
+  return async (name, { undated = false, keyring } = {}) => {
     const fixture = join(FIXTURES, name);
     const service = JSON.parse(readFileSync(join(fixture, 'service.json'), 'utf8')) as { roles: Restored['roles']; keys: FixtureKey[] };
     const sandbox = await startSandbox();
@@ -77,6 +86,21 @@ export function useUpgradeFixtures(): (name: string, options?: { undated?: boole
     const roles = JSON.parse(fill(JSON.stringify(service.roles))) as Restored['roles'];
     const configDir = join(root, 'config');
     const recreated = service.keys.map((key) => key.api_key);
-    return { root, configDir, sandbox, roles, recreated, json: (path) => JSON.parse(readFileSync(join(configDir, path), 'utf8')) };
+    if (keyring) {
+      const entries = JSON.parse(readFileSync(join(fixture, 'keyring.json'), 'utf8')) as Array<{ account: string; secret: string }>;
+      for (const { account, secret } of entries) keyring.put(account, secret);
+    }
+    const read = (place: string) =>
+      place.startsWith('keyring:trident/') ? keyring?.lookup(place.slice('keyring:trident/'.length)) : readFileSync(place, 'utf8');
+    return {
+      root,
+      configDir,
+      sandbox,
+      roles,
+      recreated,
+      env: keyring?.env ?? {},
+      read,
+      json: (path) => JSON.parse(readFileSync(join(configDir, path), 'utf8')),
+    };
   };
 }
