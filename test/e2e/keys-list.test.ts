@@ -21,7 +21,7 @@ describe('keys list', () => {
   it("shows created in the terminal's time zone (TZ) with its offset and the age in words; tsv keeps the service's UTC", async () => {
     const key = sandbox.control.addKey({ name: 'zoned', publicKeyPem: sandbox.bootstrap.publicKeyPem });
     const env = { TZ: 'Asia/Kolkata' };
-    const created = new Date(new Date(key.created_ts).getTime() + 5.5 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const created = new Date(new Date(key.created_ts!).getTime() + 5.5 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const table = await runKeys(sandbox, ['list', '-o', 'table', '--columns', 'name,created,age'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout).toMatch(new RegExp(`│ zoned +│ ${created} \\+05:30 │ (under a minute|1 minute) │`));

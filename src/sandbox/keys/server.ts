@@ -30,7 +30,19 @@ export interface KeysSandboxOptions {
 
 export interface KeysControl {
   listKeys(): SandboxApiKey[];
-  addKey(input: { name: string; publicKeyPem: string; scopes?: string[]; subaccount?: number; fcmSubtraderId?: string }): SandboxApiKey;
+  /**
+   * A key made outside the API. `apiKey` and `createdTs` recreate a key some other service held (a test's fixture
+   * of an earlier release's state); by default the sandbox picks the id and the time is now.
+   */
+  addKey(input: {
+    name: string;
+    publicKeyPem: string;
+    scopes?: string[];
+    subaccount?: number | null;
+    fcmSubtraderId?: string;
+    apiKey?: string;
+    createdTs?: string | null;
+  }): SandboxApiKey;
   /** From now on requests signed by this key get 401 INCORRECT_API_KEY_SIGNATURE. */
   rejectKey(id: string): void;
   /** Keys created or generated while on are rejected like rejectKey. */
@@ -135,6 +147,8 @@ export async function startKeysSandbox(options: KeysSandboxOptions): Promise<Key
         scopes: input.scopes ?? ['read', 'write'],
         subaccount: input.subaccount ?? null,
         fcmSubtraderId: input.fcmSubtraderId,
+        apiKey: input.apiKey,
+        createdTs: input.createdTs,
       });
     },
     rejectKey: (id) => store.reject(id),

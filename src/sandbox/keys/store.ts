@@ -6,7 +6,8 @@ export interface SandboxApiKey {
   api_key: string;
   name: string;
   scopes: string[];
-  created_ts: string;
+  /** null: a key whose creation time the service does not give (trident then goes by its own record of ages). */
+  created_ts: string | null;
   subaccount: number | null;
   fcm_subtrader_id?: string;
 }
@@ -23,6 +24,9 @@ export interface NewKey {
   scopes: string[];
   subaccount: number | null;
   fcmSubtraderId?: string;
+  /** A key that existed elsewhere, recreated as it was (the control API only; the service always picks). */
+  apiKey?: string;
+  createdTs?: string | null;
 }
 
 export class KeyStore {
@@ -33,11 +37,12 @@ export class KeyStore {
   constructor(private readonly now: () => number) {}
 
   add(input: NewKey, rejected = false): SandboxApiKey {
+    if (input.apiKey !== undefined && this.publicKeysEver.has(input.apiKey)) throw new Error(`key ${input.apiKey} exists already`);
     const record: SandboxApiKey = {
-      api_key: randomUUID(),
+      api_key: input.apiKey ?? randomUUID(),
       name: input.name,
       scopes: [...input.scopes],
-      created_ts: new Date(this.now()).toISOString(),
+      created_ts: input.createdTs === undefined ? new Date(this.now()).toISOString() : input.createdTs,
       subaccount: input.subaccount,
     };
     if (input.fcmSubtraderId !== undefined) record.fcm_subtrader_id = input.fcmSubtraderId;

@@ -644,6 +644,22 @@ describe('control', () => {
     expect(sb.control.listKeys()[0]!.scopes).toEqual(['read', 'write']);
   });
 
+  it('addKey recreates a key with the id and creation time given (or none), which signs as any key; an id once taken is refused', async () => {
+    const pair = ed25519Pair();
+    const id = randomUUID();
+    sb.control.addKey({ name: 'then', publicKeyPem: pair.publicKeyPem, apiKey: id, createdTs: '2025-01-02T03:04:05.678Z' });
+    const undated = sb.control.addKey({ name: 'undated', publicKeyPem: pair.publicKeyPem, createdTs: null }).api_key;
+    const listed = await call('GET', '/api_keys', { as: { id, key: pair.privateKey } });
+    expect(listed.status).toBe(200);
+    const byId = new Map((listed.body.api_keys as SandboxApiKey[]).map((key) => [key.api_key, key]));
+    expect(byId.get(id)).toMatchObject({ name: 'then', created_ts: '2025-01-02T03:04:05.678Z' });
+    expect(byId.get(undated)?.created_ts).toBeNull();
+
+    expect(() => sb.control.addKey({ name: 'again', publicKeyPem: pair.publicKeyPem, apiKey: id })).toThrow(/exists/);
+    expect((await call('DELETE', `/api_keys/${id}`)).status).toBe(204);
+    expect(() => sb.control.addKey({ name: 'again', publicKeyPem: pair.publicKeyPem, apiKey: id })).toThrow(/exists/);
+  });
+
   it('events lists the keys made and deleted through the API with their signer; public halves outlive their keys', async () => {
     const signer = addSigner();
     const generated = await call('POST', '/api_keys/generate', { body: { name: 'g' } });
