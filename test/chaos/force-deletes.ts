@@ -1,5 +1,5 @@
 // `keys delete --force` deletes a key a profile uses, and its report must name who is left with a deleted key
-// ("key <id> is deleted: profile "ci" still names it (--force)"). Such a profile cannot sign after the settle, and
+// ("deleting key <id> although profile "ci" still names it (--force)", said before the delete is sent). Such a profile cannot sign after the settle, and
 // was told why: the one profile the invariants excuse for it, and only for the key that run deleted.
 import type { Observation, ProcessRecord } from './observation.js';
 
@@ -14,9 +14,10 @@ function profilesLeftBy(observation: Observation, record: ProcessRecord, id: str
   if (!deletedHere) return [];
   const said = `${record.finished.stdout}\n${record.finished.stderr}`;
   const claims = said.split('\n').flatMap((line) => {
-    const at = line.indexOf(`key ${id} is deleted: `);
+    const start = `deleting key ${id} although `;
+    const at = line.indexOf(start);
     const end = line.search(/ still names? it \(--force\)/);
-    return at < 0 || end < 0 ? [] : line.slice(at + `key ${id} is deleted: `.length, end).split(' and ');
+    return at < 0 || end < 0 ? [] : line.slice(at + start.length, end).split(' and ');
   });
   // A profile itself, not a rotation or a record that mentions one ("the rotation of profile "default" (…)").
   return claims.flatMap((claim) => /^profile "([^"]+)"$/.exec(claim)?.slice(1) ?? []);

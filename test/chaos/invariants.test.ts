@@ -103,7 +103,7 @@ describe('checkInvariants', () => {
       eventsAtStart: from,
       eventsAtExit: to,
     });
-    const told = 'trident: warning: key k1 is deleted: profile "ci" still names it (--force)\n';
+    const told = 'trident: warning: deleting key k1 although profile "ci" still names it (--force)\n';
     const check = (profiles: ClientState['profiles'], ...processes: ProcessRecord[]) =>
       checkInvariants(observation(events, [left(profiles), client(1, ['first-1'])], processes));
 
@@ -116,7 +116,8 @@ describe('checkInvariants', () => {
         { invariant: 'd', message: expect.stringContaining('profile "default" uses key k1'), keys: ['k1'] },
       ]);
       // Named only as the owner of a rotation: the profile itself was not said to be left with the key.
-      const byRotation = 'warning: key k1 is deleted: the rotation of profile "ci" (as its old key; journal j) still names it (--force)\n';
+      const byRotation =
+        'warning: deleting key k1 although the rotation of profile "ci" (as its old key; journal j) still names it (--force)\n';
       expect(check({ default: first, ci: onK1 }, forced('k1', byRotation)).map((found) => found.invariant)).toEqual(['d']);
       // The report of another key's delete, or one that said nothing of who is left.
       expect(check({ default: first, ci: onK1 }, forced('k1', told.replaceAll('k1', 'k2'))).map((found) => found.invariant)).toEqual(['d']);

@@ -64,7 +64,7 @@ it("--force deletes it and names the profile left with it; trident's copy of a p
   const forced = await deleteAs(configDir, [id, '--force', '-o', 'json']);
   expect(forced.exitCode, forced.stderr).toBe(0);
   expect(JSON.parse(forced.stdout)).toEqual([{ api_key: id, deleted: true, result: 'deleted' }]);
-  expect(forced.stderr).toContain(`warning: key ${id} is deleted: profile "ci" still names it (--force)\n`);
+  expect(forced.stderr).toContain(`warning: deleting key ${id} although profile "ci" still names it (--force)\n`);
   expect(keyExists(sandbox, id)).toBe(false);
   // The profile still names it: it fails as a profile with a deleted key does, not as one with a missing file.
   expect(existsSync(file)).toBe(true);

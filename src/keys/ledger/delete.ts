@@ -1,5 +1,6 @@
 // `keys delete` through the ledger: a key that a profile of the config dir uses, or that a rotation or an overlap
-// names, is refused before anything is sent unless --force, which names who is left with a deleted key. Just
+// names, is refused before anything is sent unless --force, which names, before the delete is sent, who is left
+// with a deleted key. Just
 // before the deletes are sent, the claims are looked at again and each delete is noted, under the settings lock:
 // `config set` refuses a key being deleted, so no profile can be pointed at it in between. A delete that does not
 // happen takes its note back. Once the service has deleted a key, trident's own copy of its private half (its
@@ -55,6 +56,9 @@ export async function noteDeletes(ctx: Context, ids: readonly string[], force: b
       const claims = standing(ctx, id);
       if (keyBeingDeleted(ctx.configDir, id) === undefined) await noteDeleted(ctx.configDir, id, ctx.now(), 'keys delete');
       noted.set(id, claims);
+      // Said before the delete is sent: a process killed once the service has deleted the key has told already.
+      if (claims.length > 0)
+        ctx.log.warn(`deleting key ${id} although ${describeClaims(claims)} still name${claims.length > 1 ? '' : 's'} it (--force)`);
     }
     return noted;
   });
@@ -69,9 +73,6 @@ export async function settleDelete(ctx: Context, id: string, deleted: boolean, n
     if (noted.has(id)) await forgetDeleted(ctx.configDir, id).catch(() => undefined);
     return;
   }
-  const claims = noted.get(id) ?? [];
-  if (claims.length > 0)
-    ctx.log.warn(`key ${id} is deleted: ${describeClaims(claims)} still name${claims.length > 1 ? '' : 's'} it (--force)`);
   const store = new SettingsStore(ctx.configDir);
   const named = store.profiles().flatMap((profile) => {
     const values = store.values(profile);
