@@ -1,8 +1,6 @@
 // Whether the D-Bus session bus answers at all, asked without blocking and with a deadline. The keyring library
 // connects to the bus on the calling thread: a peer that takes the connection and never answers would hold the
 // whole process until D-Bus's own timeout. One line of the bus's authentication handshake shows it is there.
-import { connect } from 'node:net';
-
 /** The socket of the first unix address of a D-Bus address list (`unix:path=…` or `unix:abstract=…`), if any. */
 export function busSocket(address: string): string | undefined {
   for (const entry of address.split(';')) {
@@ -20,7 +18,8 @@ export function busSocket(address: string): string | undefined {
 /** True once the bus answers the start of its handshake (AUTH EXTERNAL); false if it does not within the deadline. */
 export function busAnswers(socket: string, deadlineMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const connection = connect(socket);
+    // Loaded here: main imports this module's caller, and most commands never read the keyring.
+    const connection = process.getBuiltinModule('node:net').connect(socket);
     const done = (answered: boolean) => {
       clearTimeout(timer);
       connection.destroy();
