@@ -1,9 +1,14 @@
-// What create and generate share: their key options and the report of the key they made.
+// What create and generate share: their key options, the making of a key pair and the report of the key they made.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import type { Column } from '../core/term/output/columns.js';
 import type { ApiKey } from './client.js';
 import { addConnectionOptions } from './connection.js';
+import { recordKeyMade } from './key-ages.js';
+import { STDOUT } from './mint/key-files.js';
+import { mintKey, type MintRequest, type MintSteps, type MintedKey } from './mint/mint.js';
+import { interruptedAfterKey, interruptedAfterKeyHint } from './mint/outcomes.js';
+import type { MintTools } from './mint/settle.js';
 
 /** A write's result: what was made, where its private half went, what was done. Never holds the private key itself. */
 export interface NewKeyResult {
@@ -29,6 +34,21 @@ export function addNewKeyOptions<A extends unknown[], O extends OptionValues, G 
       .option('--use', 'point the current profile at the new key (keys.keyId and keys.privateKeyFile)')
       .option('--force', 'replace an existing --out file'),
   );
+}
+
+/**
+ * A key pair made for create or generate. From the request until its private half is in place an interrupt
+ * waits (core/term/interrupts.ts). After that nothing but this command would tell the user the key exists: an
+ * interrupt before its report names the key and where its private half is.
+ */
+export async function makeKeyPair(ctx: Context, tools: MintTools, request: MintRequest, steps?: MintSteps): Promise<MintedKey> {
+  const made = await ctx.interrupts.finishBefore('making the key', () => mintKey(tools, request, steps));
+  const id = made.apiKey.api_key;
+  const place = made.file === STDOUT || made.file === null ? undefined : made.file;
+  ctx.interrupts.setHint(() => interruptedAfterKeyHint(id, place));
+  await recordKeyMade(ctx, id);
+  if (ctx.interrupts.heldBack()) throw interruptedAfterKey(id, place);
+  return made;
 }
 
 type Row = Record<string, unknown>;

@@ -1,7 +1,8 @@
 // Ctrl-C and SIGTERM: trident stops with exit 130 and one line, except between asking the keys service for
 // a new key and storing its private half, where stopping would leave a key nobody holds: there it finishes
 // first (a second interrupt stops at once).
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSandbox } from '../../src/sandbox/catalog/server.js';
 import type { KeysSandbox } from '../../src/sandbox/keys/server.js';
@@ -9,6 +10,7 @@ import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { smallCatalog, startSandbox as startCatalog } from '../helpers/catalog-fixtures.js';
 import { keyFiles, keysNamed, sandboxEnv, startSandbox as startKeys } from '../helpers/keys-sandbox.js';
 import { profileWithKey, spawnRotate } from '../helpers/keys-rotation.js';
+import { waitForFile } from '../helpers/processes.js';
 
 let keys: KeysSandbox;
 let catalog: CatalogSandbox;
@@ -60,6 +62,34 @@ describe('interrupts', () => {
       `trident: interrupted after key ${made.api_key} was made: its private key is in ${join(configDir, 'keys', `${made.api_key}.pem`)}\n`,
     );
     expect(keyFiles(configDir)).toEqual([`${made.api_key}.pem`]);
+  });
+
+  it('SIGTERM once the key is stored but before it is reported: the message still names the key and its file', async () => {
+    const configDir = tempConfigDir();
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    const file = join(dirname(configDir), 'stored-unreported.pem');
+    // Another trident (this test, alive) holds the settings lock, under which the new key's age is recorded
+    // after its private half is stored: the command waits there, its key made and not yet reported.
+    writeFileSync(join(configDir, 'settings.json.lock'), `${process.pid}\n`, { mode: 0o600 });
+    const child = spawnCli(['keys', 'generate', '--name', 'stored-unreported', '--out', file, '-o', 'json'], {
+      configDir,
+      env: sandboxEnv(keys),
+    });
+    await waitForFile(file);
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode, String(result.stderr)).toBe(130);
+    const made = keysNamed(keys, 'stored-unreported')[0]!;
+    expect(String(result.stderr)).toBe(
+      'trident: interrupted (SIGTERM)\n' +
+        `hint: key ${made.api_key} was made: its private key is in ${file}; keep it, or delete it with trident keys delete ${made.api_key}\n`,
+    );
+    expect(String(result.stdout)).toBe('');
+    const signed = await runCli(['keys', 'list', '--key-id', made.api_key, '--private-key', file, '-o', 'json'], {
+      configDir: tempConfigDir(),
+      env: { TRIDENT_KEYS_URL: keys.url },
+    });
+    expect(signed.exitCode, signed.stderr).toBe(0);
   });
 
   it('a second interrupt stops at once', async () => {

@@ -11,12 +11,10 @@ import { STDOUT, outPath, preflightKeyTarget, stagingDir } from '../mint/key-fil
 import { RSA_BITS, generateRsaKeyPair, publicKeyForUpload, type RsaBits } from '../mint/keypair.js';
 import { liveTools } from '../mint/live-tools.js';
 import { mintKey } from '../mint/mint.js';
-import { addNewKeyOptions, printNewKey, type NewKeyResult } from '../new-key.js';
+import { addNewKeyOptions, makeKeyPair, printNewKey, type NewKeyResult } from '../new-key.js';
 import { preflightPending } from '../mint/pending.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { interruptedAfterKey } from '../mint/outcomes.js';
-import { recordKeyMade } from '../key-ages.js';
 
 async function finish(ctx: Context, opts: CreateOptions, result: NewKeyResult): Promise<void> {
   const file = result.private_key_file;
@@ -63,11 +61,8 @@ async function createLocalPair(ctx: Context, opts: CreateOptions, key: NewKey): 
   preflightPending(ctx.configDir);
   const pair = { pem: await generateRsaKeyPair(bits), stagingDir: stagingDir(ctx, opts.out) };
   const request = { key, target: outPath(opts.out) ?? null, force: opts.force, pair };
-  // From the upload to the private key in place, an interrupt waits (see core/term/interrupts.ts).
-  const created = await ctx.interrupts.finishBefore('making the key', () => mintKey(liveTools(ctx, connection, client), request));
+  const created = await makeKeyPair(ctx, liveTools(ctx, connection, client), request);
   const path = created.file!;
-  await recordKeyMade(ctx, created.apiKey.api_key);
-  if (ctx.interrupts.heldBack()) throw interruptedAfterKey(created.apiKey.api_key, path);
   await finish(ctx, opts, { api_key: created.apiKey, private_key_file: path, ...(created.warning ? { warning: created.warning } : {}) });
 }
 

@@ -5,14 +5,11 @@ import { resolveConnection } from '../connection.js';
 import { openSettledClient } from '../settled-client.js';
 import { STDOUT, outPath, preflightKeyTarget } from '../mint/key-files.js';
 import { liveTools } from '../mint/live-tools.js';
-import { mintKey } from '../mint/mint.js';
-import { addNewKeyOptions, printNewKey } from '../new-key.js';
+import { addNewKeyOptions, makeKeyPair, printNewKey } from '../new-key.js';
 import { preflightPending } from '../mint/pending.js';
 import { stdoutWriteError } from '../../core/term/stdout-failure.js';
 import { checkUse, parseNewKey } from '../rules.js';
 import { useKey } from '../use-key.js';
-import { interruptedAfterKey } from '../mint/outcomes.js';
-import { recordKeyMade } from '../key-ages.js';
 
 const define = (group: GroupCommand) =>
   addNewKeyOptions(
@@ -42,14 +39,9 @@ export async function run(ctx: Context, opts: GenerateOptions): Promise<void> {
     ctx.stdoutWatch.finishWorkIfStdoutFails();
     await ctx.output.writeConfirmed(pem).catch((error: NodeJS.ErrnoException) => Promise.reject(stdoutWriteError(error)));
   };
-  // From the request to the stored private key, an interrupt would leave a key nobody holds: it waits.
-  const made = await ctx.interrupts.finishBefore('making the key', () =>
-    mintKey(liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver }),
-  );
+  const made = await makeKeyPair(ctx, liveTools(ctx, connection, client), { key, target, force: opts.force }, { deliver });
   const { apiKey, warning } = made;
   const path = made.file!;
-  await recordKeyMade(ctx, apiKey.api_key);
-  if (ctx.interrupts.heldBack()) throw interruptedAfterKey(apiKey.api_key, path === STDOUT ? undefined : path);
   if (path === STDOUT) {
     if (warning) ctx.log.warn(`the keys service says: ${warning}`);
     ctx.log.info(`generated key ${apiKey.api_key} ("${apiKey.name}"); its private key went to stdout and nowhere else`);

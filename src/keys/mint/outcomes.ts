@@ -26,13 +26,18 @@ export function unknownOutcomeError(error: TridentError, verb: 'create' | 'gener
   );
 }
 
+/** The key exists and where its private half is: what an interrupt after it was made must still say. */
+function keyMadeNote(apiKey: string, privateKeyFile: string | undefined): string {
+  return `key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`;
+}
+
+const keepOrDelete = (apiKey: string) => `keep it, or delete it with trident keys delete ${apiKey}`;
+
 /** An interrupt held back while a key was made (core/term/interrupts.ts): the key exists, and where its private half is. */
 export function interruptedAfterKey(apiKey: string, privateKeyFile: string | undefined): TridentError {
-  return new TridentError(
-    ExitCode.interrupted,
-    `interrupted after key ${apiKey} was made: its private key ${privateKeyFile === undefined ? 'went to stdout' : `is in ${privateKeyFile}`}`,
-    {
-      hint: `keep it, or delete it with trident keys delete ${apiKey}`,
-    },
-  );
+  return new TridentError(ExitCode.interrupted, `interrupted after ${keyMadeNote(apiKey, privateKeyFile)}`, { hint: keepOrDelete(apiKey) });
 }
+
+/** The hint of an interrupt that stops the command once the key is made and before it is reported. */
+export const interruptedAfterKeyHint = (apiKey: string, privateKeyFile: string | undefined) =>
+  `${keyMadeNote(apiKey, privateKeyFile)}; ${keepOrDelete(apiKey)}`;
