@@ -58,7 +58,7 @@ export async function run(ctx: Context, opts: DeleteOptions, ids: string[]): Pro
   const client = await openSettledClient(ctx, connection);
   const question = unique.length === 1 ? `Delete key ${unique[0]}?` : `Delete ${unique.length} keys (${unique.join(', ')})?`;
   if (!(await ctx.prompter.confirm(question))) throw cancelledError('cancelled: nothing deleted');
-  const noted = await noteDeletes(ctx, unique, opts.force);
+  const noted = await noteDeletes(ctx, unique, opts.force, connection.baseUrl.href);
 
   const results: DeleteResult[] = [];
   const codes: number[] = [];

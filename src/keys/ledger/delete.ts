@@ -15,7 +15,9 @@ import { keyringEntry } from '../../core/credentials/reference.js';
 import { usageError } from '../../core/errors.js';
 import { SettingsStore } from '../../core/files/settings.js';
 import { defaultKeyPath, isTridentsOwnPlace, keyringKeyReferences } from '../mint/key-files.js';
-import { forgetDeleted, keyBeingDeleted, noteDeleted } from '../overlap/records.js';
+import type { ApiKey } from '../client.js';
+import { LATE_KEY_WINDOW_MS } from '../mint/pending.js';
+import { confirmDeleted, cutShortDelete, forgetDeleted, keyBeingDeleted, noteDeleted, type DeletedNote } from '../overlap/records.js';
 import { describeClaims, keyClaims, placeClaims, type Claim } from './claims.js';
 
 /** The claims that stand against deleting `id`: all but a delete already under way. */
@@ -48,13 +50,19 @@ function hintFor(claims: readonly Claim[]): string {
  * Under the settings lock: the claims on each key as they stand now, and a note that it is being deleted. Returns
  * the claims (what --force leaves behind) and the keys whose note was written here, for `settle` to take back.
  */
-export async function noteDeletes(ctx: Context, ids: readonly string[], force: boolean | undefined): Promise<Map<string, Claim[]>> {
+export async function noteDeletes(
+  ctx: Context,
+  ids: readonly string[],
+  force: boolean | undefined,
+  url: string,
+): Promise<Map<string, Claim[]>> {
   return ctx.settings.store.whileLocked(async () => {
     refuseClaimedKeys(ctx, ids, force);
     const noted = new Map<string, Claim[]>();
     for (const id of ids) {
       const claims = standing(ctx, id);
-      if (keyBeingDeleted(ctx.configDir, id) === undefined) await noteDeleted(ctx.configDir, id, ctx.now(), 'keys delete');
+      if (keyBeingDeleted(ctx.configDir, id) === undefined || cutShortDelete(ctx.configDir, id))
+        await noteDeleted(ctx.configDir, id, ctx.now(), 'keys delete', url);
       noted.set(id, claims);
       // Said before the delete is sent: a process killed once the service has deleted the key has told already.
       if (claims.length > 0)
@@ -73,6 +81,7 @@ export async function settleDelete(ctx: Context, id: string, deleted: boolean, n
     if (noted.has(id)) await forgetDeleted(ctx.configDir, id).catch(() => undefined);
     return;
   }
+  await confirmDeleted(ctx.configDir, id);
   const store = new SettingsStore(ctx.configDir);
   const named = store.profiles().flatMap((profile) => {
     const values = store.values(profile);
@@ -104,4 +113,34 @@ async function removeOwnCopies(ctx: Context, id: string): Promise<void> {
       ctx.log.warn(`the private key of the deleted key ${id} stays in ${place}: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * The `keys delete` runs against this service that were cut short before they heard the answer (`cutShort`,
+ * from cutShortDeletes), settled from the service's list: a key gone was deleted, and trident's copies of its
+ * private half go as after any delete; a key still there once a late delete could no longer arrive was not,
+ * and its note goes (a profile may be pointed at it again). Each is decided under the settings lock, on the note
+ * as it is then. Returns what was found, a clause each.
+ */
+export async function settleCutShortDeletes(
+  ctx: Context,
+  cutShort: ReadonlyArray<{ apiKey: string; note: DeletedNote }>,
+  keys: readonly ApiKey[],
+): Promise<string[]> {
+  const clauses: string[] = [];
+  for (const { apiKey } of cutShort) {
+    const present = keys.some((key) => key.api_key === apiKey);
+    const outcome = await ctx.settings.store.whileLocked(async () => {
+      const note = cutShortDelete(ctx.configDir, apiKey);
+      if (note === undefined) return undefined;
+      if (!present) return 'deleted';
+      if (ctx.now().getTime() - Date.parse(note.at) < LATE_KEY_WINDOW_MS) return 'not yet';
+      await forgetDeleted(ctx.configDir, apiKey);
+      return 'kept';
+    });
+    if (outcome === 'deleted') await settleDelete(ctx, apiKey, true, new Map());
+    if (outcome === 'deleted') clauses.push(`key ${apiKey} was deleted`);
+    if (outcome === 'kept') clauses.push(`key ${apiKey} was not deleted: it is still on the service`);
+  }
+  return clauses;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { assertConfigDir, listConfigDir, readConfigFile } from '../../core/files/config-files.js';
 import { preflightSecretDir, removeSecretFile, writeSecretFile } from '../../core/files/secret-file.js';
+import { processAlive, processStartTime } from '../../core/process-identity.js';
 import { checkKeyId, keyIdProblem } from '../key-ids.js';
 
 export interface OverlapRecord {
@@ -121,22 +122,42 @@ export const isDue = (record: OverlapRecord, now: Date): boolean => Date.parse(r
  * What a prune or a `keys delete` leaves of a key it deleted: `<api_key>.pruned`, holding when (and, after a
  * `keys delete`, that command's name). For a while (PRUNED_KEPT_MS), `config set keys.keyId` refuses the key
  * saying so: a command started from the record a moment before the delete would otherwise point a profile at a
- * key the service no longer has.
+ * key the service no longer has. A `keys delete` writes it before it sends the delete, with a second line naming
+ * its process and the service (`sending <pid> <start> <url>`), and drops that line once the service answered:
+ * a note that still has it when its process is gone was cut short, and the next keys command against that
+ * service looks whether the key is still there.
  */
 const prunedPath = (configDir: string, apiKey: string): string => join(overlapDir(configDir), `${checkKeyId(apiKey)}.pruned`);
 
 /** How long a note of a deleted key is kept. */
 export const PRUNED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-/** Notes that `apiKey` is deleted, or about to be, by `by` (a command of trident). */
+export interface DeletedNote {
+  at: string;
+  by: string;
+  /** A `keys delete` that has not heard the service's answer yet. */
+  sending?: { pid: number; start?: string; url: string };
+}
+
+/** Notes that `apiKey` is deleted by `by` (a command of trident), or about to be by this process at `sendingTo`. */
 export async function noteDeleted(
   configDir: string,
   apiKey: string,
   at: Date,
   by: 'keys prune' | 'keys delete' = 'keys prune',
+  sendingTo?: string,
 ): Promise<void> {
   assertConfigDir(configDir, OVERLAP, OVERLAP_DIR);
-  await writeSecretFile(prunedPath(configDir, apiKey), `${at.toISOString()}${by === 'keys prune' ? '' : ` ${by}`}\n`, { force: true });
+  const first = `${at.toISOString()}${by === 'keys prune' ? '' : ` ${by}`}\n`;
+  const sending = sendingTo === undefined ? '' : `sending ${process.pid} ${processStartTime(process.pid) ?? '-'} ${sendingTo}\n`;
+  await writeSecretFile(prunedPath(configDir, apiKey), first + sending, { force: true });
+}
+
+/** The service answered that it deleted the key: the note stays, no longer waiting for an answer. */
+export async function confirmDeleted(configDir: string, apiKey: string): Promise<void> {
+  const note = deletedNote(configDir, prunedPath(configDir, apiKey));
+  if (note?.sending === undefined) return;
+  await writeSecretFile(prunedPath(configDir, apiKey), `${note.at} ${note.by}\n`, { force: true });
 }
 
 /** Takes back a note of a delete that did not happen. */
@@ -145,9 +166,32 @@ export async function forgetDeleted(configDir: string, apiKey: string): Promise<
 }
 
 /** When the note at `path` says its key was deleted, and by which command, if it says so as trident writes it. */
-function deletedNote(configDir: string, path: string): { at: string; by: string } | undefined {
-  const [at, ...by] = (readConfigFile(configDir, path, 'note of a deleted key') ?? '').trim().split(' ');
-  return isIsoTime(at) ? { at: at!, by: by.join(' ') || 'keys prune' } : undefined;
+function deletedNote(configDir: string, path: string): DeletedNote | undefined {
+  const [first = '', second = ''] = (readConfigFile(configDir, path, 'note of a deleted key') ?? '').split('\n');
+  const [at, ...by] = first.trim().split(' ');
+  if (!isIsoTime(at)) return undefined;
+  const [word, pid, start, url] = second.trim().split(' ');
+  const sending = word === 'sending' && Number(pid) > 0 && url ? { pid: Number(pid), ...(start !== '-' ? { start } : {}), url } : undefined;
+  return { at: at!, by: by.join(' ') || 'keys prune', ...(sending ? { sending } : {}) };
+}
+
+/** A note's delete whose process ended before the service's answer was noted. */
+const cutShort = (note: DeletedNote): boolean => note.sending !== undefined && !processAlive(note.sending.pid, note.sending.start);
+
+/** The keys whose `keys delete` against `url` was cut short: whether the service deleted them is not known yet. */
+export function cutShortDeletes(configDir: string, url?: string): Array<{ apiKey: string; note: DeletedNote }> {
+  return listConfigDir(configDir, OVERLAP, OVERLAP_DIR).flatMap((name) => {
+    const apiKey = name.endsWith('.pruned') ? name.slice(0, -'.pruned'.length) : undefined;
+    if (apiKey === undefined || keyIdProblem(apiKey) !== undefined) return [];
+    const note = deletedNote(configDir, join(overlapDir(configDir), name));
+    return note && cutShort(note) && (url === undefined || note.sending!.url === url) ? [{ apiKey, note }] : [];
+  });
+}
+
+/** The cut-short note of `apiKey` as it is now (under the settings lock, before it is acted on). */
+export function cutShortDelete(configDir: string, apiKey: string): DeletedNote | undefined {
+  const note = deletedNote(configDir, prunedPath(configDir, apiKey));
+  return note && cutShort(note) ? note : undefined;
 }
 
 /** Removes the notes of keys deleted longer than PRUNED_KEPT_MS ago (and any that do not say when). */
@@ -169,7 +213,11 @@ export function keyBeingDeleted(configDir: string, keyId: string | undefined): s
     ? `was deleted by trident keys prune`
     : record?.deleting_since !== undefined
       ? `is being deleted by trident keys prune (since ${record.deleting_since})`
-      : note !== undefined
-        ? `was deleted by trident ${note.by} at ${note.at}`
-        : undefined;
+      : note === undefined
+        ? undefined
+        : note.sending === undefined
+          ? `was deleted by trident ${note.by} at ${note.at}`
+          : cutShort(note)
+            ? `was being deleted by a trident ${note.by} cut short at ${note.at}: the next keys command against ${note.sending.url} finds out whether the service deleted it`
+            : `is being deleted by trident ${note.by} (since ${note.at})`;
 }
