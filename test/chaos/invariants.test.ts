@@ -141,6 +141,33 @@ describe('checkInvariants', () => {
     });
   });
 
+  describe("the harness's config unset of a profile's key, then its keys setup", () => {
+    const unset: ProcessRecord = { ...ran(0, ''), argv: ['--profile', 'ci', 'config', 'unset', 'keys.privateKeyFile'] };
+    const setup = (exitCode: number, stderr: string): ProcessRecord => ({
+      ...ran(0, '', stderr, exitCode),
+      argv: ['--profile', 'ci', 'keys', 'setup', '--key-id', 'first-0', '--force', '-o', 'json'],
+      startedMs: 2,
+    });
+    const keyless = client(0, ['first-0'], {
+      profiles: { default: { keyId: 'first-0', filePublicKey: PEM('first-0') }, ci: { keyId: 'first-0' } },
+    });
+    const check = (...processes: ProcessRecord[]) => checkInvariants(observation([], [keyless, client(1, ['first-1'])], processes));
+    const refused = 'trident: a rotation of profile "default" is in progress (journal j)\n';
+
+    it('(d) excuses the profile whose re-bind was refused with a reason (exit 2)', () => {
+      expect(check(unset, setup(2, refused))).toEqual([]);
+    });
+
+    it('(d) excuses no keyless profile without that report, nor a setting the harness did not unset', () => {
+      const found = [{ invariant: 'd', message: expect.stringContaining('profile "ci"\'s file (none)'), keys: ['first-0'] }];
+      expect(check()).toEqual(found);
+      expect(check(unset)).toEqual(found);
+      expect(check(unset, setup(2, ''))).toEqual(found);
+      expect(check(unset, setup(1, refused))).toEqual(found);
+      expect(check({ ...unset, argv: ['--profile', 'ci', 'config', 'unset', 'keys.keyId'] }, setup(2, refused))).toEqual(found);
+    });
+  });
+
   it('settle and harness: a journal left, a process past its bound', () => {
     const stuck = observation([], [client(0, ['first-0'], { journalsLeft: ['key-first-0.json'] }), client(1, ['first-1'])]);
     stuck.harness.push('step1.run1 ran past its bound');

@@ -10,7 +10,7 @@ export const INVARIANTS = {
   a: "after the settle every key on the service is held by its client: its private half at a place a profile, record, journal, report or trident's own store names",
   b: 'no client deletes a key of another client',
   c: 'what a report says is true',
-  d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file, or a keys delete --force named it as left with the key it deleted",
+  d: "after the final settle every profile (and the application) uses a key that exists, its private half in the profile's file, or a keys delete --force named it as left with the key it deleted, or the harness unset it and its re-bind was refused with a reason",
   e: 'a key a profile or record names is never deleted: keys delete without --force refuses it',
   settle: 'the final settle leaves no rotation journal',
   harness: 'every process ends within its time bound',
@@ -140,12 +140,41 @@ function reportsTrue(observation: Observation, lineage: Lineage): Violation[] {
   return violations;
 }
 
+/** A `config set`/`unset` or `keys setup` of `profile` (no --profile: the default). */
+function changesProfile({ argv }: ProcessRecord, profile: string): boolean {
+  const at = argv.indexOf('--profile');
+  const verb = argv.findIndex((arg) => arg === 'config' || arg === 'keys');
+  const what = verb < 0 ? '' : argv.slice(verb, verb + 2).join(' ');
+  return (at < 0 ? 'default' : argv[at + 1]) === profile && ['config set', 'config unset', 'keys setup'].includes(what);
+}
+
+/**
+ * Told why a profile has no key: its last change that succeeded was the harness's `config unset` of each setting it
+ * lacks, and every change after it a setup or set refused with a reason (exit 2, a "trident: " line).
+ */
+function refusedRebind(observation: Observation, client: number, name: string, missing: string[]): boolean {
+  const runs = observation.processes
+    .filter((record) => record.client === client && changesProfile(record, name))
+    .sort((x, y) => x.startedMs - y.startedMs);
+  const last = runs.findLastIndex((record) => record.finished.exitCode === 0);
+  const unset = runs[last]?.argv ?? [];
+  const after = runs.slice(last + 1);
+  return (
+    unset.includes('unset') &&
+    missing.every((setting) => unset.includes(setting)) &&
+    after.length > 0 &&
+    after.every(({ argv, finished }) => !argv.includes('unset') && finished.exitCode === 2 && /^trident: \S/m.test(finished.stderr))
+  );
+}
+
 function workingKeyAfterSettle(observation: Observation, lineage: Lineage): Violation[] {
   const violations: Violation[] = [];
   for (const client of observation.clients) {
     const problem = (message: string, ...keys: string[]) =>
       violations.push({ invariant: 'd', message: `client ${client.index}: ${message}`, keys });
     for (const [name, { keyId, filePublicKey, privateKeyFile }] of Object.entries(client.profiles)) {
+      const missing = [...(keyId === undefined ? ['keys.keyId'] : []), ...(privateKeyFile === undefined ? ['keys.privateKeyFile'] : [])];
+      if (missing.length > 0 && refusedRebind(observation, client.index, name, missing)) continue;
       if (keyId === undefined) {
         problem(`profile "${name}" names no key`);
         continue;
