@@ -67,6 +67,9 @@ export function claimsOf(record: ProcessRecord): Claim[] {
   if (!isObject(report)) return [];
   if (typeof report.outcome === 'string' && isObject(report.old_key) && Array.isArray(report.steps))
     return rotationClaims(report as unknown as RotationReport);
+  // keys move-to-keyring/-file: the profile's key, now at `to` (made by nobody here).
+  if (record.finished.exitCode === 0 && typeof report.api_key === 'string' && typeof report.to === 'string')
+    return [{ kind: 'profile', id: report.api_key, why: `reported the profile's key at ${report.to}` }];
   if (record.finished.exitCode === 0 && typeof report.api_key === 'string') {
     const file = typeof report.private_key_file === 'string' ? report.private_key_file : undefined;
     return [{ kind: 'made', id: report.api_key, ...(file ? { file } : {}) }];

@@ -91,6 +91,22 @@ describe('checkInvariants', () => {
     expect(found.map((violation) => violation.invariant).sort()).toEqual(['b', 'b', 'c', 'd']);
   });
 
+  it("(c): a move's report claims the profile's key at its new place, not a key it made", () => {
+    const events = [event('create', 'k1', 'first-0'), event('delete', 'first-0', 'k1')];
+    const onK1 = { keyId: 'k1', filePublicKey: PEM('k1') };
+    const moved = (overlapping: boolean): ProcessRecord[] => {
+      const move = ran(0, JSON.stringify({ profile: 'default', api_key: 'first-0', from: 'a.pem', to: 'keyring:x', removed: true }));
+      // A rotation of the same client that ran at the same time switched the profile and deleted the moved key.
+      const rotation = { ...ran(0, ''), label: 'rotation', startedMs: overlapping ? 0 : 5, endedMs: 6 };
+      return [move, rotation];
+    };
+    const owner = client(0, ['k1'], { profile: onK1, profiles: { default: onK1 } });
+    expect(checkInvariants(observation(events, [owner, client(1, ['first-1'])], moved(true)))).toEqual([]);
+    expect(checkInvariants(observation(events, [owner, client(1, ['first-1'])], moved(false)))).toEqual([
+      { invariant: 'c', message: expect.stringContaining("reported the profile's key at keyring:x to key first-0"), keys: ['first-0'] },
+    ]);
+  });
+
   describe('a keys delete --force of a key another profile uses', () => {
     // Client 0's "ci" profile on its second key k1, deleted by a --force whose report names who is left with it.
     const events = [event('create', 'k1', 'first-0'), event('delete', 'k1', 'first-0')];

@@ -1,9 +1,13 @@
 // `npm run chaos`: many seeds outside the fixed list of chaos.test.ts (scripts/chaos.mjs bundles this file
-// and calls main). One line per failing seed, so that each replays with --seed; the count at the end.
+// and calls main). One line per failing seed, so that each replays with --seed, its full report kept in a file;
+// the count at the end.
 //   --runs N   how many seeds (default 100), from --from (default: a random one)
 //   --seed N   this seed alone, with its full report
 //   --jobs N   schedules at once (default 2)
 import { randomInt } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatReport, replayCommand, summaryLine } from './report.js';
 import { runSeed, type SeedResult } from './run-seed.js';
 
@@ -55,7 +59,10 @@ async function many(options: Options): Promise<number> {
       const result = await runSeed(seed, 'none');
       if (result.violations.length === 0) continue;
       failed.push(result);
-      console.log(summaryLine(seed, result.violations));
+      // A racing schedule may not break again when replayed: its whole report is kept.
+      const kept = join(tmpdir(), `trident-chaos-report-${seed}.txt`);
+      writeFileSync(kept, `${result.report}\n`);
+      console.log(`${summaryLine(seed, result.violations)} (report: ${kept})`);
     }
   };
   await Promise.all(Array.from({ length: options.jobs }, worker));

@@ -57,6 +57,13 @@ function refuseWhileRotating(ctx: Context, keyId: string): void {
   if (rotation) throw inProgressError(rotation.path, rotation.journal);
 }
 
+/** Under the settings lock: refuses (exit 2) unless the profile still names the key and place the move read, unrotated. */
+function refuseUnlessUnchanged(ctx: Context, keyId: string, from: string): void {
+  refuseWhileRotating(ctx, keyId);
+  const changed = profileMovedOn(ctx, keyId, from);
+  if (changed) throw changed;
+}
+
 /**
  * Moves the profile's key to `destination(keyId)` unless `isThere(place)` says it is there already. The new
  * place must not hold another key; one that holds this very key (a move cut short) is taken as it is.
@@ -68,7 +75,11 @@ export async function moveProfileKey(
 ): Promise<MoveResult> {
   const { keyId, place: from } = profileKey(ctx);
   refuseWhileRotating(ctx, keyId);
-  if (isThere(from)) return { already: { profile: ctx.profile, api_key: keyId, place: from } };
+  if (isThere(from)) {
+    // Said of the profile as it is now: a rotation may have switched it since this command read the settings.
+    await ctx.settings.store.whileLocked(async () => refuseUnlessUnchanged(ctx, keyId, from));
+    return { already: { profile: ctx.profile, api_key: keyId, place: from } };
+  }
   let pem: string;
   try {
     pem = await readPrivateKeyPem(ctx, from);
@@ -85,9 +96,7 @@ export async function moveProfileKey(
   if (places.read(to) !== pem) throw new TridentError(ExitCode.usage, `${to} did not give back the key written to it; nothing was changed`);
   return ctx.settings.store.whileLocked(async () => {
     try {
-      refuseWhileRotating(ctx, keyId);
-      const changed = profileMovedOn(ctx, keyId, from);
-      if (changed) throw changed;
+      refuseUnlessUnchanged(ctx, keyId, from);
     } catch (error) {
       if (there === undefined && placeClaims(ctx.configDir, to).length === 0) await places.remove(to).catch(() => false);
       throw error;
