@@ -1,5 +1,6 @@
 // What a process's -o json report asserts about keys, to be held against the sandbox's record: a key it made,
 // keys that existed or were deleted when it ended, the key the profile uses.
+import { PROFILE } from './clients.js';
 import type { ProcessRecord } from './observation.js';
 
 export type Claim =
@@ -67,9 +68,12 @@ export function claimsOf(record: ProcessRecord): Claim[] {
   if (!isObject(report)) return [];
   if (typeof report.outcome === 'string' && isObject(report.old_key) && Array.isArray(report.steps))
     return rotationClaims(report as unknown as RotationReport);
-  // keys move-to-keyring/-file: the profile's key, now at `to` (made by nobody here).
-  if (record.finished.exitCode === 0 && typeof report.api_key === 'string' && typeof report.to === 'string')
-    return [{ kind: 'profile', id: report.api_key, why: `reported the profile's key at ${report.to}` }];
+  // keys setup, move-to-keyring/-file: the key a profile now uses, made by nobody here. The profile judged at exit
+  // is the default one (profileAtExit); another's report claims nothing the harness checks.
+  if (record.finished.exitCode === 0 && typeof report.api_key === 'string' && typeof report.profile === 'string') {
+    const at = typeof report.to === 'string' ? report.to : report.private_key_file;
+    return report.profile === PROFILE ? [{ kind: 'profile', id: report.api_key, why: `reported the profile's key at ${String(at)}` }] : [];
+  }
   if (record.finished.exitCode === 0 && typeof report.api_key === 'string') {
     const file = typeof report.private_key_file === 'string' ? report.private_key_file : undefined;
     return [{ kind: 'made', id: report.api_key, ...(file ? { file } : {}) }];

@@ -5,12 +5,13 @@ import type { Observation, ProcessRecord } from './observation.js';
 
 export const isForceDelete = (record: ProcessRecord): boolean => record.argv.includes('delete') && record.argv.includes('--force');
 
-/** The profiles the report of `record` named as left with key `id`, which it deleted (the service's delete of it fell in its run). */
+/**
+ * The profiles the report of `record` named as left with key `id`, which it deleted: the service's delete of it came
+ * after the run started (a late one, after a run killed once it had sent the delete, included).
+ */
 function profilesLeftBy(observation: Observation, record: ProcessRecord, id: string): string[] {
   if (!isForceDelete(record) || !record.argv.includes(id)) return [];
-  const deletedHere = observation.events
-    .slice(record.eventsAtStart, record.eventsAtExit)
-    .some((event) => event.type === 'delete' && event.id === id);
+  const deletedHere = observation.events.slice(record.eventsAtStart).some((event) => event.type === 'delete' && event.id === id);
   if (!deletedHere) return [];
   const said = `${record.finished.stdout}\n${record.finished.stderr}`;
   const claims = said.split('\n').flatMap((line) => {

@@ -140,8 +140,13 @@ describe('checkInvariants', () => {
       expect(check({ default: first, ci: onK1 }, forced('k1', '')).map((found) => found.invariant)).toEqual(['d']);
     });
 
-    it("(d) excuses nothing when the delete was not that run's, or the run had no --force", () => {
-      expect(check({ default: first, ci: onK1 }, forced('k1', told, 0, 1)).map((found) => found.invariant)).toEqual(['d']);
+    it('(d) excuses it when the service deleted the key late, after the run was killed', () => {
+      const killed = { ...forced('k1', told, 1, 1), finished: { ...forced('k1', told).finished, exitCode: null, signal: 'SIGKILL' } };
+      expect(check({ default: first, ci: onK1 }, killed as ProcessRecord)).toEqual([]);
+    });
+
+    it('(d) excuses nothing when the delete came before the run, or the run had no --force', () => {
+      expect(check({ default: first, ci: onK1 }, forced('k1', told, 2, 2)).map((found) => found.invariant)).toEqual(['d']);
       const plain = { ...forced('k1', told), argv: ['keys', 'delete', 'k1', '--yes', '-o', 'json'] };
       expect(
         check({ default: first, ci: onK1 }, plain)

@@ -22,9 +22,14 @@ async function spareKey(configDir: string): Promise<{ id: string; file: string }
 }
 
 /** `keys delete <id>` killed (SIGKILL) once the service holds its DELETE, as `fault` lets it. */
-async function killedDelete(configDir: string, id: string, fault: { kind: 'hang' } | { kind: 'delay'; ms: number; afterProcessing: true }) {
+async function killedDelete(
+  configDir: string,
+  id: string,
+  fault: { kind: 'hang' } | { kind: 'delay'; ms: number; afterProcessing: true },
+  flags: string[] = [],
+) {
   sandbox.server.faults.add({ method: 'DELETE', path: new RegExp(`${id}$`), fault });
-  const child = spawnCli(['keys', 'delete', id, '--yes'], { configDir, env: sandboxEnv(sandbox) });
+  const child = spawnCli(['keys', 'delete', id, '--yes', ...flags], { configDir, env: sandboxEnv(sandbox) });
   await sandbox.server.faults.next();
   child.kill('SIGKILL');
   expect((await child).signal).toBe('SIGKILL');
@@ -100,4 +105,20 @@ it('a note naming a live process is a delete under way: it is not settled', asyn
   const refused = await pointAt(configDir, key);
   expect(refused.stderr).toMatch(new RegExp(`^trident: key ${key.id} is being deleted by trident keys delete \\(since `));
   expect(readdirSync(join(configDir, 'overlap'))).toEqual([`${key.id}.pruned`]);
+});
+
+it('a --force delete cut short: the settle names the profile left with the deleted key, which the killed run may not have', async () => {
+  const configDir = tempConfigDir();
+  const made = await runKeys(sandbox, ['--profile', 'ci', 'generate', '--name', 'ci', '--use', '-o', 'json'], {
+    configDir,
+    env: { TRIDENT_CREDENTIAL_STORE: 'file' },
+  });
+  expect(made.exitCode, made.stderr).toBe(0);
+  const id = JSON.parse(made.stdout).api_key as string;
+  await killedDelete(configDir, id, { kind: 'delay', ms: 3000, afterProcessing: true }, ['--force']);
+  const list = await runKeys(sandbox, ['list'], { configDir });
+  expect(list.exitCode, list.stderr).toBe(0);
+  expect(list.stderr).toContain(
+    `settled 1 interrupted key delete of an earlier run: key ${id} was deleted, although profile "ci" still names it\n`,
+  );
 });

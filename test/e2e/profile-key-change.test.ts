@@ -74,3 +74,24 @@ describe("a profile's key changed by hand during its rotation", () => {
     expect(set.exitCode, set.stderr).toBe(0);
   });
 });
+
+describe('a key a rotation deleted', () => {
+  it('cannot be bound to a profile afterwards: the rotation leaves a note of the delete, as keys delete does', async () => {
+    const setup = profileWithKey(sandbox);
+    const { oldId } = setup;
+    const rotated = await rotate(setup, ROTATE_JSON);
+    expect(rotated.exitCode, String(rotated.stderr)).toBe(0);
+    const settingsFile = join(setup.configDir, 'settings.json');
+    const before = readFileSync(settingsFile, 'utf8');
+    const bind = await runCli(
+      ['--profile', 'ops', 'config', 'set', 'keys.keyId', oldId, 'keys.privateKeyFile', join(setup.configDir, 'old.pem')],
+      {
+        configDir: setup.configDir,
+      },
+    );
+    expect(bind.exitCode).toBe(2);
+    expect(bind.stderr).toMatch(new RegExp(`^trident: key ${oldId} was deleted by trident keys rotate at [0-9T:.-]+Z\\n`));
+    expect(readFileSync(settingsFile, 'utf8')).toBe(before);
+    expect(readFileSync(join(setup.configDir, 'overlap', `${oldId}.pruned`), 'utf8')).toMatch(/^[0-9T:.-]+Z keys rotate\n$/);
+  });
+});

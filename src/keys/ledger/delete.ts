@@ -138,8 +138,14 @@ export async function settleCutShortDeletes(
       await forgetDeleted(ctx.configDir, apiKey);
       return 'kept';
     });
-    if (outcome === 'deleted') await settleDelete(ctx, apiKey, true, new Map());
-    if (outcome === 'deleted') clauses.push(`key ${apiKey} was deleted`);
+    if (outcome === 'deleted') {
+      // The run that was cut short may not have lived to say who it left with a deleted key (--force).
+      const left = standing(ctx, apiKey).filter((claim) => claim.kind === 'profile');
+      await settleDelete(ctx, apiKey, true, new Map());
+      clauses.push(
+        `key ${apiKey} was deleted${left.length > 0 ? `, although ${describeClaims(left)} still name${left.length > 1 ? '' : 's'} it` : ''}`,
+      );
+    }
     if (outcome === 'kept') clauses.push(`key ${apiKey} was not deleted: it is still on the service`);
   }
   return clauses;

@@ -144,7 +144,7 @@ export async function noteDeleted(
   configDir: string,
   apiKey: string,
   at: Date,
-  by: 'keys prune' | 'keys delete' = 'keys prune',
+  by: 'keys prune' | 'keys delete' | 'keys rotate' = 'keys prune',
   sendingTo?: string,
 ): Promise<void> {
   assertConfigDir(configDir, OVERLAP, OVERLAP_DIR);

@@ -5,7 +5,7 @@ import { credentialPlaces, keyringOutOfReach } from '../../../core/credentials/p
 import { PRIVATE_KEY_ENV } from '../../connection.js';
 import { forgetKey } from '../../key-ages.js';
 import { profilesUsing } from '../../ledger/claims.js';
-import { overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
+import { confirmDeleted, forgetDeleted, noteDeleted, overlapPath, readOverlap, saveOverlap } from '../../overlap/records.js';
 import { removeJournal, type StepRecord } from '../journal.js';
 import { since, type RotationResult, type RotationSession } from '../session.js';
 
@@ -18,7 +18,14 @@ export async function deleteOldKey(session: RotationSession): Promise<RotationRe
   const j = session.journal;
   const old = j.old_key.api_key;
   const owner = j.owner.mode === 'profile' ? j.owner.profile : undefined;
-  const others = await session.ctx.settings.store.whileLocked(() => profilesUsing(session.ctx.settings.store.dir, old, owner));
+  const { ctx } = session;
+  // The delete is noted as a `keys delete`'s is (ledger/delete.ts): once the journal is gone, the note is what keeps
+  // a profile from being pointed at the deleted key.
+  const others = await ctx.settings.store.whileLocked(async () => {
+    const users = profilesUsing(ctx.settings.store.dir, old, owner);
+    if (users.length === 0) await noteDeleted(ctx.configDir, old, ctx.now(), 'keys rotate', j.url);
+    return users;
+  });
   if (others.length > 0) {
     const why = `${others.join(' and ')} uses it now`;
     session.record({ step: 'delete-old', status: 'skipped', ms: 0, api_key: old, reason: why });
@@ -30,6 +37,7 @@ export async function deleteOldKey(session: RotationSession): Promise<RotationRe
   try {
     outcome = await (await session.client('new')).delete(old);
   } catch (error) {
+    await forgetDeleted(ctx.configDir, old).catch(() => undefined);
     if (!(error instanceof TridentError)) throw error;
     session.record({ step: 'delete-old', status: 'failed', ms: since(start), api_key: old, error: error.message });
     const newId = session.newKey().api_key;
@@ -41,6 +49,7 @@ export async function deleteOldKey(session: RotationSession): Promise<RotationRe
     });
     return { ...result, exitCode: error.exitCode, problem };
   }
+  await confirmDeleted(ctx.configDir, old);
   const step: StepRecord = { step: 'delete-old', status: 'done', ms: since(start), api_key: old, result: outcome };
   await session.enter('old-deleted', { old_key_deleted: true }, step);
   return undefined;
