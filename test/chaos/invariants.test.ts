@@ -155,6 +155,24 @@ describe('checkInvariants', () => {
       ).toEqual(['d', 'e']);
     });
 
+    it('(e) does not count a plain delete while a keys setup of the same client re-bound profile "ci"', () => {
+      const plain = { ...forced('k1', ''), argv: ['keys', 'delete', 'k1', '--yes', '-o', 'json'], startedMs: 5, endedMs: 9 };
+      const setup = (startedMs: number, exitCode = 0): ProcessRecord => ({
+        ...ran(0, '', '', exitCode),
+        argv: ['--profile', 'ci', 'keys', 'setup', '--key-id', 'first-0', '--force', '-o', 'json'],
+        startedMs,
+        endedMs: startedMs + 4,
+      });
+      const found = (...processes: ProcessRecord[]) =>
+        check({ default: first, ci: first }, ...processes)
+          .map((violation) => violation.invariant)
+          .sort();
+      expect(found(plain, setup(3))).toEqual([]);
+      // Before the delete started, or refused: the delete was judged on the profile as it stood.
+      expect(found(plain, setup(0))).toEqual(['e']);
+      expect(found(plain, setup(3, 2))).toEqual(['e']);
+    });
+
     it("(b) still holds: a --force delete of another client's key", () => {
       const foreign = [event('create', 'k1', 'first-1'), event('delete', 'k1', 'first-0')];
       const found = checkInvariants(observation(foreign, [client(0, ['first-0']), client(1, ['first-1'])], [forced('k1', told)]));

@@ -74,10 +74,24 @@ function noForeignDeletes(observation: Observation, lineage: Lineage): Violation
   return violations;
 }
 
-/** A `keys delete` without --force that deleted anything: it was asked for a key a profile names. */
+/**
+ * A `keys delete` without --force that deleted anything: it was asked for a key a profile names. Not when a change
+ * of that profile by the same client (keys setup, config set/unset) succeeded while the delete ran: the ledger may
+ * have looked after the profile had moved on.
+ */
 function noClaimedDeletes(observation: Observation): Violation[] {
+  const rebound = (record: ProcessRecord) =>
+    observation.processes.some(
+      (other) =>
+        other.client === record.client &&
+        other.finished.exitCode === 0 &&
+        changesProfile(other, 'ci') &&
+        other.startedMs < record.endedMs &&
+        record.startedMs < other.endedMs,
+    );
   return observation.processes
     .filter((record) => record.argv.includes('delete') && !isForceDelete(record) && record.eventsAtExit > record.eventsAtStart)
+    .filter((record) => !rebound(record))
     .flatMap((record) => {
       const deleted = observation.events
         .slice(record.eventsAtStart, record.eventsAtExit)
