@@ -17,7 +17,7 @@ import { SettingsStore } from '../../core/files/settings.js';
 import { defaultKeyPath, isTridentsOwnPlace, keyringKeyReferences } from '../mint/key-files.js';
 import type { ApiKey } from '../client.js';
 import { LATE_KEY_WINDOW_MS } from '../mint/pending.js';
-import { confirmDeleted, cutShortDelete, forgetDeleted, keyBeingDeleted, noteDeleted, type DeletedNote } from '../overlap/records.js';
+import { confirmDeleted, cutShortDelete, forgetDeleted, keyBeingDeleted, noteDeleted } from '../overlap/records.js';
 import { describeClaims, keyClaims, placeClaims, type Claim } from './claims.js';
 
 /** The claims that stand against deleting `id`: all but a delete already under way. */
@@ -116,19 +116,15 @@ async function removeOwnCopies(ctx: Context, id: string): Promise<void> {
 }
 
 /**
- * The `keys delete` runs against this service that were cut short before they heard the answer (`cutShort`,
- * from cutShortDeletes), settled from the service's list: a key gone was deleted, and trident's copies of its
+ * The deletes against this service that were cut short before they heard the answer (`cutShort`, the keys
+ * cutShortDeletes names), settled from the service's list: a key gone was deleted, and trident's copies of its
  * private half go as after any delete; a key still there once a late delete could no longer arrive was not,
  * and its note goes (a profile may be pointed at it again). Each is decided under the settings lock, on the note
  * as it is then. Returns what was found, a clause each.
  */
-export async function settleCutShortDeletes(
-  ctx: Context,
-  cutShort: ReadonlyArray<{ apiKey: string; note: DeletedNote }>,
-  keys: readonly ApiKey[],
-): Promise<string[]> {
+export async function settleCutShortDeletes(ctx: Context, cutShort: readonly string[], keys: readonly ApiKey[]): Promise<string[]> {
   const clauses: string[] = [];
-  for (const { apiKey } of cutShort) {
+  for (const apiKey of cutShort) {
     const present = keys.some((key) => key.api_key === apiKey);
     const outcome = await ctx.settings.store.whileLocked(async () => {
       const note = cutShortDelete(ctx.configDir, apiKey);

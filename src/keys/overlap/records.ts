@@ -132,7 +132,7 @@ const prunedPath = (configDir: string, apiKey: string): string => join(overlapDi
 /** How long a note of a deleted key is kept. */
 export const PRUNED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-export interface DeletedNote {
+interface DeletedNote {
   at: string;
   by: string;
   /** A `keys delete` that has not heard the service's answer yet. */
@@ -178,13 +178,13 @@ function deletedNote(configDir: string, path: string): DeletedNote | undefined {
 /** A note's delete whose process ended before the service's answer was noted. */
 const cutShort = (note: DeletedNote): boolean => note.sending !== undefined && !processAlive(note.sending.pid, note.sending.start);
 
-/** The keys whose `keys delete` against `url` was cut short: whether the service deleted them is not known yet. */
-export function cutShortDeletes(configDir: string, url?: string): Array<{ apiKey: string; note: DeletedNote }> {
+/** The keys whose delete against `url` was cut short: whether the service deleted them is not known yet. */
+export function cutShortDeletes(configDir: string, url?: string): string[] {
   return listConfigDir(configDir, OVERLAP, OVERLAP_DIR).flatMap((name) => {
     const apiKey = name.endsWith('.pruned') ? name.slice(0, -'.pruned'.length) : undefined;
     if (apiKey === undefined || keyIdProblem(apiKey) !== undefined) return [];
     const note = deletedNote(configDir, join(overlapDir(configDir), name));
-    return note && cutShort(note) && (url === undefined || note.sending!.url === url) ? [{ apiKey, note }] : [];
+    return note && cutShort(note) && (url === undefined || note.sending!.url === url) ? [apiKey] : [];
   });
 }
 
